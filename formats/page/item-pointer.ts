@@ -1,0 +1,32 @@
+// ItemPointerData (TID): src/include/storage/itemptr.h. The block number is stored as two
+// uint16 halves, high half first: it is not a little-endian uint32.
+import { defineStruct, register, u16, type InferStruct } from "../schema/index.js";
+
+export const ItemPointerData = register(
+  defineStruct("ItemPointerData", "src/include/storage/itemptr.h", [
+    u16("bi_hi", "block number, high 16 bits"),
+    u16("bi_lo", "block number, low 16 bits"),
+    u16("ip_posid", "offset number (1-based item number)"),
+  ] as const),
+);
+export type ItemPointer = InferStruct<typeof ItemPointerData>;
+
+export interface Tid {
+  block: number;
+  offset: number;
+}
+export const InvalidBlockNumber = 0xffffffff;
+
+export function readTid(dv: DataView, off: number): Tid {
+  return { block: dv.getUint16(off, true) * 65536 + dv.getUint16(off + 2, true), offset: dv.getUint16(off + 4, true) };
+}
+export function writeTid(dv: DataView, off: number, t: Tid): void {
+  dv.setUint16(off, Math.floor(t.block / 65536), true);
+  dv.setUint16(off + 2, t.block & 0xffff, true);
+  dv.setUint16(off + 4, t.offset, true);
+}
+export const tidText = (t: Tid): string => `(${t.block},${t.offset})`;
+export function parseTid(s: string): Tid | null {
+  const m = /^\(?\s*(\d+)\s*,\s*(\d+)\s*\)?$/.exec(s);
+  return m ? { block: Number(m[1]), offset: Number(m[2]) } : null;
+}

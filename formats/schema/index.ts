@@ -1,0 +1,2 @@
+export * from "./struct.js";
+export * from "./errors.js";

@@ -1,0 +1,158 @@
+// A private PostgreSQL 15 server for tests, samples and benchmarks.
+// PostgreSQL refuses to run as root, so every server binary runs as the `postgres` OS user
+// (runuser) in a temp directory with its own port and socket directory.
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const PG_BIN = process.env.PGDISK_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+
+export interface ServerOptions {
+  /** initdb --data-checksums */
+  checksums?: boolean;
+  /** extra lines for postgresql.conf */
+  conf?: string[];
+  /** directory to create the cluster in (default: a fresh temp dir) */
+  dir?: string;
+}
+
+function pgUser(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null; // not root: run binaries as ourselves
+  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+  return { uid, gid };
+}
+
+function runAsPg(bin: string, args: string[], opts: { input?: string; allowFail?: boolean } = {}): string {
+  const user = pgUser();
+  const cmd = user ? "runuser" : join(PG_BIN, bin);
+  const argv = user ? ["-u", "postgres", "--", join(PG_BIN, bin), ...args] : args;
+  const r = spawnSync(cmd, argv, { input: opts.input, encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" } });
+  if (r.status !== 0 && !opts.allowFail) {
+    throw new Error(`${bin} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr}${r.stdout}`);
+  }
+  return r.stdout;
+}
+
+let nextPort = 20000 + (process.pid % 5000) * 2;
+
+export class PgServer {
+  readonly pgdata: string;
+  readonly socketDir: string;
+  readonly port: number;
+  private running = false;
+
+  private constructor(readonly root: string, port: number) {
+    this.pgdata = join(root, "data");
+    this.socketDir = join(root, "sock");
+    this.port = port;
+  }
+
+  /** initdb a new cluster (C locale, UTF8, trust auth) and start it. */
+  static async create(opts: ServerOptions = {}): Promise<PgServer> {
+    const root = opts.dir ?? mkdtempSync(join(tmpdir(), "pgdisk-pg-"));
+    const srv = new PgServer(root, nextPort++);
+    const user = pgUser();
+    execFileSync("mkdir", ["-p", srv.socketDir]);
+    if (user) {
+      chownSync(root, user.uid, user.gid);
+      chownSync(srv.socketDir, user.uid, user.gid);
+    }
+    chmodSync(root, 0o755);
+    const args = ["-D", srv.pgdata, "-U", "postgres", "--auth=trust", "--locale=C", "--encoding=UTF8", "-N"];
+    if (opts.checksums) args.push("--data-checksums");
+    runAsPg("initdb", args);
+    const conf = [
+      `port = ${srv.port}`,
+      `listen_addresses = ''`,
+      `unix_socket_directories = '${srv.socketDir}'`,
+      `fsync = off`,
+      `full_page_writes = off`,
+      `autovacuum = off`,
+      `shared_buffers = 128MB`,
+      `max_wal_size = 4GB`,
+      `timezone = 'UTC'`,
+      `datestyle = 'iso, mdy'`,
+      `extra_float_digits = 1`,
+      `logging_collector = off`,
+      ...(opts.conf ?? []),
+    ];
+    appendFileSync(join(srv.pgdata, "postgresql.conf"), conf.join("\n") + "\n");
+    srv.start();
+    return srv;
+  }
+
+  /** Attach to an existing stopped cluster directory made by create() (root/data, root/sock). */
+  static attach(root: string): PgServer {
+    return new PgServer(root, nextPort++);
+  }
+
+  start(): void {
+    if (this.running) return;
+    runAsPg("pg_ctl", ["-D", this.pgdata, "-o", `-p ${this.port} -k ${this.socketDir}`, "-l", join(this.root, "server.log"), "-w", "-t", "120", "start"]);
+    this.running = true;
+  }
+
+  /** Clean shutdown (checkpoint; pg_control says "shut down"). */
+  stop(): void {
+    if (!this.running) return;
+    runAsPg("pg_ctl", ["-D", this.pgdata, "-m", "fast", "-w", "-t", "120", "stop"]);
+    this.running = false;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Run SQL through psql; returns unaligned, tuples-only output (fields separated by `sep`). */
+  sql(sql: string, db = "postgres", sep = "\t"): string {
+    return runAsPg("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", this.socketDir, "-p", String(this.port), "-U", "postgres", "-d", db, "-A", "-t", "-F", sep, "-P", "null=\\N"], { input: sql });
+  }
+
+  /** Rows of a query as arrays of text fields (NULL as null). Fields may not contain TAB or newline unless `sep` is changed. */
+  rows(sql: string, db = "postgres"): (string | null)[][] {
+    const out = this.sql(sql, db, "\x1f");
+    if (out === "") return [];
+    return out.replace(/\n$/, "").split("\n").map((l) => l.split("\x1f").map((f) => (f === "\\N" ? null : f)));
+  }
+
+  /** Remove the cluster directory (stops the server first). */
+  destroy(): void {
+    try {
+      this.stop();
+    } catch {
+      runAsPg("pg_ctl", ["-D", this.pgdata, "-m", "immediate", "stop"], { allowFail: true });
+    }
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** Run any PostgreSQL client binary (pg_amcheck, pg_checksums, ...) against this cluster. */
+  tool(bin: string, args: string[], allowFail = false): string {
+    return runAsPg(bin, args, { allowFail });
+  }
+
+  /** Like tool(), but returns status and both streams. */
+  toolResult(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
+    const user = pgUser();
+    const cmd = user ? "runuser" : join(PG_BIN, bin);
+    const argv = user ? ["-u", "postgres", "--", join(PG_BIN, bin), ...args] : args;
+    const r = spawnSync(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 30 });
+    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /** Connection arguments for client tools. */
+  connArgs(db = "postgres"): string[] {
+    return ["-h", this.socketDir, "-p", String(this.port), "-U", "postgres", "-d", db];
+  }
+}
+
+export function pgAvailable(): boolean {
+  return existsSync(join(PG_BIN, "initdb"));
+}
+
+/** Write a file so that the postgres user can read it (for COPY FROM etc.). */
+export function writeForPg(path: string, data: string | Uint8Array): void {
+  writeFileSync(path, data);
+  chmodSync(path, 0o644);
+}
