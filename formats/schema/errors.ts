@@ -49,3 +49,18 @@ export function describeLocation(l: Location): string {
   if (l.path) parts.push(l.path);
   return parts.join(", ");
 }
+
+export type Severity = "error" | "warning" | "info";
+
+/** A problem found while reading or verifying: stable code, severity, where, what. */
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  location: Location;
+  detail?: string;
+}
+
+export function findingFrom(e: FormatError, severity: Severity = "error", loc: Location = {}): Finding {
+  return { code: e.code, severity, message: e.message, location: { ...loc, ...Object.fromEntries(Object.entries(e.location).filter(([, v]) => v !== undefined)) }, ...(e.detail ? { detail: e.detail } : {}) };
+}

@@ -85,7 +85,13 @@ export class PgServer {
 
   /** Attach to an existing stopped cluster directory made by create() (root/data, root/sock). */
   static attach(root: string): PgServer {
-    return new PgServer(root, nextPort++);
+    const srv = new PgServer(root, nextPort++);
+    execFileSync("mkdir", ["-p", srv.socketDir]);
+    rmSync(join(srv.pgdata, "postmaster.pid"), { force: true });
+    if (pgUser()) execFileSync("chown", ["-R", "postgres:postgres", root]);
+    chmodSync(srv.pgdata, 0o700);
+    // The copied postgresql.conf names the original's port and socket dir; ours win on the command line.
+    return srv;
   }
 
   start(): void {

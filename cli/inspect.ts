@@ -1,0 +1,154 @@
+// `pgdisk inspect …`: dump (pages, items, values), control, relmap, list.
+import { Command, Option } from "commander";
+import { join } from "node:path";
+import { dumpRelation, emptySummary, type DumpOptions, type DumpEvent } from "../inspect/dump/dump.js";
+import { TextRenderer } from "../inspect/dump/render-text.js";
+import { JsonRenderer } from "../inspect/dump/render-json.js";
+import { CopyRenderer } from "../inspect/dump/render-copy.js";
+import { resolveByName, resolveDatabase, resolveFile, type ResolvedRelation } from "../inspect/dump/target.js";
+import { dumpSpecialFile, specialFileKind, type SpecialFileDump } from "../inspect/dump/special-files.js";
+import { listCluster, renderListText } from "../inspect/list.js";
+import { parseBlockRange, parseBlockSize } from "./args.js";
+import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
+import type { ForkName } from "../formats/storage/relfile.js";
+
+interface DumpCliOptions {
+  pgdata?: string;
+  database?: string;
+  table?: string;
+  fork: ForkName;
+  blocks?: ReturnType<typeof parseBlockRange>;
+  detoast?: boolean;
+  format: "text" | "json" | "copy";
+  values: boolean;
+  checksums?: boolean;
+  blockSize?: number;
+  color?: boolean;
+  system?: boolean;
+}
+
+const out = (s: string): void => {
+  process.stdout.write(s);
+};
+
+function targets(file: string | undefined, o: DumpCliOptions): ResolvedRelation[] {
+  if (file) {
+    if (o.pgdata || o.table) throw new UsageError("name either a FILE or --pgdata/-d/-t, not both");
+    return [resolveFile(file, { blockSize: o.blockSize })];
+  }
+  if (!o.pgdata) throw new UsageError("nothing to dump: name a FILE, or --pgdata DIR with -d DB [-t RELATION]");
+  if (!o.database) throw new UsageError("--pgdata needs -d DATABASE");
+  if (o.table) return [resolveByName(o.pgdata, o.database, o.table, o.fork)];
+  if (o.blocks) throw new UsageError("--blocks needs a single relation (-t) or FILE");
+  return resolveDatabase(o.pgdata, o.database, { includeSystem: o.system });
+}
+
+function renderSpecial(d: SpecialFileDump, format: string): void {
+  if (format === "json") {
+    out(JSON.stringify(d, null, 1) + "\n");
+    return;
+  }
+  out(`${d.schema === "pgdisk.control/1" ? "pg_control" : "pg_filenode.map"} ${d.file}\n`);
+  const walk = (o: Record<string, unknown>, indent: string): void => {
+    for (const [k, v] of Object.entries(o)) {
+      if (v && typeof v === "object" && !Array.isArray(v)) {
+        out(`${indent}${k}:\n`);
+        walk(v as Record<string, unknown>, indent + "  ");
+      } else if (Array.isArray(v)) {
+        out(`${indent}${k}: ${v.length} entries\n`);
+        for (const e of v) out(`${indent}  ${Object.entries(e as object).map(([a, b]) => `${a} ${b}`).join("  ")}\n`);
+      } else out(`${indent}${k}: ${v}\n`);
+    }
+  };
+  walk(d.fields, "  ");
+  for (const f of d.findings) out(`ERROR ${f.code}: ${f.message}\n`);
+}
+
+export async function runDump(file: string | undefined, o: DumpCliOptions): Promise<number> {
+  if (file && specialFileKind(file)) {
+    const d = dumpSpecialFile(file);
+    renderSpecial(d, o.format);
+    return d.findings.some((f) => f.severity === "error") ? EXIT_DAMAGE : EXIT_OK;
+  }
+  const rels = targets(file, o);
+  const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  const renderer: { event(e: DumpEvent): void } =
+    o.format === "json" ? new JsonRenderer(out) : o.format === "copy" ? new CopyRenderer(out) : new TextRenderer(out, colour, { values: o.values });
+  const opts: DumpOptions = { blocks: o.blocks, detoast: o.detoast ?? false, checksums: o.checksums };
+  const summary = emptySummary();
+  for (const r of rels) {
+    const it = dumpRelation(r, opts, summary);
+    for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
+  }
+  renderer.event({ type: "end", summary });
+  if (o.format !== "text") process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
+  return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
+}
+
+export function makeInspectCommand(): Command {
+  const inspect = new Command("inspect").description("look at PostgreSQL files offline: dump pages and values, pg_control, the relation map");
+  inspect
+    .command("dump")
+    .description("dump every page of a relation file, a relation of a stopped cluster (by name), or a whole database")
+    .argument("[file]", "a relation file (any fork or segment), pg_control or pg_filenode.map")
+    .option("--pgdata <dir>", "data directory of a stopped PostgreSQL 15 cluster")
+    .option("-d, --database <name>", "database (with --pgdata)")
+    .option("-t, --table <relation>", "relation name: table, index, TOAST table or sequence; schema.name allowed")
+    .addOption(new Option("--fork <fork>", "fork of the relation").choices(["main", "fsm", "vm", "init"]).default("main"))
+    .option("-b, --blocks <range>", "blocks to dump: N, A:B (B exclusive), A: or :B", parseBlockRange)
+    .option("--detoast", "resolve TOAST pointers through the table's TOAST relation")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "copy"]).default("text"))
+    .option("--no-values", "do not show decoded attribute values (text format)")
+    .option("--checksums", "verify page checksums even if pg_control says they are off")
+    .option("--no-checksums", "do not verify page checksums")
+    .option("--block-size <bytes>", "block size of a lone file (default: from its first page header)", parseBlockSize)
+    .option("--system", "with -d and no -t: include system catalogs")
+    .option("--color", "force colour")
+    .option("--no-color", "no colour")
+    .addHelpText(
+      "after",
+      `
+Exit status: 0 clean, 1 usage or unreadable input, 2 damage found (each finding names file, block and offset).
+
+Examples:
+  pgdisk inspect dump --pgdata /tmp/s/data -d pgdisk_sample -t toast_docs --detoast -b 0:2
+  pgdisk inspect dump /tmp/s/data/base/16384/16390 --format json
+  pgdisk inspect dump /tmp/s/data/global/pg_control`,
+    )
+    .action(async (file: string | undefined, o: DumpCliOptions) => {
+      process.exitCode = await runDump(file, o).catch((e) => reportError(e));
+    });
+
+  inspect
+    .command("control")
+    .description("decode pg_control of a data directory")
+    .requiredOption("--pgdata <dir>", "data directory")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action(async (o: { pgdata: string; format: string }) => {
+      try {
+        const d = dumpSpecialFile(join(o.pgdata, "global", "pg_control"));
+        renderSpecial(d, o.format);
+        process.exitCode = d.findings.length ? EXIT_DAMAGE : EXIT_OK;
+      } catch (e) {
+        process.exitCode = reportError(e);
+      }
+    });
+
+  inspect
+    .command("list")
+    .description("list databases, or the relations of a database, of a stopped cluster")
+    .requiredOption("--pgdata <dir>", "data directory")
+    .option("-d, --database <name>", "list this database's relations")
+    .option("--system", "include system catalogs")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action(async (o: { pgdata: string; database?: string; system?: boolean; format: string }) => {
+      try {
+        const l = listCluster(o.pgdata, o.database, { system: o.system ?? false });
+        out(o.format === "json" ? JSON.stringify(l, null, 1) + "\n" : renderListText(l));
+        process.exitCode = EXIT_OK;
+      } catch (e) {
+        process.exitCode = reportError(e);
+      }
+    });
+  return inspect;
+}

@@ -1,0 +1,379 @@
+// Offline access to a stopped PostgreSQL 15 cluster: pg_control, the relation mapper, and the
+// catalogs (bootstrapped through pg_filenode.map), giving names, descriptors and file paths.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { FormatError } from "../schema/errors.js";
+import type { AttrDesc, TupleDesc } from "../heap/descriptor.js";
+import { ClogReader } from "../storage/clog.js";
+import { RelationFork, forkSuffix, type ForkName, type Geometry } from "../storage/relfile.js";
+import { readControlFile, type ControlSummary } from "./control.js";
+import { readRelMap } from "./relmap-file.js";
+import { readCatalog, type CatalogRow } from "./rows.js";
+import {
+  PG_AM_OID, PG_ATTRIBUTE_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
+  pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
+} from "./bootstrap.js";
+import type { Align } from "../heap/descriptor.js";
+
+export const GLOBALTABLESPACE_OID = 1664;
+export const DEFAULTTABLESPACE_OID = 1663;
+
+export interface DatabaseInfo {
+  oid: number;
+  name: string;
+  tablespace: number;
+  allowConnections: boolean;
+  isTemplate: boolean;
+  frozenXid: number;
+  minMxid: number;
+  collate: string;
+  ctype: string;
+}
+
+export interface RelationInfo {
+  oid: number;
+  name: string;
+  namespace: number;
+  namespaceName: string;
+  /** relkind: r table, i index, S sequence, t TOAST, v view, m matview, c composite, f foreign, p partitioned, I partitioned index */
+  kind: string;
+  am: number;
+  amName: string;
+  filenode: number;
+  tablespace: number;
+  persistence: string;
+  shared: boolean;
+  pages: number;
+  tuples: number;
+  toastRelid: number;
+  natts: number;
+  frozenXid: number;
+  minMxid: number;
+  options: string[] | null;
+}
+
+export interface IndexInfo {
+  indexOid: number;
+  tableOid: number;
+  natts: number;
+  nkeyatts: number;
+  unique: boolean;
+  primary: boolean;
+  valid: boolean;
+  /** table attnums, 0 = expression */
+  keys: number[];
+  collations: number[];
+  opclasses: number[];
+  opclassNames: string[];
+  options: number[];
+  /** nodeToString text of the expressions, if any */
+  exprs: string | null;
+  pred: string | null;
+}
+
+export interface TypeInfoRow {
+  oid: number;
+  name: string;
+  namespace: number;
+  len: number;
+  byval: boolean;
+  type: string;
+  category: string;
+  elem: number;
+  array: number;
+  align: Align;
+  storage: string;
+  basetype: number;
+  typmod: number;
+  relid: number;
+}
+
+export class Cluster {
+  readonly control: ControlSummary;
+  readonly geometry: Geometry;
+  readonly clog: ClogReader;
+  private dbs?: DatabaseInfo[];
+  private readonly catalogs = new Map<number, DatabaseCatalog>();
+
+  constructor(readonly pgdata: string) {
+    if (!existsSync(join(pgdata, "global"))) {
+      throw new FormatError("CLUSTER_NOT_FOUND", `${pgdata} is not a PostgreSQL data directory (no global/ folder)`, { file: pgdata });
+    }
+    const versionFile = join(pgdata, "PG_VERSION");
+    if (existsSync(versionFile)) {
+      const v = readFileSync(versionFile, "utf8").trim();
+      if (v !== "15") throw new FormatError("CLUSTER_UNSUPPORTED_VERSION", `${versionFile} says PostgreSQL ${v}; pgdisk reads PostgreSQL 15 clusters`, { file: versionFile });
+    }
+    this.control = readControlFile(pgdata);
+    this.geometry = { blockSize: this.control.blcksz, segmentBlocks: this.control.relsegSize };
+    this.clog = new ClogReader(join(pgdata, "pg_xact"), this.control.blcksz);
+  }
+
+  /** Path (segment 0) of a relation file. */
+  relationPath(tablespace: number, dbOid: number, filenode: number, fork: ForkName = "main"): string {
+    const suffix = forkSuffix(fork);
+    if (tablespace === GLOBALTABLESPACE_OID) return join(this.pgdata, "global", `${filenode}${suffix}`);
+    if (tablespace === 0 || tablespace === DEFAULTTABLESPACE_OID) return join(this.pgdata, "base", String(dbOid), `${filenode}${suffix}`);
+    const tsdir = join(this.pgdata, "pg_tblspc", String(tablespace));
+    const sub = existsSync(tsdir) ? readdirSync(tsdir).find((d) => d.startsWith("PG_15_")) : undefined;
+    return join(tsdir, sub ?? "PG_15_202209061", String(dbOid), `${filenode}${suffix}`);
+  }
+
+  openFork(path: string): RelationFork {
+    return new RelationFork(path, this.geometry);
+  }
+
+  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, dbOid: number): CatalogRow[] {
+    const map = readRelMap(join(dir, "pg_filenode.map"));
+    const filenode = map.get(catalogOid);
+    if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
+    const fork = this.openFork(join(dir, String(filenode)));
+    try {
+      return readCatalog(fork, desc, { clog: this.clog });
+    } finally {
+      fork.close();
+    }
+    void dbOid;
+  }
+
+  databases(): DatabaseInfo[] {
+    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, pgDatabaseDesc, 0)
+      .map((r) => ({
+        oid: r.oid as number,
+        name: r.datname as string,
+        tablespace: r.dattablespace as number,
+        allowConnections: r.datallowconn as boolean,
+        isTemplate: r.datistemplate as boolean,
+        frozenXid: r.datfrozenxid as number,
+        minMxid: r.datminmxid as number,
+        collate: r.datcollate as string,
+        ctype: r.datctype as string,
+      }))
+      .sort((a, b) => a.oid - b.oid);
+    return this.dbs;
+  }
+
+  database(nameOrOid: string | number): DatabaseCatalog {
+    const db = this.databases().find((d) => d.name === nameOrOid || d.oid === nameOrOid || String(d.oid) === nameOrOid);
+    if (!db) {
+      throw new FormatError("DATABASE_NOT_FOUND", `database "${nameOrOid}" does not exist in ${this.pgdata} (databases: ${this.databases().map((d) => d.name).join(", ")})`, { file: this.pgdata });
+    }
+    let cat = this.catalogs.get(db.oid);
+    if (!cat) {
+      cat = new DatabaseCatalog(this, db);
+      this.catalogs.set(db.oid, cat);
+    }
+    return cat;
+  }
+
+  /** Catalog rows of a mapped catalog in a database directory (used by DatabaseCatalog). */
+  mappedCatalog(db: DatabaseInfo, catalogOid: number, desc: TupleDesc): CatalogRow[] {
+    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc, db.oid);
+  }
+}
+
+export class DatabaseCatalog {
+  readonly classes: Map<number, RelationInfo>;
+  readonly types: Map<number, TypeInfoRow>;
+  readonly namespaces: Map<number, string>;
+  private attrCache?: Map<number, AttrDesc[]>;
+  private indexCache?: Map<number, IndexInfo>;
+  private opclassCache?: Map<number, { name: string; method: number; intype: number; keytype: number }>;
+  private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly db: DatabaseInfo,
+  ) {
+    const classRows = cluster.mappedCatalog(db, PG_CLASS_OID, pgClassDesc);
+    const rawClasses = new Map(classRows.map((r) => [r.oid as number, r]));
+    const nsRows = this.scanByOid(rawClasses, PG_NAMESPACE_OID, pgNamespaceDesc);
+    this.namespaces = new Map(nsRows.map((r) => [r.oid as number, r.nspname as string]));
+    const amRows = this.scanByOid(rawClasses, PG_AM_OID, pgAmDesc);
+    const amNames = new Map(amRows.map((r) => [r.oid as number, r.amname as string]));
+    const map = readRelMap(join(cluster.pgdata, "base", String(db.oid), "pg_filenode.map"));
+    const sharedMap = readRelMap(join(cluster.pgdata, "global", "pg_filenode.map"));
+    this.classes = new Map();
+    for (const r of classRows) {
+      const oid = r.oid as number;
+      const shared = r.relisshared as boolean;
+      let filenode = r.relfilenode as number;
+      if (filenode === 0) filenode = (shared ? sharedMap : map).get(oid) ?? 0;
+      this.classes.set(oid, {
+        oid,
+        name: r.relname as string,
+        namespace: r.relnamespace as number,
+        namespaceName: this.namespaces.get(r.relnamespace as number) ?? String(r.relnamespace),
+        kind: r.relkind as string,
+        am: r.relam as number,
+        amName: amNames.get(r.relam as number) ?? "",
+        filenode,
+        tablespace: shared ? GLOBALTABLESPACE_OID : (r.reltablespace as number) || db.tablespace,
+        persistence: r.relpersistence as string,
+        shared,
+        pages: r.relpages as number,
+        tuples: r.reltuples as number,
+        toastRelid: r.reltoastrelid as number,
+        natts: r.relnatts as number,
+        frozenXid: r.relfrozenxid as number,
+        minMxid: r.relminmxid as number,
+        options: r.reloptions as string[] | null,
+      });
+    }
+    const typeRows = cluster.mappedCatalog(db, PG_TYPE_OID, pgTypeDesc);
+    this.types = new Map(
+      typeRows.map((r) => [
+        r.oid as number,
+        {
+          oid: r.oid as number,
+          name: r.typname as string,
+          namespace: r.typnamespace as number,
+          len: r.typlen as number,
+          byval: r.typbyval as boolean,
+          type: r.typtype as string,
+          category: r.typcategory as string,
+          elem: r.typelem as number,
+          array: r.typarray as number,
+          align: r.typalign as Align,
+          storage: r.typstorage as string,
+          basetype: r.typbasetype as number,
+          typmod: r.typtypmod as number,
+          relid: r.typrelid as number,
+        },
+      ]),
+    );
+  }
+
+  /** Scan a non-mapped catalog found through pg_class. */
+  private scanByOid(rawClasses: Map<number, CatalogRow>, oid: number, desc: TupleDesc): CatalogRow[] {
+    const r = rawClasses.get(oid);
+    if (!r) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
+    const path = this.cluster.relationPath((r.reltablespace as number) || this.db.tablespace, this.db.oid, r.relfilenode as number);
+    const fork = this.cluster.openFork(path);
+    try {
+      return readCatalog(fork, desc, { clog: this.cluster.clog });
+    } finally {
+      fork.close();
+    }
+  }
+
+  private scanCatalog(oid: number, desc: TupleDesc): CatalogRow[] {
+    const rel = this.classes.get(oid);
+    if (!rel) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
+    const fork = this.cluster.openFork(this.path(rel));
+    try {
+      return readCatalog(fork, desc, { clog: this.cluster.clog });
+    } finally {
+      fork.close();
+    }
+  }
+
+  path(rel: RelationInfo, fork: ForkName = "main"): string {
+    return this.cluster.relationPath(rel.tablespace, rel.shared ? 0 : this.db.oid, rel.filenode, fork);
+  }
+
+  private attributes(): Map<number, AttrDesc[]> {
+    if (!this.attrCache) {
+      const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, pgAttributeDesc);
+      const m = new Map<number, AttrDesc[]>();
+      for (const r of rows) {
+        const attnum = r.attnum as number;
+        if (attnum <= 0) continue; // system columns
+        const list = m.get(r.attrelid as number) ?? [];
+        list.push({
+          attnum,
+          name: r.attname as string,
+          typid: r.atttypid as number,
+          typmod: r.atttypmod as number,
+          len: r.attlen as number,
+          byval: r.attbyval as boolean,
+          align: r.attalign as Align,
+          storage: r.attstorage as string,
+          dropped: r.attisdropped as boolean,
+          notnull: r.attnotnull as boolean,
+          missing: r.atthasmissing ? (r.attmissingval as Uint8Array | null) : null,
+        });
+        m.set(r.attrelid as number, list);
+      }
+      for (const l of m.values()) l.sort((a, b) => a.attnum - b.attnum);
+      this.attrCache = m;
+    }
+    return this.attrCache;
+  }
+
+  /** The tuple descriptor of a relation (user attributes in attnum order, dropped ones included). */
+  descriptor(relOid: number): TupleDesc {
+    return { attrs: this.attributes().get(relOid) ?? [] };
+  }
+
+  indexes(): Map<number, IndexInfo> {
+    if (!this.indexCache) {
+      const opc = this.opclasses();
+      this.indexCache = new Map(
+        this.scanCatalog(PG_INDEX_OID, pgIndexDesc).map((r) => {
+          const opclasses = r.indclass as number[];
+          return [
+            r.indexrelid as number,
+            {
+              indexOid: r.indexrelid as number,
+              tableOid: r.indrelid as number,
+              natts: r.indnatts as number,
+              nkeyatts: r.indnkeyatts as number,
+              unique: r.indisunique as boolean,
+              primary: r.indisprimary as boolean,
+              valid: r.indisvalid as boolean,
+              keys: r.indkey as number[],
+              collations: r.indcollation as number[],
+              opclasses,
+              opclassNames: opclasses.map((o) => opc.get(o)?.name ?? String(o)),
+              options: r.indoption as number[],
+              exprs: r.indexprs as string | null,
+              pred: r.indpred as string | null,
+            },
+          ];
+        }),
+      );
+    }
+    return this.indexCache;
+  }
+
+  opclasses(): Map<number, { name: string; method: number; intype: number; keytype: number }> {
+    this.opclassCache ??= new Map(
+      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
+    );
+    return this.opclassCache;
+  }
+
+  collations(): Map<number, { name: string; collate: string | null; provider: string }> {
+    this.collationCache ??= new Map(
+      this.scanCatalog(PG_COLLATION_OID, pgCollationDesc).map((r) => [r.oid as number, { name: r.collname as string, collate: r.collcollate as string | null, provider: r.collprovider as string }]),
+    );
+    return this.collationCache;
+  }
+
+  /** Find a relation by name: "name" (searched in public then pg_catalog then any schema) or "schema.name". */
+  findRelation(qualified: string): RelationInfo {
+    const dot = qualified.indexOf(".");
+    const [schema, name] = dot >= 0 ? [qualified.slice(0, dot), qualified.slice(dot + 1)] : [undefined, qualified];
+    const matches = [...this.classes.values()].filter((c) => c.name === name && (schema === undefined || c.namespaceName === schema));
+    if (matches.length === 0) throw new FormatError("RELATION_NOT_FOUND", `relation "${qualified}" does not exist in database "${this.db.name}"`, {});
+    if (matches.length === 1) return matches[0];
+    const pref = ["public", "pg_catalog"];
+    for (const p of pref) {
+      const m = matches.find((c) => c.namespaceName === p);
+      if (m) return m;
+    }
+    throw new FormatError("RELATION_AMBIGUOUS", `relation name "${qualified}" is ambiguous: ${matches.map((m) => `${m.namespaceName}.${m.name}`).join(", ")}; qualify it with a schema`, {});
+  }
+
+  /** Indexes on a table. */
+  indexesOf(tableOid: number): IndexInfo[] {
+    return [...this.indexes().values()].filter((i) => i.tableOid === tableOid).sort((a, b) => a.indexOid - b.indexOid);
+  }
+
+  /** The valid index of a TOAST relation. */
+  toastIndexOf(toastOid: number): IndexInfo | undefined {
+    const list = this.indexesOf(toastOid);
+    return list.find((i) => i.valid) ?? list[0];
+  }
+}

@@ -1,0 +1,46 @@
+// pg_control of a data directory. A forward conversion renames it to pg_control.pgdisk so no
+// stock server starts on the output (new-formats.md §4); pgdisk reads either name.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FormatError } from "../schema/errors.js";
+import { decodeControlFile, type ControlFile } from "../storage/control-file.js";
+
+export interface ControlSummary {
+  file: string;
+  /** pg_control was found as pg_control.pgdisk (a converted cluster) */
+  renamed: boolean;
+  blcksz: number;
+  relsegSize: number;
+  dataChecksumVersion: number;
+  /** DBState name, e.g. DB_SHUTDOWNED */
+  stateName: string;
+  /** cleanly shut down (DB_SHUTDOWNED, or DB_SHUTDOWNED_IN_RECOVERY for a standby) */
+  cleanShutdown: boolean;
+  control: ControlFile;
+}
+
+export function readControlFile(pgdata: string): ControlSummary {
+  const plain = join(pgdata, "global", "pg_control");
+  const renamed = join(pgdata, "global", "pg_control.pgdisk");
+  const file = existsSync(plain) ? plain : existsSync(renamed) ? renamed : undefined;
+  if (!file) throw new FormatError("CONTROL_MISSING", `${plain} does not exist: not a PostgreSQL data directory`, { file: plain });
+  let control: ControlFile;
+  try {
+    control = decodeControlFile(new Uint8Array(readFileSync(file)));
+  } catch (e) {
+    throw e instanceof FormatError ? e.at({ file }) : e;
+  }
+  if (!control.crcOk) {
+    throw new FormatError("CONTROL_BAD_CRC", `${file}: CRC mismatch (stored ${control.storedCrc}, computed ${control.computedCrc}); the control file is damaged`, { file, offset: 288 });
+  }
+  return {
+    file,
+    renamed: file === renamed,
+    blcksz: control.blcksz,
+    relsegSize: control.relseg_size,
+    dataChecksumVersion: control.data_checksum_version,
+    stateName: control.stateName,
+    cleanShutdown: control.state === 1 || control.state === 2,
+    control,
+  };
+}

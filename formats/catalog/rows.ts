@@ -1,0 +1,130 @@
+// Catalog rows as plain objects: scan a catalog heap with a bootstrap descriptor, keep the
+// live tuple versions and convert the column types catalogs use.
+import { FormatError } from "../schema/errors.js";
+import type { TupleDesc } from "../heap/descriptor.js";
+import { deformHeapTuple, type AttrSlot } from "../heap/deform.js";
+import { datumBytes } from "../heap/datum-bytes.js";
+import { HTH } from "../heap/tuple-header.js";
+import { tupleState } from "../heap/visibility.js";
+import type { XactStatusLookup } from "../storage/clog.js";
+import { RelationFork, scanBlocks } from "../storage/relfile.js";
+import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../page/item-id.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../page/page.js";
+
+export type CatalogValue = number | boolean | string | number[] | string[] | Uint8Array | null;
+export type CatalogRow = Record<string, CatalogValue>;
+
+const utf8 = new TextDecoder("utf-8");
+
+/** Convert one catalog column (the types in bootstrap.ts). */
+export function catalogValue(tuple: Uint8Array, slot: AttrSlot, typid: number): CatalogValue {
+  if (slot.isnull || slot.missing) return null;
+  const dv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
+  const o = slot.off;
+  switch (typid) {
+    case 26: // oid
+    case 28: // xid
+    case 24: // regproc
+      return dv.getUint32(o, true);
+    case 23:
+      return dv.getInt32(o, true);
+    case 21:
+      return dv.getInt16(o, true);
+    case 16:
+      return tuple[o] !== 0;
+    case 18:
+      return String.fromCharCode(tuple[o]);
+    case 700:
+      return dv.getFloat32(o, true);
+    case 19: {
+      let e = o;
+      while (e < o + 64 && tuple[e] !== 0) e++;
+      return utf8.decode(tuple.subarray(o, e));
+    }
+  }
+  const d = datumBytes(tuple, slot);
+  if (d.kind === "external") {
+    // Catalog values we need (reloptions, indexprs) are never this large in practice; report it.
+    throw new FormatError("CATALOG_VALUE_EXTERNAL", `catalog attribute ${slot.attnum} is TOASTed; pgdisk does not follow catalog TOAST pointers`, { attnum: slot.attnum, offset: slot.off });
+  }
+  switch (typid) {
+    case 25:
+    case 194:
+      return utf8.decode(d.bytes);
+    case 22:
+    case 30:
+      return simpleArray(d.bytes).map((e) => (typid === 22 ? new DataView(e.buffer, e.byteOffset).getInt16(0, true) : new DataView(e.buffer, e.byteOffset).getUint32(0, true)));
+    case 1009:
+      return simpleArray(d.bytes).map((e) => utf8.decode(e));
+    default:
+      return d.bytes.slice(); // raw payload (e.g. anyarray attmissingval, aclitem[])
+  }
+}
+
+/**
+ * Elements of a 1-D array without NULLs, given the payload after the varlena header. Offsets in
+ * ArrayType are defined for the 4-byte-header form, so payload offset p is array offset p + 4.
+ */
+export function simpleArray(payload: Uint8Array): Uint8Array[] {
+  const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const ndim = dv.getInt32(0, true);
+  if (ndim === 0) return [];
+  const dataoffset = dv.getInt32(4, true);
+  const elemtype = dv.getUint32(8, true);
+  if (ndim !== 1 || dataoffset !== 0) throw new FormatError("CATALOG_ARRAY_UNEXPECTED", `catalog array has ndim ${ndim}, dataoffset ${dataoffset}`, {});
+  const n = dv.getInt32(12, true);
+  let p = ((16 + 8 * ndim + 7) & ~7) - 4;
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    if (elemtype === 21) {
+      p = ((p + 4 + 1) & ~1) - 4;
+      out.push(payload.subarray(p, p + 2));
+      p += 2;
+    } else if (elemtype === 26) {
+      p = ((p + 4 + 3) & ~3) - 4;
+      out.push(payload.subarray(p, p + 4));
+      p += 4;
+    } else if (elemtype === 25) {
+      p = ((p + 4 + 3) & ~3) - 4;
+      const len = dv.getUint32(p, true) >>> 2;
+      out.push(payload.subarray(p + 4, p + len));
+      p += len;
+    } else throw new FormatError("CATALOG_ARRAY_UNEXPECTED", `catalog array of element type ${elemtype}`, {});
+  }
+  return out;
+}
+
+export interface ScanOptions {
+  clog?: XactStatusLookup;
+  /** keep the row's location */
+  withTid?: boolean;
+}
+
+/** All live rows of a catalog heap file, decoded with `desc`. */
+export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptions = {}): CatalogRow[] {
+  const rows: CatalogRow[] = [];
+  for (const [blkno, page] of scanBlocks(fork)) {
+    const dv = pageView(page);
+    if (pageIsNew(dv)) continue;
+    const n = maxOffsetNumber(dv);
+    for (let i = 1; i <= n; i++) {
+      const w = itemIdWord(dv, i);
+      if (lpFlags(w) !== LP_NORMAL) continue;
+      const off = lpOff(w);
+      const tuple = page.subarray(off, off + lpLen(w));
+      const tdv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
+      const state = tupleState(tdv.getUint32(HTH.t_xmin, true), tdv.getUint32(HTH.t_xmax, true), tdv.getUint16(HTH.t_infomask, true), opts.clog);
+      if (state !== "live") continue;
+      try {
+        const layout = deformHeapTuple(tuple, desc);
+        const row: CatalogRow = {};
+        desc.attrs.forEach((a, k) => (row[a.name] = catalogValue(tuple, layout.attrs[k], a.typid)));
+        if (opts.withTid) row.ctid = `(${blkno},${i})`;
+        rows.push(row);
+      } catch (e) {
+        throw e instanceof FormatError ? e.at({ file: fork.basePath, block: blkno, item: i, offset: off }) : e;
+      }
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,34 @@
+// The bytes of one attribute's datum, header stripped, inline compression undone.
+// External (TOAST) values are returned as pointers; fetching them is the TOAST engine's job.
+import { FormatError } from "../schema/errors.js";
+import { decompressTcinfo } from "../compression/index.js";
+import { readToastPointer, type ToastPointer } from "../varlena/toast-pointer.js";
+import type { AttrSlot } from "./deform.js";
+
+export type DatumBytes =
+  | { kind: "inline"; bytes: Uint8Array; compressed?: { method: number; stored: number } }
+  | { kind: "external"; pointer: ToastPointer };
+
+/** Bytes of a non-null attribute. Fixed-length: the typlen bytes; cstring without its NUL. */
+export function datumBytes(tuple: Uint8Array, slot: AttrSlot): DatumBytes {
+  if (slot.isnull || slot.missing) throw new Error("datumBytes on a null or missing attribute");
+  const v = slot.varlena;
+  if (!v) return { kind: "inline", bytes: tuple.subarray(slot.off, slot.off + slot.len - (slot.cstring ? 1 : 0)) };
+  switch (v.kind) {
+    case "4b":
+    case "1b":
+      return { kind: "inline", bytes: tuple.subarray(slot.off + v.header, slot.off + v.total) };
+    case "4b_c": {
+      const payload = tuple.subarray(slot.off + 4, slot.off + v.total);
+      try {
+        const raw = decompressTcinfo(payload);
+        return { kind: "inline", bytes: raw, compressed: { method: payload[3] >>> 6, stored: v.total } };
+      } catch (e) {
+        throw e instanceof FormatError ? e.at({ attnum: slot.attnum, offset: slot.off }) : e;
+      }
+    }
+    case "1b_e":
+      return { kind: "external", pointer: readToastPointer(tuple, slot.off) };
+  }
+}
+

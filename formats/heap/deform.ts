@@ -1,0 +1,114 @@
+// Walk a heap tuple's attributes with a descriptor (heap_deform_tuple's layout rules,
+// src/backend/access/common/heaptuple.c): fixed-length attributes align nominally; a varlena
+// whose first byte is non-zero starts right there (1-byte headers are unaligned), else align.
+import { FormatError } from "../schema/errors.js";
+import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "./tuple-header.js";
+import { alignBytes, type TupleDesc } from "./descriptor.js";
+import { readVarlenaHeader, type VarlenaHeader } from "../varlena/varlena.js";
+
+export interface AttrSlot {
+  attnum: number;
+  /** null in the tuple, or beyond the tuple's natts without a fast default */
+  isnull: boolean;
+  /** beyond the tuple's natts: the value comes from attmissingval (or is NULL) */
+  missing: boolean;
+  /** offset of the datum within the tuple (valid when !isnull && !missing) */
+  off: number;
+  /** datum length in bytes, header included for varlena */
+  len: number;
+  varlena?: VarlenaHeader;
+  /** a NUL-terminated cstring (attlen -2); len includes the NUL */
+  cstring?: boolean;
+}
+
+export interface TupleLayout {
+  natts: number;
+  hoff: number;
+  hasnull: boolean;
+  /** null bitmap bytes (when hasnull) */
+  bits?: Uint8Array;
+  attrs: AttrSlot[];
+  /** end of the last attribute's data within the tuple */
+  end: number;
+}
+
+/** MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(natts)): the only t_hoff heap_form_tuple writes. */
+export const expectedHoff = (natts: number, hasnull: boolean): number => (SizeofHeapTupleHeader + (hasnull ? (natts + 7) >> 3 : 0) + 7) & ~7;
+
+/** Null bitmap convention: bit i set = attribute i+1 present. */
+export const attIsNull = (bits: Uint8Array, i: number): boolean => (bits[i >> 3] & (1 << (i & 7))) === 0;
+
+/**
+ * Deform `tuple` (the item's bytes). Throws FormatError naming the attribute and offset when
+ * the data does not fit the descriptor.
+ */
+export function deformHeapTuple(tuple: Uint8Array, desc: TupleDesc): TupleLayout {
+  if (tuple.length < SizeofHeapTupleHeader) {
+    throw new FormatError("HEAP_TUPLE_TOO_SHORT", `tuple of ${tuple.length} bytes is shorter than the ${SizeofHeapTupleHeader}-byte header`, { offset: 0 });
+  }
+  const dv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
+  const infomask = dv.getUint16(HTH.t_infomask, true);
+  const natts = dv.getUint16(HTH.t_infomask2, true) & HEAP_NATTS_MASK;
+  const hoff = tuple[HTH.t_hoff];
+  const hasnull = (infomask & HEAP_HASNULL) !== 0;
+  const bitmapLen = hasnull ? (natts + 7) >> 3 : 0;
+  const want = expectedHoff(natts, hasnull);
+  if (hoff !== want || hoff > tuple.length) {
+    // heap_form_tuple always sets t_hoff to exactly this (verify_heapam checks the same).
+    throw new FormatError("HEAP_BAD_T_HOFF", `tuple data should begin at byte ${want}, but actually begins at byte ${hoff} (${natts} attributes, ${hasnull ? "has nulls" : "no nulls"})`, { offset: HTH.t_hoff, path: "t_hoff" });
+  }
+  const bits = hasnull ? tuple.subarray(SizeofHeapTupleHeader, SizeofHeapTupleHeader + bitmapLen) : undefined;
+  const { attrs, end } = walkAttributes(tuple, hoff, bits, natts, desc);
+  return { natts, hoff, hasnull, bits, attrs, end };
+}
+
+/**
+ * The attribute walk shared by heap and index tuples: from `start`, `natts` attributes present
+ * in the tuple (null bitmap `bits`, 1 = present), descriptor attributes beyond natts "missing".
+ */
+export function walkAttributes(tuple: Uint8Array, start: number, bits: Uint8Array | undefined, natts: number, desc: TupleDesc): { attrs: AttrSlot[]; end: number } {
+  const attrs: AttrSlot[] = [];
+  let off = start;
+  for (let i = 0; i < desc.attrs.length; i++) {
+    const a = desc.attrs[i];
+    if (i >= natts) {
+      attrs.push({ attnum: a.attnum, isnull: !a.missing, missing: true, off: -1, len: 0 });
+      continue;
+    }
+    if (bits && attIsNull(bits, i)) {
+      attrs.push({ attnum: a.attnum, isnull: true, missing: false, off: -1, len: 0 });
+      continue;
+    }
+    const al = alignBytes(a.align);
+    if (a.len > 0) {
+      off = (off + al - 1) & ~(al - 1);
+      if (off + a.len > tuple.length) throw attrOverrun(a.attnum, off, a.len, tuple.length);
+      attrs.push({ attnum: a.attnum, isnull: false, missing: false, off, len: a.len });
+      off += a.len;
+    } else if (a.len === -1) {
+      if (off < tuple.length && tuple[off] === 0) off = (off + al - 1) & ~(al - 1);
+      if (off >= tuple.length) throw attrOverrun(a.attnum, off, 1, tuple.length);
+      let vh: VarlenaHeader;
+      try {
+        vh = readVarlenaHeader(tuple, off, tuple.length);
+      } catch (e) {
+        throw e instanceof FormatError ? e.at({ attnum: a.attnum }) : e;
+      }
+      attrs.push({ attnum: a.attnum, isnull: false, missing: false, off, len: vh.total, varlena: vh });
+      off += vh.total;
+    } else if (a.len === -2) {
+      let e = off;
+      while (e < tuple.length && tuple[e] !== 0) e++;
+      if (e >= tuple.length) throw attrOverrun(a.attnum, off, e - off + 1, tuple.length);
+      attrs.push({ attnum: a.attnum, isnull: false, missing: false, off, len: e - off + 1, cstring: true });
+      off = e + 1;
+    } else {
+      throw new FormatError("HEAP_BAD_ATTLEN", `attribute ${a.attnum} has attlen ${a.len}`, { attnum: a.attnum });
+    }
+  }
+  return { attrs, end: off };
+}
+
+function attrOverrun(attnum: number, off: number, len: number, tupleLen: number): FormatError {
+  return new FormatError("HEAP_ATTR_OVERRUN", `attribute ${attnum} at offset ${off} (${len} bytes) extends past the end of the tuple (${tupleLen} bytes)`, { attnum, offset: off });
+}

@@ -1,0 +1,88 @@
+// Attribute values of one heap tuple, as PostgreSQL's text output, through the catalog's
+// descriptor; TOAST pointers shown, and resolved when a TOAST reader is given.
+import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
+import type { TupleDesc } from "../../formats/heap/descriptor.js";
+import type { TupleLayout } from "../../formats/heap/deform.js";
+import { datumBytes } from "../../formats/heap/datum-bytes.js";
+import { datumToText } from "../../formats/datum/index.js";
+import type { TypeLookup } from "../../formats/datum/types.js";
+import type { PlainToastReader } from "../../formats/toast/plain-reader.js";
+import type { DumpValue } from "./model.js";
+
+export interface ValueContext {
+  types: TypeLookup;
+  /** resolves a type to what decodes it (domains to their base type) */
+  decodeAs?: (oid: number) => number;
+  toast?: PlainToastReader;
+  detoast: boolean;
+}
+
+const METHOD = ["pglz", "lz4"] as const;
+
+export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDesc, ctx: ValueContext, loc: Location, findings: Finding[]): DumpValue[] {
+  const out: DumpValue[] = [];
+  desc.attrs.forEach((a, k) => {
+    const slot = layout.attrs[k];
+    const typeName = a.dropped ? "(dropped)" : displayTypeName(ctx.types, a.typid);
+    const v: DumpValue = { attnum: a.attnum, name: a.name, type: typeName, isnull: slot.isnull };
+    if (a.dropped) v.dropped = true;
+    if (slot.missing) v.missing = true;
+    out.push(v);
+    if (slot.isnull || a.dropped) return;
+    const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
+    try {
+      if (slot.missing) {
+        // attmissingval is a one-element array of the column's type.
+        v.value = missingValueText(a.missing!, typid, a.typmod, ctx.types);
+        return;
+      }
+      v.storedSize = slot.len;
+      const d = datumBytes(tuple, slot);
+      if (d.kind === "external") {
+        const p = d.pointer;
+        v.storage = "external";
+        v.toast = {
+          tag: p.tag === 18 ? "ondisk" : "direct",
+          rawsize: p.va_rawsize,
+          extsize: p.extsize,
+          compressed: p.compressed,
+          ...(p.compressed ? { method: METHOD[p.method] ?? undefined } : {}),
+          ...(p.tag === 18 ? { valueid: p.va_valueid } : { root: `(${p.root.block},${p.root.offset})` }),
+          toastrelid: p.va_toastrelid,
+        };
+        if (ctx.detoast && ctx.toast) {
+          const raw = ctx.toast.fetch(p);
+          v.value = datumToText(raw, typid, a.typmod, ctx.types);
+          v.toast.detoasted = true;
+        }
+        return;
+      }
+      v.storage = slot.varlena ? (slot.varlena.kind === "1b" ? "short" : slot.varlena.kind === "4b" ? "plain" : "compressed") : slot.cstring ? "cstring" : "fixed";
+      if (d.compressed) v.compression = METHOD[d.compressed.method];
+      v.value = datumToText(d.bytes, typid, a.typmod, ctx.types);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      findings.push(findingFrom(e, "error", { ...loc, attnum: a.attnum }));
+    }
+  });
+  return out;
+}
+
+/** Text of attmissingval's single element. */
+function missingValueText(arrayPayload: Uint8Array, typid: number, typmod: number, types: TypeLookup): string {
+  const t = types(typid);
+  if (!t) return `\\x${Buffer.from(arrayPayload).toString("hex")}`;
+  // The array's data starts at MAXALIGN(16 + 8*ndim) in 4-byte-header coordinates; ndim is 1.
+  const p = 24 - 4;
+  if (t.len > 0) return datumToText(arrayPayload.subarray(p, p + t.len), typid, typmod, types);
+  const dv = new DataView(arrayPayload.buffer, arrayPayload.byteOffset, arrayPayload.byteLength);
+  const len = dv.getUint32(p, true) >>> 2;
+  return datumToText(arrayPayload.subarray(p + 4, p + len), typid, typmod, types);
+}
+
+/** int4[] rather than _int4, as format_type shows array types. */
+export function displayTypeName(types: TypeLookup, oid: number): string {
+  const t = types(oid);
+  if (!t) return String(oid);
+  return t.category === "A" && t.name.startsWith("_") ? `${t.name.slice(1)}[]` : t.name;
+}

@@ -1,0 +1,128 @@
+// The dump engine's output: plain, JSON-serialisable data. Renderers (text, JSON, the TUI)
+// only format it. The JSON schema is documented in docs/dump-json.md ("pgdisk.dump/1").
+import type { Finding } from "../../formats/schema/errors.js";
+
+export interface DumpTarget {
+  file?: string;
+  pgdata?: string;
+  database?: string;
+  relation?: string;
+  relkind?: string;
+  am?: string;
+  fork: string;
+  /** relation-wide block numbers covered [from, to) */
+  blocks: [number, number];
+  nblocks: number;
+}
+
+export interface DumpHeader {
+  lsn: string;
+  pd_checksum: number;
+  pd_flags: number;
+  flagNames: string[];
+  pd_lower: number;
+  pd_upper: number;
+  pd_special: number;
+  pd_pagesize_version: number;
+  pageSize: number;
+  layoutVersion: number;
+  pd_prune_xid: number;
+  /** number of line pointers */
+  items: number;
+  freeSpace: number;
+  /** computed checksum when the cluster has checksums enabled (or --checksums) */
+  checksum?: { computed: number; ok: boolean };
+}
+
+export interface DumpValue {
+  attnum: number;
+  name: string;
+  type: string;
+  isnull: boolean;
+  dropped?: boolean;
+  /** value from attmissingval (the tuple predates ADD COLUMN ... DEFAULT) */
+  missing?: boolean;
+  /** PostgreSQL's text output */
+  value?: string;
+  /** how the datum is stored: fixed, short, plain (4-byte header), compressed, external, cstring */
+  storage?: string;
+  compression?: "pglz" | "lz4";
+  /** stored size in the tuple (bytes, header included) */
+  storedSize?: number;
+  toast?: {
+    tag: "ondisk" | "direct";
+    rawsize: number;
+    extsize: number;
+    compressed: boolean;
+    method?: "pglz" | "lz4";
+    valueid?: number;
+    toastrelid: number;
+    root?: string;
+    detoasted?: boolean;
+  };
+}
+
+export interface HeapItemDump {
+  t_xmin: number;
+  t_xmax: number;
+  t_field3: number;
+  t_ctid: string;
+  t_infomask2: number;
+  t_infomask: number;
+  t_hoff: number;
+  natts: number;
+  flags: string[];
+  t_bits?: string;
+  values?: DumpValue[];
+  state?: string;
+}
+
+export interface BtreeItemDump {
+  ctid: string;
+  nulls: boolean;
+  vars: boolean;
+  data: string;
+  dead: boolean | null;
+  htid: string | null;
+  tids: string[] | null;
+  kind: "pivot" | "posting" | "tuple" | "minus-infinity" | "highkey";
+  keys?: DumpValue[];
+}
+
+export interface DumpItem {
+  lp: number;
+  lp_off: number;
+  lp_flags: number;
+  flag: string;
+  lp_len: number;
+  heap?: HeapItemDump;
+  btree?: BtreeItemDump;
+  /** hex of the item bytes for kinds pgdisk does not decode item by item */
+  hex?: string;
+}
+
+export interface DumpPage {
+  block: number;
+  file: string;
+  /** byte position of the block in its file */
+  fileOffset: number;
+  /** page kind: am and role, e.g. {am:"btree", kind:"leaf"} */
+  am: string;
+  kind: string;
+  isNew: boolean;
+  header?: DumpHeader;
+  items: DumpItem[];
+  /** decoded special space (btree opaque, hash/gist/gin/spgist/brin fields) or metapage */
+  special?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  findings: Finding[];
+}
+
+export interface DumpSummary {
+  pages: number;
+  newPages: number;
+  items: number;
+  findings: number;
+  errors: number;
+  warnings: number;
+}

@@ -1,0 +1,121 @@
+// Human-readable dump text. Colour only when the caller asks (a TTY). Renders engine data only.
+import { Chalk, type ChalkInstance } from "chalk";
+import type { Finding } from "../../formats/schema/errors.js";
+import { describeLocation } from "../../formats/schema/errors.js";
+import type { DumpEvent } from "./dump.js";
+import type { DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue } from "./model.js";
+
+export class TextRenderer {
+  private readonly c: ChalkInstance;
+  constructor(
+    private readonly write: (s: string) => void,
+    colour: boolean,
+    private readonly opts: { values: boolean } = { values: true },
+  ) {
+    this.c = new Chalk({ level: colour ? 1 : 0 });
+  }
+
+  event(e: DumpEvent): void {
+    switch (e.type) {
+      case "relation":
+        return this.relation(e.target);
+      case "page":
+        return this.page(e.page);
+      case "finding":
+        return this.write(this.finding(e.finding) + "\n");
+      case "end":
+        return this.summary(e.summary);
+    }
+  }
+
+  relation(t: DumpTarget): void {
+    const c = this.c;
+    const what = t.relation ? `${t.relation} (${t.am ?? "?"}${t.relkind ? `, relkind ${t.relkind}` : ""}, ${t.fork} fork)` : `${t.file} (${t.fork} fork)`;
+    this.write(c.bold(`Relation ${what}`) + `\n  file ${t.file}\n  blocks ${t.blocks[0]}..${t.blocks[1] - 1} of ${t.nblocks}` + (t.database ? `, database ${t.database}` : "") + "\n\n");
+  }
+
+  page(p: DumpPage): void {
+    const c = this.c;
+    this.write(c.bold.cyan(`Block ${p.block}`) + c.dim(` (${p.file} @ ${p.fileOffset})`) + `  ${p.am}/${p.kind}\n`);
+    if (p.isNew) {
+      this.write("  new page (all zero)\n");
+    } else if (p.header) {
+      const h = p.header;
+      const ck = h.checksum ? (h.checksum.ok ? c.green(" ok") : c.red(` MISMATCH, computed ${h.checksum.computed}`)) : "";
+      this.write(
+        `  header  lsn ${h.lsn}  checksum ${h.pd_checksum}${ck}  flags 0x${hex4(h.pd_flags)}${h.flagNames.length ? ` (${h.flagNames.join("|")})` : ""}\n` +
+          `          lower ${h.pd_lower}  upper ${h.pd_upper}  special ${h.pd_special}  size ${h.pageSize}  version ${h.layoutVersion}  prune_xid ${h.pd_prune_xid}  items ${h.items}  free ${h.freeSpace}\n`,
+      );
+    }
+    if (p.meta) this.write(`  meta    ${kv(p.meta)}\n`);
+    if (p.special) this.write(`  special ${kv(p.special)}\n`);
+    for (const it of p.items) this.item(it);
+    for (const f of p.findings) this.write("  " + this.finding(f) + "\n");
+    this.write("\n");
+  }
+
+  item(it: DumpItem): void {
+    const c = this.c;
+    const flag = it.flag === "NORMAL" ? it.flag : it.flag === "DEAD" ? c.red(it.flag) : c.yellow(it.flag);
+    let line = `  lp ${String(it.lp).padStart(3)}  ${flag.padEnd(8)} off ${String(it.lp_off).padStart(4)}  len ${String(it.lp_len).padStart(4)}`;
+    if (it.heap) {
+      const h = it.heap;
+      line += `  xmin ${h.t_xmin}  xmax ${h.t_xmax}  cid ${h.t_field3}  ctid ${h.t_ctid}  natts ${h.natts}  hoff ${h.t_hoff}  infomask 0x${hex4(h.t_infomask)} infomask2 0x${hex4(h.t_infomask2)}`;
+      if (h.state && h.state !== "live") line += c.dim(`  [${h.state}]`);
+      this.write(line + "\n");
+      if (h.flags.length) this.write(c.dim(`        ${h.flags.join("|")}`) + (h.t_bits ? c.dim(`  t_bits ${h.t_bits}`) : "") + "\n");
+      if (this.opts.values && h.values) for (const v of h.values) this.write(`        ${this.value(v)}\n`);
+      return;
+    }
+    if (it.btree) {
+      const b = it.btree;
+      line += `  ${b.kind}  ctid ${b.ctid}${b.htid ? `  htid ${b.htid}` : ""}${b.dead ? c.red("  dead") : ""}${b.nulls ? "  nulls" : ""}${b.vars ? "  vars" : ""}`;
+      this.write(line + "\n");
+      if (b.tids && b.tids.length) this.write(c.dim(`        tids (${b.tids.length}) ${b.tids.slice(0, 8).join(" ")}${b.tids.length > 8 ? " ..." : ""}`) + "\n");
+      if (b.keys && this.opts.values) for (const v of b.keys) this.write(`        ${this.value(v)}\n`);
+      else if (b.data) this.write(c.dim(`        data ${b.data}`) + "\n");
+      return;
+    }
+    this.write(line + (it.hex ? c.dim(`  ${it.hex}`) : "") + "\n");
+  }
+
+  value(v: DumpValue): string {
+    const c = this.c;
+    const head = `${c.blue(v.name)} ${c.dim(v.type)}`;
+    if (v.dropped) return `${head} ${c.dim("(dropped column)")}`;
+    if (v.isnull) return `${head} = ${c.dim("NULL")}${v.missing ? c.dim(" (beyond natts)") : ""}`;
+    const notes: string[] = [];
+    if (v.missing) notes.push("attmissingval");
+    if (v.storage && v.storage !== "fixed") notes.push(v.storage + (v.compression ? ` ${v.compression}` : ""));
+    if (v.toast) {
+      const t = v.toast;
+      notes.push(`${t.tag === "direct" ? `direct root ${t.root}` : `value ${t.valueid}`} toastrel ${t.toastrelid} raw ${t.rawsize} ext ${t.extsize}${t.compressed ? ` ${t.method}` : ""}`);
+    }
+    const val = v.value === undefined ? c.dim("(not detoasted; use --detoast)") : quoteForText(v.value);
+    return `${head} = ${val}${notes.length ? c.dim(`  [${notes.join("; ")}]`) : ""}`;
+  }
+
+  finding(f: Finding): string {
+    const c = this.c;
+    const sev = f.severity === "error" ? c.red.bold("ERROR") : f.severity === "warning" ? c.yellow("WARNING") : c.dim("INFO");
+    return `${sev} ${c.bold(f.code)} ${describeLocation(f.location)}: ${f.message}`;
+  }
+
+  summary(s: DumpSummary): void {
+    this.write(`${s.pages} pages (${s.newPages} new), ${s.items} items, ${s.errors} errors, ${s.warnings} warnings\n`);
+  }
+}
+
+const hex4 = (n: number): string => n.toString(16).padStart(4, "0");
+
+function kv(o: Record<string, unknown>): string {
+  return Object.entries(o)
+    .map(([k, v]) => `${k} ${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join("  ");
+}
+
+/** Show text values on one line: long ones shortened, control characters escaped. */
+function quoteForText(s: string): string {
+  const shown = s.length > 200 ? `${s.slice(0, 200)}… (${s.length} chars)` : s;
+  return `'${shown.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t").replace(/'/g, "''")}'`;
+}

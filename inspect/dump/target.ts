@@ -1,0 +1,141 @@
+// What a dump (or a browse, or a verify) is about: a lone file, a relation of a cluster found by
+// name, or every relation of a database. Resolves names through the offline catalog and builds
+// the per-relation decoding context.
+import { existsSync, statSync } from "node:fs";
+import { dirname, basename, resolve, relative, sep } from "node:path";
+import { FormatError } from "../../formats/schema/errors.js";
+import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
+import { typeLookupFor } from "../../formats/catalog/types.js";
+import { RelationFork, parseSegmentPath, type ForkName, type Geometry } from "../../formats/storage/relfile.js";
+import { PlainToastReader } from "../../formats/toast/plain-reader.js";
+import type { TupleDesc } from "../../formats/heap/descriptor.js";
+import type { PageDumpContext } from "./page-dump.js";
+import { pageView, pdPagesizeVersion } from "../../formats/page/page.js";
+import { readSync, openSync, closeSync } from "node:fs";
+
+export interface ResolvedRelation {
+  /** path of segment 0 of the fork, or the single file named */
+  path: string;
+  fork: ForkName;
+  rel?: RelationInfo;
+  catalog?: DatabaseCatalog;
+  cluster?: Cluster;
+  /** a single segment file was named */
+  singleFile: boolean;
+  geometry: Geometry;
+}
+
+/** Walk up from a file to the data directory that holds it (the folder with global/pg_control). */
+export function findPgdata(file: string): string | undefined {
+  let d = dirname(resolve(file));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(`${d}/global/pg_control`) || existsSync(`${d}/global/pg_control.pgdisk`)) return d;
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  return undefined;
+}
+
+const FORK_RE = /^(\d+)(?:_(fsm|vm|init))?$/;
+
+/** Guess the block size of a lone file from its first page header (pg_filedump's rule), else 8192. */
+export function guessBlockSize(path: string): number {
+  const fd = openSync(path, "r");
+  try {
+    const b = new Uint8Array(24);
+    const n = readSync(fd, b, 0, 24, 0);
+    if (n < 24) return 8192;
+    const size = pdPagesizeVersion(pageView(b)) & 0xff00;
+    return [1024, 2048, 4096, 8192, 16384, 32768].includes(size) ? size : 8192;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file named on the command line: inside a cluster, found in the catalog by its filenode. */
+export function resolveFile(file: string, opts: { blockSize?: number } = {}): ResolvedRelation {
+  if (!existsSync(file)) throw new FormatError("FILE_NOT_FOUND", `file ${file} does not exist`, { file });
+  if (statSync(file).isDirectory()) throw new FormatError("FILE_IS_DIRECTORY", `${file} is a directory; name a relation file, or use --pgdata`, { file });
+  const { base, segno } = parseSegmentPath(file);
+  const m = FORK_RE.exec(basename(base));
+  const fork = (m?.[2] ?? "main") as ForkName;
+  const pgdata = findPgdata(file);
+  if (pgdata && m) {
+    const cluster = new Cluster(pgdata);
+    const geometry = opts.blockSize ? { ...cluster.geometry, blockSize: opts.blockSize } : cluster.geometry;
+    const parts = relative(pgdata, resolve(file)).split(sep);
+    let catalog: DatabaseCatalog | undefined;
+    let rel: RelationInfo | undefined;
+    try {
+      if (parts[0] === "base" && parts.length === 3) catalog = cluster.database(Number(parts[1]));
+      else if (parts[0] === "global") catalog = cluster.database(cluster.databases()[0].oid);
+      const filenode = Number(m[1]);
+      rel = catalog ? [...catalog.classes.values()].find((c) => c.filenode === filenode && (parts[0] === "global") === c.shared) : undefined;
+    } catch {
+      // An unreadable catalog must not stop a raw dump of the file.
+      catalog = undefined;
+    }
+    return { path: segno ? file : base, fork, rel, catalog, cluster, singleFile: segno !== 0, geometry };
+  }
+  return { path: file, fork, singleFile: true, geometry: { blockSize: opts.blockSize ?? guessBlockSize(file), segmentBlocks: 131072 } };
+}
+
+export function resolveByName(pgdata: string, database: string, relation: string, fork: ForkName = "main"): ResolvedRelation {
+  const cluster = new Cluster(pgdata);
+  const catalog = cluster.database(database);
+  const rel = catalog.findRelation(relation);
+  if (rel.filenode === 0) throw new FormatError("RELATION_HAS_NO_STORAGE", `relation "${relation}" (relkind ${rel.kind}) has no storage`, {});
+  return { path: catalog.path(rel, fork), fork, rel, catalog, cluster, singleFile: false, geometry: cluster.geometry };
+}
+
+/** Every relation with storage in a database, tables first then their TOAST and indexes. */
+export function resolveDatabase(pgdata: string, database: string, opts: { includeSystem?: boolean } = {}): ResolvedRelation[] {
+  const cluster = new Cluster(pgdata);
+  const catalog = cluster.database(database);
+  const rels = [...catalog.classes.values()]
+    .filter((c) => c.filenode !== 0 && "rtimS".includes(c.kind))
+    .filter((c) => opts.includeSystem || c.oid >= 16384 || (c.kind === "t" && c.oid >= 16384))
+    .sort((a, b) => a.oid - b.oid);
+  return rels.map((rel) => ({ path: catalog.path(rel), fork: "main" as ForkName, rel, catalog, cluster, singleFile: false, geometry: cluster.geometry }));
+}
+
+export function openFork(r: ResolvedRelation): RelationFork {
+  return r.singleFile ? RelationFork.openFile(r.path, r.geometry) : new RelationFork(r.path, r.geometry);
+}
+
+/** Build the page-dump context (descriptors, type lookup, TOAST reader) for a resolved relation. */
+export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string }): PageDumpContext {
+  const cat = r.catalog;
+  const rel = r.rel;
+  const checksums = opts.checksums ?? (r.cluster ? r.cluster.control.dataChecksumVersion !== 0 : false);
+  const ctx: PageDumpContext = { file: opts.fileLabel, pageSize: r.geometry.blockSize, checksums, clog: r.cluster?.clog };
+  if (r.fork === "fsm" || r.fork === "vm") {
+    ctx.am = r.fork;
+    return ctx;
+  }
+  if (!cat || !rel) return ctx;
+  ctx.am = rel.kind === "i" ? rel.amName : rel.kind === "S" ? "sequence" : "heap";
+  const lookup = typeLookupFor(cat);
+  if (rel.kind === "i") {
+    ctx.indexDesc = indexDescriptor(cat, rel);
+    ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, detoast: false };
+    return ctx;
+  }
+  ctx.desc = cat.descriptor(rel.oid);
+  let toast: PlainToastReader | undefined;
+  if (opts.detoast && rel.toastRelid) {
+    const t = cat.classes.get(rel.toastRelid);
+    if (t) toast = new PlainToastReader(new RelationFork(cat.path(t), r.geometry), r.cluster?.clog);
+  }
+  ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, toast, detoast: opts.detoast };
+  return ctx;
+}
+
+/**
+ * An index's tuple descriptor. pg_attribute of an index already describes the stored key type
+ * (index_create uses the opclass's opckeytype, e.g. cstring for name_ops).
+ */
+export function indexDescriptor(cat: DatabaseCatalog, rel: RelationInfo): TupleDesc {
+  return cat.descriptor(rel.oid);
+}
