@@ -30,6 +30,9 @@ export function readControlFile(pgdata: string): ControlSummary {
   } catch (e) {
     throw e instanceof FormatError ? e.at({ file }) : e;
   }
+  if (!control.version.isPg15) {
+    throw new FormatError("CLUSTER_UNSUPPORTED_VERSION", `${file}: catalog version ${control.version.catalog_version_no} is ${control.version.releases}, not PostgreSQL 15 (202209061); pgdisk reads PostgreSQL 15 clusters`, { file });
+  }
   if (!control.crcOk) {
     throw new FormatError("CONTROL_BAD_CRC", `${file}: CRC mismatch (stored ${control.storedCrc}, computed ${control.computedCrc}); the control file is damaged`, { file, offset: 288 });
   }

@@ -32,9 +32,9 @@ export const pdPagesizeVersion = (dv: DataView): number => dv.getUint16(PH.pd_pa
 export const pageIsNew = (dv: DataView): boolean => pdUpper(dv) === 0;
 
 export function pageIsAllZero(page: Uint8Array): boolean {
-  const w = new BigUint64Array(page.buffer, page.byteOffset, page.byteLength >>> 3);
-  if ((page.byteOffset & 7) === 0) {
-    for (let i = 0; i < w.length; i++) if (w[i] !== 0n) return false;
+  if ((page.byteOffset & 3) === 0 && (page.byteLength & 3) === 0) {
+    const w = new Uint32Array(page.buffer, page.byteOffset, page.byteLength >>> 2);
+    for (let i = 0; i < w.length; i++) if (w[i] !== 0) return false;
     return true;
   }
   for (let i = 0; i < page.length; i++) if (page[i] !== 0) return false;
