@@ -1,0 +1,292 @@
+// pageinspect's bt_page_items(bytea), bt_page_stats and bt_metap, computed from page bytes with
+// the same rules as contrib/pageinspect/btreefuncs.c (PostgreSQL 15): same rows, same columns,
+// same special cases. The *Text helpers give the text PostgreSQL prints for each column.
+import { FormatError } from "../schema/errors.js";
+import { lpFlags, lpOff, LP_DEAD } from "../page/item-id.js";
+import { readTid, tidText, type Tid } from "../page/item-pointer.js";
+import { itemIdWord, maxAlign, maxOffsetNumber, pageFreeSpace, pageIsNew, pageSizeOf, pageView, pdSpecial } from "../page/page.js";
+import { SizeOfPageHeaderData } from "../page/page-header.js";
+import {
+  P_HIKEY,
+  pHasFullXid,
+  pIgnore,
+  pIsDeleted,
+  pIsLeaf,
+  pIsMeta,
+  pIsRoot,
+  readBTOpaque,
+  SizeOfBTPageOpaqueData,
+} from "./opaque.js";
+import { BTREE_NOVAC_VERSION, readBTMeta } from "./meta.js";
+import {
+  BT_IS_POSTING,
+  BT_OFFSET_MASK,
+  BT_PIVOT_HEAP_TID_ATTR,
+  INDEX_ALT_TID_MASK,
+  INDEX_NULL_MASK,
+  INDEX_SIZE_MASK,
+  INDEX_VAR_MASK,
+  IndexTupleData,
+  indexDataOffset,
+  SizeOfItemPointerData,
+} from "./index-tuple.js";
+import { ItemPointerData } from "../page/item-pointer.js";
+
+/** One row of bt_page_items(bytea). */
+export interface BtPageItem {
+  itemoffset: number;
+  /** the raw t_tid (downlink/natts for pivots, posting offset/count for posting tuples) */
+  ctid: Tid;
+  /** IndexTupleSize (t_info & 0x1FFF), not lp_len */
+  itemlen: number;
+  nulls: boolean;
+  vars: boolean;
+  /** key bytes as "xx xx ...", without a posting list or a pivot's heap TID */
+  data: string;
+  /** LP_DEAD; null for pivot tuples (internal pages, and the high key of a non-rightmost leaf) */
+  dead: boolean | null;
+  htid: Tid | null;
+  tids: Tid[] | null;
+}
+
+const IT_INFO = IndexTupleData.offsets.t_info;
+const IT_TID = IndexTupleData.offsets.t_tid;
+const TID_HI = IT_TID + ItemPointerData.offsets.bi_hi;
+const TID_LO = IT_TID + ItemPointerData.offsets.bi_lo;
+const TID_POSID = IT_TID + ItemPointerData.offsets.ip_posid;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/**
+ * bt_page_items(page bytea). Returns null for a new (pd_upper = 0) page, where pageinspect returns
+ * a NULL result; throws FormatError where pageinspect raises an error; returns [] for a deleted page.
+ */
+export function btPageItems(page: Uint8Array, blcksz = 8192): BtPageItem[] | null {
+  if (page.length !== blcksz) throw new FormatError("PAGE_SIZE_INVALID", `invalid page size: expected ${blcksz} bytes, got ${page.length}`);
+  const dv = pageView(page);
+  if (pageIsNew(dv)) return null;
+  const specialSize = page.length - pdSpecial(dv);
+  if (specialSize !== maxAlign(SizeOfBTPageOpaqueData)) {
+    throw new FormatError("BT_NOT_BTREE_PAGE", `input page is not a valid btree page: expected special size 16, got ${specialSize}`, { offset: pdSpecial(dv) });
+  }
+  const o = readBTOpaque(dv);
+  if (pIsMeta(o.btpo_flags)) throw new FormatError("BT_PAGE_IS_META", "block is a meta page");
+  if (pIsLeaf(o.btpo_flags) && o.btpo_level !== 0) throw new FormatError("BT_LEAF_LEVEL_NONZERO", "block is not a valid btree leaf page");
+  if (pIsDeleted(o.btpo_flags)) return [];
+  const leaf = pIsLeaf(o.btpo_flags);
+  const rightmost = o.btpo_next === 0;
+  const n = maxOffsetNumber(dv);
+  const rows: BtPageItem[] = new Array(n);
+  for (let off = 1; off <= n; off++) rows[off - 1] = printTuple(page, dv, off, leaf, rightmost);
+  return rows;
+}
+
+function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolean, rightmost: boolean): BtPageItem {
+  const w = itemIdWord(dv, offset);
+  const flags = lpFlags(w);
+  // pageinspect's ItemIdIsValid only tests the pointer: an unused slot is read at lp_off (0) like any other
+  const p = lpOff(w);
+  if (p + 8 > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${offset} header at ${p} lies beyond the page`, { item: offset, offset: p });
+  const info = dv.getUint16(p + IT_INFO, true);
+  const size = info & INDEX_SIZE_MASK;
+  const posid = dv.getUint16(p + TID_POSID, true);
+  const rawBlock = dv.getUint16(p + TID_HI, true) * 65536 + dv.getUint16(p + TID_LO, true);
+  const alt = (info & INDEX_ALT_TID_MASK) !== 0;
+  const posting = alt && (posid & BT_IS_POSTING) !== 0;
+  const pivot = alt && !posting;
+  const dataOff = indexDataOffset(info);
+  let dlen = size - dataOff;
+  if (posting) dlen -= size - rawBlock;
+  else if (pivot && (posid & BT_PIVOT_HEAP_TID_ATTR) !== 0) dlen -= maxAlign(SizeOfItemPointerData);
+  if (dlen < 0 || dlen > INDEX_SIZE_MASK) {
+    throw new FormatError("BT_INVALID_TUPLE_LENGTH", `invalid tuple length ${dlen} for tuple at offset number ${offset}`, { item: offset, offset: p });
+  }
+  if (p + dataOff + dlen > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${offset} data extends beyond the page`, { item: offset, offset: p });
+  const parts: string[] = new Array(dlen);
+  for (let i = 0; i < dlen; i++) parts[i] = HEX[page[p + dataOff + i]!]!;
+
+  const isPivotPosition = !leaf || (!rightmost && offset === P_HIKEY);
+  let htid: Tid | null;
+  if (pivot) {
+    if ((posid & BT_PIVOT_HEAP_TID_ATTR) !== 0) {
+      const at = p + size - SizeOfItemPointerData;
+      if (at < p || at + 6 > page.length) throw new FormatError("BT_PIVOT_TID_OUT_OF_TUPLE", `pivot heap TID of item ${offset} lies outside the page`, { item: offset });
+      htid = readTid(dv, at);
+    } else htid = null;
+  } else if (posting) {
+    if (p + rawBlock + 6 > page.length) throw new FormatError("BT_POSTING_OUT_OF_TUPLE", `posting list of item ${offset} lies beyond the page`, { item: offset });
+    htid = readTid(dv, p + rawBlock);
+  } else htid = readTid(dv, p + IT_TID);
+  // pageinspect hides the "heap TID" of a pivot-position tuple that is not a heapkeyspace pivot
+  if (isPivotPosition && !pivot) htid = null;
+
+  let tids: Tid[] | null = null;
+  if (posting) {
+    const cnt = posid & BT_OFFSET_MASK;
+    if (p + rawBlock + cnt * 6 > page.length) throw new FormatError("BT_POSTING_OUT_OF_TUPLE", `posting list of item ${offset} extends beyond the page`, { item: offset });
+    tids = new Array(cnt);
+    for (let i = 0; i < cnt; i++) tids[i] = readTid(dv, p + rawBlock + i * 6);
+  }
+  return {
+    itemoffset: offset,
+    ctid: { block: rawBlock, offset: posid },
+    itemlen: size,
+    nulls: (info & INDEX_NULL_MASK) !== 0,
+    vars: (info & INDEX_VAR_MASK) !== 0,
+    data: parts.join(" "),
+    dead: isPivotPosition ? null : flags === LP_DEAD,
+    htid,
+    tids,
+  };
+}
+
+/** bt_page_stats(relname, blkno) for one page. */
+export interface BtPageStats {
+  blkno: number;
+  /** l leaf, i internal, r root (internal), e half-dead, d deleted leaf (or pre-14), D deleted internal */
+  type: string;
+  live_items: number;
+  dead_items: number;
+  avg_item_size: number;
+  page_size: number;
+  free_size: number;
+  btpo_prev: number;
+  btpo_next: number;
+  btpo_level: number;
+  btpo_flags: number;
+}
+
+/** bt_page_stats: pageinspect reads the block through the buffer manager without checking the page kind. */
+export function btPageStats(page: Uint8Array, blkno: number): BtPageStats {
+  if (blkno === 0) throw new FormatError("BT_BLOCK_ZERO_IS_META", "block 0 is a meta page", { block: 0 });
+  const dv = pageView(page);
+  const o = readBTOpaque(dv);
+  const flags = o.btpo_flags;
+  let type: string;
+  let maxoff = maxOffsetNumber(dv);
+  if (pIsDeleted(flags)) {
+    type = pIsLeaf(flags) || !pHasFullXid(flags) ? "d" : "D";
+    maxoff = 0; // BTDeletedPageData is not index tuples
+  } else if (pIgnore(flags)) type = "e";
+  else if (pIsLeaf(flags)) type = "l";
+  else if (pIsRoot(flags)) type = "r";
+  else type = "i";
+  let live = 0;
+  let dead = 0;
+  let itemSize = 0;
+  for (let off = 1; off <= maxoff; off++) {
+    const w = itemIdWord(dv, off);
+    const p = lpOff(w); // PageGetItem does not look at lp_flags: an unused slot reads at offset 0
+    if (p + 8 > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${off} header at ${p} lies beyond the page`, { item: off, offset: p, block: blkno });
+    itemSize += dv.getUint16(p + IT_INFO, true) & INDEX_SIZE_MASK;
+    if (lpFlags(w) === LP_DEAD) dead++;
+    else live++;
+  }
+  const n = live + dead;
+  return {
+    blkno,
+    type,
+    live_items: live,
+    dead_items: dead,
+    avg_item_size: n > 0 ? Math.floor(itemSize / n) : 0,
+    page_size: pageSizeOf(dv),
+    free_size: pageFreeSpace(dv),
+    btpo_prev: o.btpo_prev,
+    btpo_next: o.btpo_next,
+    btpo_level: o.btpo_level,
+    btpo_flags: o.btpo_flags,
+  };
+}
+
+/** bt_metap(relname): block 0 read without checks. */
+export interface BtMetap {
+  magic: number;
+  version: number;
+  root: number;
+  level: number;
+  fastroot: number;
+  fastlevel: number;
+  last_cleanup_num_delpages: number;
+  last_cleanup_num_tuples: number;
+  allequalimage: boolean;
+}
+
+export function btMetap(page: Uint8Array): BtMetap {
+  const m = readBTMeta(page);
+  const novac = m.btm_version >= BTREE_NOVAC_VERSION;
+  return {
+    magic: m.btm_magic | 0, // printed with %d
+    version: m.btm_version | 0,
+    root: m.btm_root,
+    level: m.btm_level,
+    fastroot: m.btm_fastroot,
+    fastlevel: m.btm_fastlevel,
+    last_cleanup_num_delpages: novac ? m.btm_last_cleanup_num_delpages : 0,
+    // printed with "%f" (6 decimals) and read back as float8
+    last_cleanup_num_tuples: novac ? printfF(m.btm_last_cleanup_num_heap_tuples) : -1,
+    allequalimage: novac ? m.btm_allequalimage : false,
+  };
+}
+
+function printfF(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  return Math.abs(x) >= 1e21 ? x : Number(x.toFixed(6));
+}
+
+// ---- PostgreSQL text forms ----
+
+/** float8out with extra_float_digits > 0: shortest exact digits, %e style outside 1e-4 <= |x| < 1e15. */
+export function float8Text(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const e = x.toExponential(); // shortest round-trip digits
+  const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(e)!;
+  const exp = Number(m[3]) * (m[2] === "-" ? -1 : 1);
+  if (exp >= -4 && exp < 15) return String(x);
+  return `${m[1]}e${m[2]}${m[3]!.padStart(2, "0")}`;
+}
+const boolText = (b: boolean): string => (b ? "t" : "f");
+/** tid[] output: every element is quoted because "(b,o)" contains a comma. */
+export const tidArrayText = (tids: Tid[]): string => `{${tids.map((t) => `"${tidText(t)}"`).join(",")}}`;
+
+/** Columns of a bt_page_items row as PostgreSQL prints them (null = SQL NULL). */
+export function btPageItemText(r: BtPageItem): (string | null)[] {
+  return [
+    String(r.itemoffset),
+    tidText(r.ctid),
+    String(r.itemlen),
+    boolText(r.nulls),
+    boolText(r.vars),
+    r.data,
+    r.dead === null ? null : boolText(r.dead),
+    r.htid ? tidText(r.htid) : null,
+    r.tids ? tidArrayText(r.tids) : null,
+  ];
+}
+export function btPageStatsText(s: BtPageStats): string[] {
+  return [s.blkno, s.type, s.live_items, s.dead_items, s.avg_item_size, s.page_size, s.free_size, s.btpo_prev, s.btpo_next, s.btpo_level, s.btpo_flags].map(String);
+}
+export function btMetapText(m: BtMetap): string[] {
+  return [
+    String(m.magic),
+    String(m.version),
+    String(m.root),
+    String(m.level),
+    String(m.fastroot),
+    String(m.fastlevel),
+    String(m.last_cleanup_num_delpages),
+    float8Text(m.last_cleanup_num_tuples),
+    boolText(m.allequalimage),
+  ];
+}
+
+/** Item bytes for item `n` (1-based) bounded by IndexTupleSize, as pageinspect reads them. */
+export function btItemAt(page: Uint8Array, n: number): Uint8Array {
+  const dv = pageView(page);
+  const p = lpOff(itemIdWord(dv, n));
+  if (p < SizeOfPageHeaderData || p + 8 > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${n} at ${p} lies outside the page`, { item: n, offset: p });
+  const size = dv.getUint16(p + IT_INFO, true) & INDEX_SIZE_MASK;
+  if (p + size > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${n} at ${p} with size ${size} extends beyond the page`, { item: n, offset: p });
+  return page.subarray(p, p + size);
+}

@@ -1,0 +1,36 @@
+// Shared helpers for the nbtree/AM tests: read a relation's main fork from disk after a CHECKPOINT.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PgServer } from "../pg/server.js";
+
+export const BLCKSZ = 8192;
+
+/** Every block of a relation's main fork, read from the data directory (segment 0 only: tests stay < 1 GiB). */
+export function readRelation(srv: PgServer, rel: string): Uint8Array[] {
+  const path = srv.rows(`select pg_relation_filepath('${rel}')`)[0]![0]!;
+  const buf = readFileSync(join(srv.pgdata, path));
+  const pages: Uint8Array[] = [];
+  for (let off = 0; off + BLCKSZ <= buf.length; off += BLCKSZ) pages.push(new Uint8Array(buf.buffer, buf.byteOffset + off, BLCKSZ));
+  return pages;
+}
+
+export const md5 = (b: Uint8Array): string => createHash("md5").update(b).digest("hex");
+
+/** md5 of every block as the server's buffers hold it (get_raw_page), to prove disk == buffers. */
+export function serverPageMd5s(srv: PgServer, rel: string, n: number): string[] {
+  if (n === 0) return [];
+  return srv.rows(`select md5(get_raw_page('${rel}', b)) from generate_series(0, ${n - 1}) b order by b`).map((r) => r[0]!);
+}
+
+/** A small seeded PRNG (mulberry32) for property tests. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
