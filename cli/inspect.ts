@@ -10,6 +10,7 @@ import { dumpSpecialFile, specialFileKind, type SpecialFileDump } from "../inspe
 import { listCluster, renderListText } from "../inspect/list.js";
 import { parseBlockRange, parseBlockSize } from "./args.js";
 import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
+import { BufferedOutput } from "./output.js";
 import type { ForkName } from "../formats/storage/relfile.js";
 
 interface DumpCliOptions {
@@ -72,15 +73,21 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   }
   const rels = targets(file, o);
   const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  const buf = new BufferedOutput(process.stdout.isTTY ? 1 : 1 << 20);
   const renderer: { event(e: DumpEvent): void } =
-    o.format === "json" ? new JsonRenderer(out) : o.format === "copy" ? new CopyRenderer(out) : new TextRenderer(out, colour, { values: o.values });
-  const opts: DumpOptions = { blocks: o.blocks, detoast: o.detoast ?? false, checksums: o.checksums };
+    o.format === "json" ? new JsonRenderer(buf.write) : o.format === "copy" ? new CopyRenderer(buf.write) : new TextRenderer(buf.write, colour, { values: o.values });
+  // COPY output needs every value, so it always resolves TOAST pointers.
+  const opts: DumpOptions = { blocks: o.blocks, detoast: o.format === "copy" || (o.detoast ?? false), checksums: o.checksums, values: o.format !== "text" || o.values };
   const summary = emptySummary();
-  for (const r of rels) {
-    const it = dumpRelation(r, opts, summary);
-    for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
+  try {
+    for (const r of rels) {
+      const it = dumpRelation(r, opts, summary);
+      for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
+    }
+    renderer.event({ type: "end", summary });
+  } finally {
+    buf.flush();
   }
-  renderer.event({ type: "end", summary });
   if (o.format !== "text") process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
   return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
 }

@@ -18,6 +18,8 @@ export interface DumpOptions {
   detoast: boolean;
   /** force checksum verification on/off (default: the cluster's setting; off for lone files) */
   checksums?: boolean;
+  /** decode attribute values and index keys (default true) */
+  values?: boolean;
 }
 
 export type DumpEvent =
@@ -60,6 +62,10 @@ export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: D
     };
     yield { type: "relation", target };
     const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: target.file! });
+    if (opts.values === false) {
+      ctxBase.desc = undefined;
+      ctxBase.indexDesc = undefined;
+    }
     for (const [blkno, page] of scanBlocks(fork, from, to)) {
       const { path, position } = fork.fileOf(blkno);
       const p = dumpPage(page, blkno, position, { ...ctxBase, file: path });
