@@ -1,0 +1,124 @@
+// float4out / float8out with extra_float_digits >= 1: the shortest decimal that reads back
+// as the same binary value (PostgreSQL uses Ryu, src/common/f2s.c and d2s.c), printed in
+// fixed notation when the decimal exponent is in [-4, 15) for float8 and [-4, 6) for float4,
+// otherwise as d.ddde+XX (at least two exponent digits).
+import type { DecoderTable } from "./decoder.js";
+import { expectLength, view } from "./util.js";
+
+/** Shortest digits (no trailing zeros) and the decimal exponent of the first digit. */
+interface Shortest {
+  digits: string;
+  exp10: number;
+}
+
+/** Format a finite non-zero |value| given its shortest digits, PostgreSQL style. */
+function formatShortest(neg: boolean, { digits, exp10 }: Shortest, fixedMax: number): string {
+  let s: string;
+  if (exp10 >= -4 && exp10 < fixedMax) {
+    if (exp10 < 0) s = "0." + "0".repeat(-exp10 - 1) + digits;
+    else if (digits.length <= exp10 + 1) s = digits + "0".repeat(exp10 + 1 - digits.length);
+    else s = digits.slice(0, exp10 + 1) + "." + digits.slice(exp10 + 1);
+  } else {
+    const mant = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
+    const e = Math.abs(exp10);
+    s = `${mant}e${exp10 < 0 ? "-" : "+"}${e < 10 ? "0" : ""}${e}`;
+  }
+  return neg ? "-" + s : s;
+}
+
+function special(v: number, neg: boolean): string | undefined {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "Infinity";
+  if (v === -Infinity) return "-Infinity";
+  if (v === 0) return neg ? "-0" : "0";
+  return undefined;
+}
+
+/**
+ * Shortest digits strictly inside the rounding interval of m2 * 2^e2, computed exactly with
+ * BigInt. PostgreSQL builds Ryu with STRICTLY_SHORTEST 0, so the interval bounds are excluded
+ * even for even mantissas (unlike JavaScript's Number#toString, which may print a bound).
+ * Find the largest power of ten k such that some integer d has d*10^k inside the interval,
+ * then take the d closest to the value (ties to even).
+ */
+function shortestExact(m2: bigint, e2: number, lowerGapHalved: boolean): Shortest {
+  // value = mv * 2^(e2-2); open interval (mm, mp) in the same units
+  const mv = 4n * m2;
+  const mp = mv + 2n;
+  const mm = mv - (lowerGapHalved ? 1n : 2n);
+  const sh = e2 - 2;
+  const num = sh >= 0 ? 1n << BigInt(sh) : 1n;
+  const den = sh < 0 ? 1n << BigInt(-sh) : 1n;
+  // x * 2^sh / 10^k as a ratio of BigInts
+  const scaled = (x: bigint, k: number): [bigint, bigint] => (k >= 0 ? [x * num, den * 10n ** BigInt(k)] : [x * num * 10n ** BigInt(-k), den]);
+  // start one power of ten above log10(mp * 2^sh) (computed without overflowing a double)
+  for (let k = Math.floor(Math.log10(Number(mp)) + sh * Math.LOG10E * Math.LN2) + 2; ; k--) {
+    const [ln, ld] = scaled(mm, k);
+    const [hn, hd] = scaled(mp, k);
+    const dmin = ln / ld + 1n;
+    const dmax = hn / hd - (hn % hd === 0n ? 1n : 0n);
+    if (dmin > dmax) continue;
+    const [vn, vd] = scaled(mv, k);
+    let d = vn / vd;
+    const twice = 2n * (vn % vd);
+    if (twice > vd || (twice === vd && (d & 1n) === 1n)) d += 1n;
+    if (d < dmin) d = dmin;
+    if (d > dmax) d = dmax;
+    const all = d.toString();
+    return { digits: all.replace(/0+$/, ""), exp10: k + all.length - 1 };
+  }
+}
+
+/** Digits of a JavaScript shortest-round-trip string such as "1.5e-7" or "123.45". */
+function jsDigits(a: number): Shortest {
+  const [mant, e] = a.toString().split("e") as [string, string | undefined];
+  const dot = mant.indexOf(".");
+  let digits = dot < 0 ? mant : mant.slice(0, dot) + mant.slice(dot + 1);
+  let exp10 = (dot < 0 ? mant.length : dot) - 1 + (e === undefined ? 0 : Number(e));
+  const lead = digits.length - digits.replace(/^0+/, "").length;
+  digits = digits.slice(lead).replace(/0+$/, "");
+  exp10 -= lead;
+  return { digits, exp10 };
+}
+
+const TWO_52 = 2 ** 52;
+
+/**
+ * Number#toString gives the shortest digits in the closed interval, closest to the value. It can
+ * only land exactly on an interval bound when the bound is an integer, i.e. for |v| >= 2^52;
+ * below that it agrees with Ryu and is much faster than the exact search.
+ */
+function shortestDouble(a: number): Shortest {
+  if (a < TWO_52) return jsDigits(a);
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, a, true);
+  const bits = dv.getBigUint64(0, true);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  return shortestExact(frac | (1n << 52n), biased - 1075, frac === 0n && biased > 1);
+}
+
+function shortestFloat(bits: number): Shortest {
+  const biased = (bits >>> 23) & 0xff;
+  const frac = bits & 0x7fffff;
+  const m2 = biased === 0 ? frac : frac | 0x800000;
+  return shortestExact(BigInt(m2), (biased === 0 ? 1 : biased) - 150, frac === 0 && biased > 1);
+}
+
+export function float8Text(v: number): string {
+  const neg = v < 0 || Object.is(v, -0);
+  const sp = special(v, neg);
+  if (sp !== undefined) return sp;
+  return formatShortest(neg, shortestDouble(Math.abs(v)), 15);
+}
+
+export function float4Text(bits: number): string {
+  const v = new Float32Array(new Uint32Array([bits]).buffer)[0]!;
+  const neg = (bits & 0x80000000) !== 0;
+  return special(v, neg) ?? formatShortest(neg, shortestFloat(bits), 6);
+}
+
+export const FLOAT_DECODERS: DecoderTable = {
+  700: (d) => (expectLength(d, 4, "float4"), float4Text(view(d).getUint32(0, true))),
+  701: (d) => (expectLength(d, 8, "float8"), float8Text(view(d).getFloat64(0, true))),
+};

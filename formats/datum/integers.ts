@@ -1,0 +1,43 @@
+// bool, integer and OID-like types: boolout, int2out, int4out, int8out, oidout, xidout,
+// cidout, xid8out, and the reg* types.
+import type { DecoderTable } from "./decoder.js";
+import { expectLength, view } from "./util.js";
+
+const int2: DecoderTable[number] = (d) => (expectLength(d, 2, "int2"), String(view(d).getInt16(0, true)));
+const int4: DecoderTable[number] = (d) => (expectLength(d, 4, "int4"), String(view(d).getInt32(0, true)));
+const int8: DecoderTable[number] = (d) => (expectLength(d, 8, "int8"), String(view(d).getBigInt64(0, true)));
+const uint4 = (type: string): DecoderTable[number] => (d) => (expectLength(d, 4, type), String(view(d).getUint32(0, true)));
+const uint8 = (type: string): DecoderTable[number] => (d) => (expectLength(d, 8, type), String(view(d).getBigUint64(0, true)));
+
+/**
+ * reg* types print a catalog object's name, which needs the catalogs; offline we print the
+ * OID number instead. InvalidOid prints "-" as PostgreSQL does, except for regoper and
+ * regoperator, whose output functions print "0".
+ */
+const regOid = (type: string, zero = "-"): DecoderTable[number] => (d) => {
+  expectLength(d, 4, type);
+  const oid = view(d).getUint32(0, true);
+  return oid === 0 ? zero : String(oid);
+};
+
+export const INTEGER_DECODERS: DecoderTable = {
+  16: (d) => (expectLength(d, 1, "bool"), d[0] !== 0 ? "t" : "f"),
+  21: int2,
+  23: int4,
+  20: int8,
+  26: uint4("oid"),
+  28: uint4("xid"),
+  29: uint4("cid"),
+  5069: uint8("xid8"),
+  24: regOid("regproc"),
+  2202: regOid("regprocedure"),
+  2203: regOid("regoper", "0"),
+  2204: regOid("regoperator", "0"),
+  2205: regOid("regclass"),
+  2206: regOid("regtype"),
+  3734: regOid("regconfig"),
+  3769: regOid("regdictionary"),
+  4089: regOid("regnamespace"),
+  4096: regOid("regrole"),
+  4191: regOid("regcollation"),
+};

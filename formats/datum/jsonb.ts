@@ -1,0 +1,98 @@
+// jsonb_out (src/include/utils/jsonb.h, src/backend/utils/adt/jsonb.c, jsonb_util.c).
+// A JsonbContainer is a uint32 header (count | JB_FSCALAR/JB_FOBJECT/JB_FARRAY), one JEntry
+// per child (objects: all keys, then all values), then the children's data. A JEntry holds
+// 3 type bits and either the child's length or, every JB_OFFSET_STRIDE-th child (flag
+// JENTRY_HAS_OFF), its end offset. Numerics (a whole varlena) and nested containers start
+// 4-byte aligned, the padding counted in their length. A top-level scalar is stored as a
+// one-element array flagged JB_FSCALAR and printed bare.
+import { defineStruct, register, u32 } from "../schema/index.js";
+import { FormatError } from "../schema/errors.js";
+import type { DecoderTable } from "./decoder.js";
+import { jsonString } from "./json.js";
+import { numericText } from "./numeric.js";
+import { alignUp } from "./types.js";
+import { embeddedVarlena, utf8Text, view } from "./util.js";
+
+export const JsonbContainer = register(
+  defineStruct("JsonbContainer", "src/include/utils/jsonb.h", [
+    u32("header", "low 28 bits: number of elements or key/value pairs; 0x10000000 scalar, 0x20000000 object, 0x40000000 array"),
+  ] as const),
+);
+
+const JB_CMASK = 0x0fffffff;
+const JB_FSCALAR = 0x10000000;
+const JB_FOBJECT = 0x20000000;
+const JB_FARRAY = 0x40000000;
+const JENTRY_OFFLENMASK = 0x0fffffff;
+const JENTRY_TYPEMASK = 0x70000000;
+const JENTRY_HAS_OFF = 0x80000000;
+const JENTRY_ISSTRING = 0x00000000;
+const JENTRY_ISNUMERIC = 0x10000000;
+const JENTRY_ISBOOL_FALSE = 0x20000000;
+const JENTRY_ISBOOL_TRUE = 0x30000000;
+const JENTRY_ISNULL = 0x40000000;
+const JENTRY_ISCONTAINER = 0x50000000;
+
+/** Text of the container at b[start, end); `start` is 4-byte aligned relative to the payload. */
+function containerText(b: Uint8Array, start: number, end: number, top: boolean): string {
+  const dv = view(b);
+  if (start + 4 > end) throw new FormatError("JSONB_TRUNCATED", "jsonb container header past end", { offset: start });
+  const header = dv.getUint32(start, true);
+  const count = header & JB_CMASK;
+  const isObject = (header & JB_FOBJECT) !== 0;
+  if (!isObject && (header & JB_FARRAY) === 0) throw new FormatError("JSONB_BAD_HEADER", `jsonb container header 0x${header.toString(16)} is neither array nor object`, { offset: start });
+  const nchildren = isObject ? count * 2 : count;
+  const entriesAt = start + 4;
+  const dataAt = entriesAt + 4 * nchildren;
+  if (dataAt > end) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: start });
+  const child = (i: number): string => {
+    // start offset: sum lengths back to the nearest entry that stores an end offset
+    let off = 0;
+    for (let j = i - 1; j >= 0; j--) {
+      const e = dv.getUint32(entriesAt + 4 * j, true);
+      off += e & JENTRY_OFFLENMASK;
+      if (e & JENTRY_HAS_OFF) break;
+    }
+    const je = dv.getUint32(entriesAt + 4 * i, true);
+    const len = je & JENTRY_HAS_OFF ? (je & JENTRY_OFFLENMASK) - off : je & JENTRY_OFFLENMASK;
+    const from = dataAt + off;
+    const to = from + len;
+    if (len < 0 || to > end) throw new FormatError("JSONB_BAD_JENTRY", `jsonb child ${i} at data offset ${off} length ${len} runs past its container`, { offset: entriesAt + 4 * i });
+    switch (je & JENTRY_TYPEMASK) {
+      case JENTRY_ISSTRING:
+        return jsonString(utf8Text(b.subarray(from, to)));
+      case JENTRY_ISNUMERIC: {
+        const at = dataAt + alignUp(off, 4);
+        const [p, total] = embeddedVarlena(b, at, "jsonb numeric");
+        if (at + total > to) throw new FormatError("JSONB_BAD_JENTRY", `jsonb numeric child ${i} overruns its entry`, { offset: at });
+        return numericText(b, p, at + total);
+      }
+      case JENTRY_ISBOOL_FALSE:
+        return "false";
+      case JENTRY_ISBOOL_TRUE:
+        return "true";
+      case JENTRY_ISNULL:
+        return "null";
+      case JENTRY_ISCONTAINER:
+        return containerText(b, dataAt + alignUp(off, 4), to, false);
+      default:
+        throw new FormatError("JSONB_BAD_JENTRY", `jsonb JEntry type 0x${(je & JENTRY_TYPEMASK).toString(16)}`, { offset: entriesAt + 4 * i });
+    }
+  };
+  if (top && header & JB_FSCALAR) {
+    if (count !== 1 || isObject) throw new FormatError("JSONB_BAD_HEADER", "jsonb scalar container must be a one-element array", { offset: start });
+    return child(0);
+  }
+  const items: string[] = [];
+  if (isObject) for (let i = 0; i < count; i++) items.push(`${child(i)}: ${child(i + count)}`);
+  else for (let i = 0; i < count; i++) items.push(child(i));
+  return isObject ? `{${items.join(", ")}}` : `[${items.join(", ")}]`;
+}
+
+export function jsonbText(d: Uint8Array): string {
+  return containerText(d, 0, d.length, true);
+}
+
+export const JSONB_DECODERS: DecoderTable = {
+  3802: (d) => jsonbText(d),
+};

@@ -1,0 +1,49 @@
+// Small shared helpers for the datum decoders.
+import { FormatError } from "../schema/errors.js";
+
+export const view = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
+
+/** Throw unless `data` has exactly `n` bytes (fixed-length types). */
+export function expectLength(data: Uint8Array, n: number, type: string): void {
+  if (data.length !== n) throw new FormatError("DATUM_BAD_LENGTH", `${type} datum must be ${n} bytes, got ${data.length}`);
+}
+
+/** Throw unless `data` has at least `n` bytes. */
+export function expectAtLeast(data: Uint8Array, n: number, type: string): void {
+  if (data.length < n) throw new FormatError("DATUM_TRUNCATED", `${type} datum needs at least ${n} bytes, got ${data.length}`);
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+export function hex(b: Uint8Array): string {
+  let s = "";
+  for (const x of b) s += HEX[x];
+  return s;
+}
+
+// Server-encoding text is assumed to be UTF-8; invalid sequences become U+FFFD rather than throwing.
+const utf8 = new TextDecoder("utf-8");
+export const utf8Text = (b: Uint8Array): string => utf8.decode(b);
+
+/** Zero-padded decimal (non-negative n). */
+export const pad = (n: number | bigint, width: number): string => n.toString().padStart(width, "0");
+
+/**
+ * A varlena embedded inside another datum (jsonb numerics, range bounds): returns
+ * [payload start, total size] of the varlena whose header starts at `off`.
+ * Only uncompressed inline forms can occur there.
+ */
+export function embeddedVarlena(b: Uint8Array, off: number, what: string): [number, number] {
+  const b0 = b[off];
+  if (b0 === undefined) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena header past end of datum`, { offset: off });
+  if ((b0 & 1) === 1) {
+    if (b0 === 1) throw new FormatError("DATUM_EXTERNAL_EMBEDDED", `${what}: TOAST pointer inside a datum`, { offset: off });
+    const total = b0 >>> 1;
+    if (off + total > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena runs past end of datum`, { offset: off });
+    return [off + 1, total];
+  }
+  if ((b0 & 3) !== 0) throw new FormatError("DATUM_COMPRESSED_EMBEDDED", `${what}: compressed varlena inside a datum`, { offset: off });
+  if (off + 4 > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena header past end of datum`, { offset: off });
+  const total = view(b).getUint32(off, true) >>> 2;
+  if (total < 4 || off + total > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena runs past end of datum`, { offset: off });
+  return [off + 4, total];
+}
