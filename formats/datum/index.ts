@@ -10,7 +10,7 @@
 // Types without a decoder here print as `<typname>:\x<hex of data>` (e.g. `mytype:\x0a0b`), or
 // `#<oid>:\x...` when the lookup does not know the OID. That covers enums (pg_enum OIDs),
 // composites, domains (pass the base type's OID instead), non-built-in ranges, multiranges,
-// tsvector/tsquery, jsonpath, aclitem and extension types. reg* types print the OID number
+// tsquery, jsonpath, aclitem and extension types. reg* types print the OID number
 // (names need the catalogs); InvalidOid prints "-" as in PostgreSQL ("0" for regoper and
 // regoperator).
 import type { DecodeContext, Decoder, DecoderTable } from "./decoder.js";
@@ -28,6 +28,7 @@ import { NETWORK_DECODERS } from "./network.js";
 import { NUMERIC_DECODERS } from "./numeric.js";
 import { RANGE_DECODERS } from "./ranges.js";
 import { TEXT_DECODERS } from "./text.js";
+import { TSVECTOR_DECODERS } from "./tsvector.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
 import { hex } from "./util.js";
 import { FormatError } from "../schema/errors.js";
@@ -51,6 +52,7 @@ const TABLES: DecoderTable[] = [
   GEOMETRY_DECODERS,
   RANGE_DECODERS,
   VECTOR_DECODERS,
+  TSVECTOR_DECODERS,
 ];
 
 /** Output functions by type OID. */

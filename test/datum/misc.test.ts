@@ -17,6 +17,7 @@ const pt = (): string => `(${num()},${num()})`;
 const bits = (n: number): string => Array.from({ length: n }, () => (random() < 0.5 ? "0" : "1")).join("");
 
 const cases: [string, string[]][] = [
+  ["tsvector", ["''", "'a fat cat sat on a mat'", "'a:1,2A b:3B c:4C,5 d'", "$$'it''s' 'back\\slash' 'x y'$$", "to_tsvector('english', 'The quick brown foxes jumped over the lazy dogs, again and again')", "'zürich:16383A ünïcode'", ...Array.from({ length: 40 }, () => `'${Array.from({ length: int(1, 12) }, () => `w${int(0, 50)}${random() < 0.5 ? `:${int(1, 300)}${["", "A", "B", "C"][int(0, 3)]}` : ""}`).join(" ")}'`)]],
   ["tid", ["'(0,0)'", "'(0,1)'", "'(4294967295,65535)'", "'(65536,2)'", "'(65535,1)'", ...Array.from({ length: 100 }, () => `'(${int(0, 2 ** 32 - 1)},${int(0, 65535)})'`)]],
   ["pg_lsn", ["'0/0'", "'FFFFFFFF/FFFFFFFF'", "'16/B374D848'", "'0/1'", "'1/0'", ...Array.from({ length: 100 }, () => `'${int(0, 2 ** 32 - 1).toString(16)}/${int(0, 2 ** 32 - 1).toString(16)}'`)]],
   ["bit(12)", ["B'000000000000'", "B'111111111111'", "B'101010101010'", ...Array.from({ length: 50 }, () => `B'${bits(12)}'`)]],
