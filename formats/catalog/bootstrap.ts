@@ -97,3 +97,6 @@ export const pgCollationDesc = desc([
   ["collisdeterministic", "bool"], ["collencoding", "int4"], ["collcollate", "text"], ["collctype", "text"],
   ["colliculocale", "text"], ["collversion", "text"],
 ]);
+
+export const PG_ENUM_OID = 3501;
+export const pgEnumDesc = desc([["oid", "oid"], ["enumtypid", "oid"], ["enumsortorder", "float4"], ["enumlabel", "name"]]);

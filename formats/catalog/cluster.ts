@@ -10,7 +10,7 @@ import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
 import { readCatalog, type CatalogRow } from "./rows.js";
 import {
-  PG_AM_OID, PG_ATTRIBUTE_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
+  PG_AM_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
   pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
 } from "./bootstrap.js";
 import type { Align } from "../heap/descriptor.js";
@@ -179,6 +179,7 @@ export class DatabaseCatalog {
   private attrCache?: Map<number, AttrDesc[]>;
   private indexCache?: Map<number, IndexInfo>;
   private opclassCache?: Map<number, { name: string; method: number; intype: number; keytype: number }>;
+  private enumCache?: Map<number, string>;
   private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
 
   constructor(
@@ -342,6 +343,12 @@ export class DatabaseCatalog {
       this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
     );
     return this.opclassCache;
+  }
+
+  /** enum label of every pg_enum row, by the row's OID (the value an enum datum stores) */
+  enumLabels(): Map<number, string> {
+    this.enumCache ??= new Map(this.scanCatalog(PG_ENUM_OID, pgEnumDesc).map((r) => [r.oid as number, r.enumlabel as string]));
+    return this.enumCache;
   }
 
   collations(): Map<number, { name: string; collate: string | null; provider: string }> {

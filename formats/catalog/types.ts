@@ -1,6 +1,7 @@
 // Type lookups for the datum decoders from a database's pg_type.
 import type { TypeInfo, TypeLookup } from "../datum/types.js";
 import type { DatabaseCatalog } from "./cluster.js";
+import { recordText } from "../datum/record.js";
 
 export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decodeAs: (oid: number) => number } {
   const cache = new Map<number, TypeInfo>();
@@ -10,6 +11,15 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
     const r = cat.types.get(oid);
     if (!r) return undefined;
     t = { oid: r.oid, name: r.name, len: r.len, byval: r.byval, align: r.align, elem: r.elem, category: r.category, typtype: r.type };
+    if (r.type === "e") {
+      // An enum datum is the OID of its pg_enum row.
+      t.decode = (d) => {
+        const label = d.length === 4 ? cat.enumLabels().get(new DataView(d.buffer, d.byteOffset, 4).getUint32(0, true)) : undefined;
+        return label ?? `${r.name}:\\x${Buffer.from(d).toString("hex")}`;
+      };
+    } else if (r.type === "c" && r.relid) {
+      t.decode = (d, toText) => recordText(d, cat.descriptor(r.relid), toText);
+    }
     cache.set(oid, t);
     return t;
   };

@@ -89,6 +89,7 @@ export function datumToText(data: Uint8Array, typeOid: number, typmod: number, t
     const ctx: DecodeContext = { typeOid: oid, typmod: mod, types: lookup, info, toText };
     const f = DECODERS.get(oid);
     if (f) return f(d, ctx);
+    if (info?.decode) return info.decode(d, toText);
     if (isArrayType(info)) {
       try {
         return arrayText(d, ctx);

@@ -15,6 +15,11 @@ export interface TypeInfo {
   category?: string;
   /** typtype: b base, c composite, d domain, e enum, p pseudo, r range, m multirange */
   typtype?: string;
+  /**
+   * An output function supplied by whoever knows more than the built-in table (the catalog:
+   * enum labels, composite types' attributes). `toText` decodes nested datums.
+   */
+  decode?: (data: Uint8Array, toText: (data: Uint8Array, typeOid: number, typmod: number) => string) => string;
 }
 
 export type TypeLookup = (oid: number) => TypeInfo | undefined;

@@ -19,7 +19,11 @@ export interface ValueContext {
 
 const METHOD = ["pglz", "lz4"] as const;
 
-export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDesc, ctx: ValueContext, loc: Location, findings: Finding[]): DumpValue[] {
+/**
+ * `live` says whether the tuple is visible: a dead tuple's TOAST chunks may legitimately be gone
+ * (VACUUM removes them first), so failing to detoast one is information, not an error.
+ */
+export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDesc, ctx: ValueContext, loc: Location, findings: Finding[], live = true): DumpValue[] {
   const out: DumpValue[] = [];
   desc.attrs.forEach((a, k) => {
     const slot = layout.attrs[k];
@@ -62,7 +66,8 @@ export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDe
       v.value = datumToText(d.bytes, typid, a.typmod, ctx.types);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      findings.push(findingFrom(e, "error", { ...loc, attnum: a.attnum }));
+      const gone = !live && e.code.startsWith("TOAST_");
+      findings.push(findingFrom(e, gone ? "info" : "error", { ...loc, attnum: a.attnum }));
     }
   });
   return out;

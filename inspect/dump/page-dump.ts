@@ -96,7 +96,8 @@ export function dumpPage(page: Uint8Array, block: number, fileOffset: number, ct
     dumpIndexPage(page, out, ctx, new Set(), findings, false);
     return out;
   }
-  const isHeap = kind.am === "heap";
+  // Sequences keep their one row in an ordinary heap tuple.
+  const isHeap = kind.am === "heap" || kind.am === "sequence";
   findings.push(...checkLinePointers(dv, loc, isHeap && kind.kind !== "fsm" && kind.kind !== "vm" ? { minItemLen: HeapTupleHeaderData.size } : {}));
   const badItems = new Set(findings.filter((f) => f.code.startsWith("LP_") && f.severity === "error" && f.location.item !== undefined).map((f) => f.location.item!));
   if (isHeap) {
@@ -152,7 +153,7 @@ export function dumpHeapTuple(tuple: Uint8Array, ctx: PageDumpContext, loc: Loca
   if (ctx.desc && ctx.values) {
     try {
       const layout = deformHeapTuple(tuple, ctx.desc);
-      heap.values = heapValues(tuple, layout, ctx.desc, ctx.values, loc, findings);
+      heap.values = heapValues(tuple, layout, ctx.desc, ctx.values, loc, findings, heap.state === undefined || heap.state === "live");
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       findings.push(findingFrom(e, "error", loc));

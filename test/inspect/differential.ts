@@ -1,0 +1,242 @@
+// Differential check shared by the sample and the independent cluster: pgdisk's decoding of every page of every relation of a real PostgreSQL 15
+// cluster (user tables, TOAST, every index, system catalogs, shared catalogs) against
+// pageinspect run on the same bytes, and every decoded value against SELECT's text output.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync, chmodSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { PgServer } from "../pg/server.js";
+import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
+import { dumpRelation } from "../../inspect/dump/dump.js";
+import type { DumpPage } from "../../inspect/dump/model.js";
+import type { ResolvedRelation } from "../../inspect/dump/target.js";
+import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
+
+const s16 = (n: number): number => (n > 32767 ? n - 65536 : n);
+
+function byKey<T>(rows: (string | null)[][], key: (r: (string | null)[]) => string, f: (r: (string | null)[]) => T): Map<string, T> {
+  return new Map(rows.map((r) => [key(r), f(r)]));
+}
+
+export interface DifferentialOptions {
+  /** database whose relations (user and system) are compared; shared catalogs come along */
+  db: string;
+  /** minimum numbers of items compared, so a silently empty run cannot pass */
+  minHeapItems: number;
+  minBtreeItems: number;
+  minRows: number;
+  minToasted: number;
+  /** every index AM expected in the cluster */
+  ams: string[];
+}
+
+/** Register the differential tests for a cluster made by `make` (a stopped cluster at root/data). */
+export function differentialSuite(make: () => Promise<{ root: string; pgdata: string }>, o: DifferentialOptions): void {
+  const DB = o.db;
+  let root = "";
+  let srv: PgServer;
+  interface Snap {
+    rel: RelationInfo;
+    cat: DatabaseCatalog;
+    pages: Uint8Array[];
+    dump: DumpPage[];
+  }
+  const snaps: Snap[] = [];
+
+
+  before(async () => {
+    const copy = await make();
+    root = copy.root;
+    const cluster = new Cluster(copy.pgdata);
+    const cat = cluster.database(DB);
+    // Every relation with storage: user and system, plus shared catalogs (global/).
+    for (const rel of cat.classes.values()) {
+      if (rel.filenode === 0 || !"rtimS".includes(rel.kind)) continue;
+      if (rel.persistence === "t") continue;
+      const path = cat.path(rel);
+      const fork = new RelationFork(path, cluster.geometry);
+      const pages: Uint8Array[] = [];
+      for (const [, p] of scanBlocks(fork)) pages.push(p.slice());
+      fork.close();
+      const r: ResolvedRelation = { path, fork: "main", rel, catalog: cat, cluster, singleFile: false, geometry: cluster.geometry };
+      const dump: DumpPage[] = [];
+      for (const e of dumpRelation(r, { detoast: rel.kind === "r" || rel.kind === "m" })) if (e.type === "page") dump.push(e.page);
+      snaps.push({ rel, cat, pages, dump });
+    }
+    srv = PgServer.attach(dirname(copy.pgdata));
+    srv.start();
+    srv.sql("CREATE EXTENSION IF NOT EXISTS pageinspect; CREATE TABLE pgd_pages(relid oid, am text, blk int, page bytea);", "postgres");
+    const lines: string[] = [];
+    for (const s of snaps) {
+      const am = s.rel.kind === "i" ? s.rel.amName : "heap";
+      s.pages.forEach((p, blk) => lines.push(`${s.rel.oid}\t${am}\t${blk}\t\\\\x${Buffer.from(p).toString("hex")}`));
+    }
+    const file = join(root, "pages.copy");
+    writeFileSync(file, lines.join("\n") + "\n");
+    chmodSync(file, 0o644);
+    srv.sql(`COPY pgd_pages FROM '${file}'`, "postgres");
+  });
+
+  after(() => {
+    srv?.destroy();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+
+  test("the snapshot covers user tables, TOAST tables, indexes of every AM and system catalogs", () => {
+    const kinds = new Set(snaps.map((s) => s.rel.kind));
+    for (const k of ["r", "t", "i"]) assert.ok(kinds.has(k), `relkind ${k} present`);
+    const ams = new Set(snaps.filter((s) => s.rel.kind === "i").map((s) => s.rel.amName));
+    for (const am of o.ams) assert.ok(ams.has(am), `an index of AM ${am}`);
+    assert.ok(snaps.some((s) => s.rel.shared), "shared catalogs included");
+    assert.ok(snaps.reduce((n, s) => n + s.pages.length, 0) > 200, "more than 200 pages");
+  });
+
+  test("page_header equals pageinspect on every page", () => {
+    const rows = srv.rows("SELECT relid, blk, h.lsn, h.checksum, h.flags, h.lower, h.upper, h.special, h.pagesize, h.version, h.prune_xid FROM pgd_pages, page_header(page) h", "postgres");
+    const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}`, (r) => r.slice(2).join(" "));
+    let compared = 0;
+    for (const s of snaps) {
+      for (const p of s.dump) {
+        const key = `${s.rel.oid}/${p.block}`;
+        if (p.isNew) {
+          assert.equal(theirs.get(key), "0/0 0 0 0 0 0 0 0 0", `new page ${key}`);
+          continue;
+        }
+        const h = p.header!;
+        const ours = [h.lsn, s16(h.pd_checksum), s16(h.pd_flags), h.pd_lower, h.pd_upper, h.pd_special, h.pageSize, h.layoutVersion, h.pd_prune_xid].join(" ");
+        assert.equal(ours, theirs.get(key), `page_header of ${s.rel.name} block ${p.block}`);
+        compared++;
+      }
+    }
+    assert.equal(compared + snaps.reduce((n, s) => n + s.dump.filter((p) => p.isNew).length, 0), rows.length);
+  });
+
+  test("heap_page_items equals pageinspect on every heap page (tables, TOAST, catalogs)", () => {
+    const rows = srv.rows(
+      "SELECT relid, blk, i.lp, i.lp_off, i.lp_flags, i.lp_len, i.t_xmin, i.t_xmax, i.t_field3, i.t_ctid, i.t_infomask2, i.t_infomask, i.t_hoff, i.t_bits FROM pgd_pages, heap_page_items(page) i WHERE am = 'heap'",
+      "postgres",
+    );
+    const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => r.slice(3).map((x) => x ?? "NULL").join(" "));
+    let compared = 0;
+    for (const s of snaps.filter((x) => x.rel.kind !== "i")) {
+      for (const p of s.dump) {
+        for (const it of p.items) {
+          const h = it.heap;
+          const ours = h
+            ? [it.lp_off, it.lp_flags, it.lp_len, h.t_xmin, h.t_xmax, h.t_field3, h.t_ctid, h.t_infomask2, h.t_infomask, h.t_hoff, h.t_bits ?? "NULL"].join(" ")
+            : [it.lp_off, it.lp_flags, it.lp_len, "NULL NULL NULL NULL NULL NULL NULL NULL"].join(" ");
+          assert.equal(ours, theirs.get(`${s.rel.oid}/${p.block}/${it.lp}`), `${s.rel.name} (${p.block},${it.lp})`);
+          compared++;
+        }
+      }
+    }
+    assert.equal(compared, rows.length, "every heap item compared");
+    assert.ok(compared > o.minHeapItems, `compared ${compared} heap items`);
+  });
+
+  test("bt_page_items equals pageinspect on every btree page", () => {
+    const rows = srv.rows(
+      "SELECT relid, blk, i.itemoffset, i.ctid, i.itemlen, i.nulls, i.vars, i.data, i.dead, i.htid, i.tids FROM pgd_pages, bt_page_items(page) i WHERE am = 'btree' AND blk > 0",
+      "postgres",
+    );
+    const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => r.slice(3).map((x) => x ?? "NULL").join(" | "));
+    let compared = 0;
+    for (const s of snaps.filter((x) => x.rel.amName === "btree")) {
+      for (const p of s.dump) {
+        if (p.block === 0 || p.isNew) continue;
+        for (const it of p.items) {
+          const b = it.btree;
+          assert.ok(b, `${s.rel.name} block ${p.block} item ${it.lp} decoded`);
+          const tids = b.tids ? `{${b.tids.map((t) => `"${t}"`).join(",")}}` : "NULL";
+          const ours = [b.ctid, it.lp_len, b.nulls ? "t" : "f", b.vars ? "t" : "f", b.data, b.dead === null ? "NULL" : b.dead ? "t" : "f", b.htid ?? "NULL", tids].join(" | ");
+          const want = theirs.get(`${s.rel.oid}/${p.block}/${it.lp}`);
+          // itemlen is IndexTupleSize; lp_len equals it for btree tuples.
+          assert.equal(ours, want, `${s.rel.name} block ${p.block} item ${it.lp}`);
+          compared++;
+        }
+      }
+    }
+    assert.equal(compared, rows.length);
+    assert.ok(compared > o.minBtreeItems, `compared ${compared} btree items`);
+  });
+
+  test("every value decoded from the files equals the type output function's text (COPY TO) (toasted and compressed included)", () => {
+    let compared = 0;
+    let toasted = 0;
+    let compressed = 0;
+    // User tables and the database's system catalogs; catalog columns whose output needs other
+    // catalogs (reg* names, aclitem role names) are left out of the comparison.
+    const needsCatalogs = new Set([24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 1033, 1034]);
+    // pg_statistic.stavalues (anyarray) can hold reg* elements: left out for the same reason.
+    for (const s of snaps.filter((x) => x.rel.kind === "r" && !x.rel.shared && x.rel.name !== "pg_statistic")) {
+      const cols = s.cat.descriptor(s.rel.oid).attrs.filter((a) => !a.dropped && !needsCatalogs.has(a.typid));
+      if (!cols.length) continue;
+      const sel = cols.map((a) => quoteIdent(a.name)).join(", ");
+      const out = srv.sql(`COPY (SELECT ctid, ${sel} FROM ${quoteIdent(s.rel.namespaceName)}.${quoteIdent(s.rel.name)}) TO STDOUT`, DB);
+      const theirs = new Map<string, string>();
+      for (const line of out.split("\n")) if (line) theirs.set(line.slice(0, line.indexOf("\t")), line.slice(line.indexOf("\t") + 1));
+      let live = 0;
+      for (const p of s.dump) {
+        for (const it of p.items) {
+          const h = it.heap;
+          if (!h || h.state !== "live") continue;
+          live++;
+          const tid = `(${p.block},${it.lp})`;
+          const keep = new Set(cols.map((c) => c.attnum));
+          const vals = h.values!.filter((v) => keep.has(v.attnum));
+          for (const v of vals) {
+            if (v.toast) toasted++;
+            if (v.compression || v.toast?.compressed) compressed++;
+          }
+          const ours = vals.map((v) => (v.isnull ? "\\N" : copyEscape(v.value ?? "<undecoded>"))).join("\t");
+          assert.equal(ours, theirs.get(tid), `${s.rel.name} ${tid}`);
+          compared++;
+        }
+      }
+      assert.equal(live, theirs.size, `${s.rel.name}: live tuples offline = rows SELECT sees`);
+    }
+    assert.ok(compared > o.minRows, `compared ${compared} rows`);
+    assert.ok(toasted >= o.minToasted, `${toasted} toasted values`);
+    assert.ok(compressed >= Math.min(o.minToasted, 10), `${compressed} compressed values`);
+  });
+
+  test("the dump of a clean cluster has no findings", () => {
+    // Information (e.g. a dead tuple whose TOAST chunks VACUUM already removed) is not a problem.
+    const findings = snaps.flatMap((s) => s.dump.flatMap((p) => p.findings.filter((f) => f.severity !== "info").map((f) => `${s.rel.name}: ${f.code} ${f.message}`)));
+    assert.deepEqual(findings, []);
+  });
+
+
+  test("bt_metap and bt_page_stats equal pageinspect for every user btree index", () => {
+    // Runs last: CREATE EXTENSION adds catalog rows that the value comparison must not see.
+    srv.sql("CREATE EXTENSION IF NOT EXISTS pageinspect;", DB);
+    let compared = 0;
+    for (const s of snaps.filter((x) => x.rel.amName === "btree" && x.rel.oid >= 16384)) {
+      const q = `format('%I.%I', '${s.rel.namespaceName.replace(/'/g, "''")}', '${s.rel.name.replace(/'/g, "''")}')`;
+      const meta = srv.rows(`SELECT magic, version, root, level, fastroot, fastlevel, last_cleanup_num_delpages, last_cleanup_num_tuples, allequalimage FROM bt_metap(${q})`, DB)[0];
+      const m = s.dump[0].meta as Record<string, unknown>;
+      assert.deepEqual(
+        [m.magic, m.version, m.root, m.level, m.fastroot, m.fastlevel, m.last_cleanup_num_delpages, m.last_cleanup_num_tuples, m.allequalimage].map((x) => (typeof x === "boolean" ? (x ? "t" : "f") : String(x))),
+        meta,
+        `bt_metap ${s.rel.name}`,
+      );
+      if (s.pages.length < 2) continue;
+      const stats = srv.rows(`SELECT s.* FROM generate_series(1, ${s.pages.length - 1}) b, bt_page_stats(${q}, b) s ORDER BY 1`, DB);
+      for (const st of stats) {
+        const p = s.dump[Number(st[0])];
+        const o = p.special as Record<string, unknown>;
+        assert.deepEqual([o.blkno, o.type, o.live_items, o.dead_items, o.avg_item_size, o.page_size, o.free_size, o.btpo_prev, o.btpo_next, o.btpo_level, o.btpo_flags].map(String), st, `bt_page_stats ${s.rel.name} ${st[0]}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 50, `compared ${compared} btree pages`);
+  });
+}
+
+function quoteIdent(s: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`;
+}
+function copyEscape(s: string): string {
+  return s.replace(/[\\\t\n\r\b\f\v]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r", "\b": "\\b", "\f": "\\f", "\v": "\\v" })[c]!);
+}
