@@ -24,7 +24,10 @@ export function datumBytes(tuple: Uint8Array, slot: AttrSlot): DatumBytes {
         const raw = decompressTcinfo(payload);
         return { kind: "inline", bytes: raw, compressed: { method: payload[3] >>> 6, stored: v.total } };
       } catch (e) {
-        throw e instanceof FormatError ? e.at({ attnum: slot.attnum, offset: slot.off }) : e;
+        if (!(e instanceof FormatError)) throw e;
+        // The codec's offset is within the compressed stream; the location is the datum in the tuple.
+        const at = e.location.offset !== undefined ? ` (byte ${e.location.offset} of the compressed data)` : "";
+        throw new FormatError(e.code, e.message + at, { attnum: slot.attnum, offset: slot.off }, e.detail);
       }
     }
     case "1b_e":
