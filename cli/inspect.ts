@@ -12,6 +12,7 @@ import { parseBlockRange, parseBlockSize } from "./args.js";
 import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
 import { BufferedOutput } from "./output.js";
 import type { ForkName } from "../formats/storage/relfile.js";
+import { makeBrowseCommand } from "./browse.js";
 
 interface DumpCliOptions {
   pgdata?: string;
@@ -157,5 +158,6 @@ Examples:
         process.exitCode = reportError(e);
       }
     });
+  inspect.addCommand(makeBrowseCommand());
   return inspect;
 }

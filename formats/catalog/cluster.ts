@@ -174,7 +174,7 @@ export class Cluster {
 
 export class DatabaseCatalog {
   readonly classes: Map<number, RelationInfo>;
-  readonly types: Map<number, TypeInfoRow>;
+  private typeCache?: Map<number, TypeInfoRow>;
   readonly namespaces: Map<number, string>;
   private attrCache?: Map<number, AttrDesc[]>;
   private indexCache?: Map<number, IndexInfo>;
@@ -221,8 +221,13 @@ export class DatabaseCatalog {
         options: r.reloptions as string[] | null,
       });
     }
-    const typeRows = cluster.mappedCatalog(db, PG_TYPE_OID, pgTypeDesc);
-    this.types = new Map(
+  }
+
+  /** pg_type, read on first use. */
+  get types(): Map<number, TypeInfoRow> {
+    if (this.typeCache) return this.typeCache;
+    const typeRows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, pgTypeDesc);
+    this.typeCache = new Map(
       typeRows.map((r) => [
         r.oid as number,
         {
@@ -243,6 +248,7 @@ export class DatabaseCatalog {
         },
       ]),
     );
+    return this.typeCache!;
   }
 
   /** Scan a non-mapped catalog found through pg_class. */

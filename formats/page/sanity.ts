@@ -41,7 +41,10 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
   const n = maxOffsetNumber(dv);
   const upper = pdUpper(dv);
   const special = pdSpecial(dv);
-  const spans: [number, number, number][] = [];
+  // Item extents for the overlap check, packed (start, end, item) in one typed array.
+  const spans = new Int32Array(3 * n);
+  let ns = 0;
+  let sorted = true;
   for (let i = 1; i <= n; i++) {
     const w = itemIdWord(dv, i);
     const off = lpOff(w);
@@ -70,14 +73,23 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
     if (opts.minItemLen !== undefined && flags === LP_NORMAL && len < opts.minItemLen) {
       out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at });
     }
-    spans.push([off, off + len, i]);
+    // Items are usually placed downwards from pd_special, so descending offsets need no sort.
+    if (ns > 0 && off > spans[3 * (ns - 1)]) sorted = false;
+    spans[3 * ns] = off;
+    spans[3 * ns + 1] = off + len;
+    spans[3 * ns + 2] = i;
+    ns++;
   }
-  spans.sort((a, b) => a[0] - b[0]);
-  for (let k = 1; k < spans.length; k++) {
-    if (spans[k][0] < spans[k - 1][1]) {
-      const [, , a] = spans[k - 1];
-      const [off, , b] = spans[k];
-      out.push({ code: "LP_OVERLAP", severity: "error", message: `item ${b} at offset ${off} overlaps item ${a} (which ends at ${spans[k - 1][1]})`, location: { ...loc, item: b, offset: off } });
+  let order: number[] | undefined;
+  if (!sorted) order = Array.from({ length: ns }, (_, k) => k).sort((a, b) => spans[3 * b] - spans[3 * a]);
+  // Walk from the highest offset down: each item must end at or before the start of the one above it.
+  for (let k = 1; k < ns; k++) {
+    const hi = order ? order[k - 1] : k - 1;
+    const lo = order ? order[k] : k;
+    if (spans[3 * lo + 1] > spans[3 * hi]) {
+      const a = spans[3 * hi + 2];
+      const b = spans[3 * lo + 2];
+      out.push({ code: "LP_OVERLAP", severity: "error", message: `item ${b} at offset ${spans[3 * lo]} (length ${spans[3 * lo + 1] - spans[3 * lo]}) overlaps item ${a} at offset ${spans[3 * hi]}`, location: { ...loc, item: b, offset: spans[3 * lo] } });
     }
   }
   return out;

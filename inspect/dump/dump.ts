@@ -61,11 +61,7 @@ export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: D
       nblocks: end,
     };
     yield { type: "relation", target };
-    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: target.file! });
-    if (opts.values === false) {
-      ctxBase.desc = undefined;
-      ctxBase.indexDesc = undefined;
-    }
+    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: target.file!, values: opts.values });
     for (const [blkno, page] of scanBlocks(fork, from, to)) {
       const { path, position } = fork.fileOf(blkno);
       const p = dumpPage(page, blkno, position, { ...ctxBase, file: path });

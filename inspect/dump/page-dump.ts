@@ -11,7 +11,6 @@ import { deformHeapTuple, expectedHoff } from "../../formats/heap/deform.js";
 import { tupleState } from "../../formats/heap/visibility.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { XactStatusLookup } from "../../formats/storage/clog.js";
-import { tidText } from "../../formats/page/item-pointer.js";
 import { heapValues, type ValueContext } from "./heap-values.js";
 import { dumpIndexPage, detectKind } from "./index-page.js";
 import type { DumpItem, DumpPage } from "./model.js";
@@ -127,20 +126,42 @@ function rawItem(dv: DataView, i: number): DumpItem {
   return { lp: i, lp_off: lpOff(w), lp_flags: f, flag: LP_FLAG_NAMES[f], lp_len: lpLen(w) };
 }
 
+// Flag-name lists are shared between tuples with the same masks (renderers never mutate them).
+const flagCache = new Map<number, string[]>();
+function flagNames(infomask: number, infomask2: number): string[] {
+  const key = infomask * 65536 + infomask2;
+  let f = flagCache.get(key);
+  if (!f) {
+    const n = infomaskNames(infomask, infomask2);
+    f = [...n.raw, ...n.combined];
+    if (flagCache.size < 4096) flagCache.set(key, f);
+  }
+  return f;
+}
+
+const HT = HeapTupleHeaderData.offsets;
+
 export function dumpHeapTuple(tuple: Uint8Array, ctx: PageDumpContext, loc: Location, findings: Finding[]) {
-  const t = HeapTupleHeaderData.decode(tuple);
-  const names = infomaskNames(t.t_infomask, t.t_infomask2);
+  // Hot path: fields read through the declaration's offsets, no intermediate objects.
+  const dv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
+  const t = {
+    t_xmin: dv.getUint32(HT.t_xmin, true),
+    t_xmax: dv.getUint32(HT.t_xmax, true),
+    t_infomask2: dv.getUint16(HT.t_infomask2, true),
+    t_infomask: dv.getUint16(HT.t_infomask, true),
+    t_hoff: tuple[HT.t_hoff],
+  };
   const natts = t.t_infomask2 & HEAP_NATTS_MASK;
   const heap: NonNullable<DumpItem["heap"]> = {
     t_xmin: t.t_xmin,
     t_xmax: t.t_xmax,
-    t_field3: t.t_field3,
-    t_ctid: tidText({ block: t.t_ctid.bi_hi * 65536 + t.t_ctid.bi_lo, offset: t.t_ctid.ip_posid }),
+    t_field3: dv.getUint32(HT.t_field3, true),
+    t_ctid: `(${dv.getUint16(HT.t_ctid, true) * 65536 + dv.getUint16(HT.t_ctid + 2, true)},${dv.getUint16(HT.t_ctid + 4, true)})`,
     t_infomask2: t.t_infomask2,
     t_infomask: t.t_infomask,
     t_hoff: t.t_hoff,
     natts,
-    flags: [...names.raw, ...names.combined],
+    flags: flagNames(t.t_infomask, t.t_infomask2),
   };
   if (t.t_infomask & HEAP_HASNULL) {
     // pageinspect's t_bits: one character per attribute, '1' = present.

@@ -105,7 +105,7 @@ export function openFork(r: ResolvedRelation): RelationFork {
 }
 
 /** Build the page-dump context (descriptors, type lookup, TOAST reader) for a resolved relation. */
-export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string }): PageDumpContext {
+export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string; values?: boolean }): PageDumpContext {
   const cat = r.catalog;
   const rel = r.rel;
   const checksums = opts.checksums ?? (r.cluster ? r.cluster.control.dataChecksumVersion !== 0 : false);
@@ -116,6 +116,8 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
   }
   if (!cat || !rel) return ctx;
   ctx.am = rel.kind === "i" ? rel.amName : rel.kind === "S" ? "sequence" : "heap";
+  // Without values, neither pg_attribute nor pg_type needs reading.
+  if (opts.values === false) return ctx;
   const lookup = typeLookupFor(cat);
   if (rel.kind === "i") {
     ctx.indexDesc = indexDescriptor(cat, rel);
