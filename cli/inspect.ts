@@ -8,9 +8,23 @@ import { CopyRenderer } from "../inspect/dump/render-copy.js";
 import { resolveByName, resolveDatabase, resolveFile, type ResolvedRelation } from "../inspect/dump/target.js";
 import { dumpSpecialFile, specialFileKind, type SpecialFileDump } from "../inspect/dump/special-files.js";
 import { listCluster, renderListText } from "../inspect/list.js";
-import { parseBlockRange, parseBlockSize } from "./args.js";
+import { parseBlockRange, parseBlockSize, parsePositiveInt } from "./args.js";
 import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
 import { BufferedOutput } from "./output.js";
+import { dumpParallel } from "../inspect/dump/parallel.js";
+import { availableParallelism } from "node:os";
+import { statSync } from "node:fs";
+
+/** Below this many blocks, starting worker threads costs more than it saves. */
+const PARALLEL_MIN_BLOCKS = 4096;
+
+function approxBlocks(r: ResolvedRelation): number {
+  try {
+    return Math.floor(statSync(r.path).size / r.geometry.blockSize);
+  } catch {
+    return 0;
+  }
+}
 import type { ForkName } from "../formats/storage/relfile.js";
 import { makeBrowseCommand } from "./browse.js";
 
@@ -27,6 +41,7 @@ interface DumpCliOptions {
   blockSize?: number;
   color?: boolean;
   system?: boolean;
+  jobs?: number;
 }
 
 const out = (s: string): void => {
@@ -75,15 +90,22 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   const rels = targets(file, o);
   const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   const buf = new BufferedOutput(process.stdout.isTTY ? 1 : 1 << 20);
-  const renderer: { event(e: DumpEvent): void } =
-    o.format === "json" ? new JsonRenderer(buf.write) : o.format === "copy" ? new CopyRenderer(buf.write) : new TextRenderer(buf.write, colour, { values: o.values });
+  const json = o.format === "json" ? new JsonRenderer(buf.write, buf.writeBytes) : undefined;
+  const renderer: { event(e: DumpEvent): void } = json ?? (o.format === "copy" ? new CopyRenderer(buf.write) : new TextRenderer(buf.write, colour, { values: o.values }));
+  const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean) => (json ? json.fragmentBytes(b, empty) : buf.writeBytes(b)) };
   // COPY output needs every value, so it always resolves TOAST pointers.
   const opts: DumpOptions = { blocks: o.blocks, detoast: o.format === "copy" || (o.detoast ?? false), checksums: o.checksums, values: o.format !== "text" || o.values };
-  const summary = emptySummary();
+  let summary = emptySummary();
   try {
-    for (const r of rels) {
-      const it = dumpRelation(r, opts, summary);
-      for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
+    const jobs = o.jobs ?? availableParallelism();
+    const blocks = rels.reduce((n, r) => n + approxBlocks(r), 0);
+    if (jobs > 1 && blocks > PARALLEL_MIN_BLOCKS) {
+      summary = await dumpParallel(rels, opts, { jobs, format: o.format, colour, values: opts.values !== false }, sink);
+    } else {
+      for (const r of rels) {
+        const it = dumpRelation(r, opts, summary);
+        for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
+      }
     }
     renderer.event({ type: "end", summary });
   } finally {
@@ -111,6 +133,7 @@ export function makeInspectCommand(): Command {
     .option("--no-checksums", "do not verify page checksums")
     .option("--block-size <bytes>", "block size of a lone file (default: from its first page header)", parseBlockSize)
     .option("--system", "with -d and no -t: include system catalogs")
+    .option("-j, --jobs <n>", "worker threads for large dumps (default: the number of cores)", parsePositiveInt)
     .option("--color", "force colour")
     .option("--no-color", "no colour")
     .addHelpText(

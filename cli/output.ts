@@ -1,4 +1,5 @@
 // Buffered stdout: dumps write many small strings; one write per ~1 MiB keeps output cheap.
+// Byte chunks (from worker threads) pass straight through after what is buffered.
 export class BufferedOutput {
   private parts: string[] = [];
   private size = 0;
@@ -8,6 +9,11 @@ export class BufferedOutput {
     this.parts.push(s);
     this.size += s.length;
     if (this.size >= this.limit) this.flush();
+  };
+
+  writeBytes = (b: Uint8Array): void => {
+    this.flush();
+    process.stdout.write(b);
   };
 
   flush(): void {

@@ -26,7 +26,6 @@ export function checkPageHeader(dv: DataView, pageSize: number, loc: Location): 
   if (upper > special) f("PAGE_UPPER_GT_SPECIAL", `pd_upper ${upper} is greater than pd_special ${special}`, PH.pd_upper, "pd_upper");
   if (special > pageSize) f("PAGE_SPECIAL_BEYOND_PAGE", `pd_special ${special} is beyond the page size ${pageSize}`, PH.pd_special, "pd_special");
   if (special & 7) f("PAGE_SPECIAL_NOT_ALIGNED", `pd_special ${special} is not MAXALIGNed`, PH.pd_special, "pd_special");
-  if (lower > SizeOfPageHeaderData && (lower - SizeOfPageHeaderData) % 4 !== 0) f("PAGE_LOWER_NOT_ITEM_BOUNDARY", `pd_lower ${lower} does not end on a line pointer boundary`, PH.pd_lower, "pd_lower");
   return out;
 }
 
@@ -40,6 +39,11 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
   const out: Finding[] = [];
   const n = maxOffsetNumber(dv);
   const upper = pdUpper(dv);
+  const lower = pdLower(dv);
+  // Only pages with a line pointer array (not metapages, GIN data pages, bitmaps) have this rule.
+  if (lower > SizeOfPageHeaderData && (lower - SizeOfPageHeaderData) % 4 !== 0) {
+    out.push({ code: "PAGE_LOWER_NOT_ITEM_BOUNDARY", severity: "error", message: `pd_lower ${lower} does not end on a line pointer boundary`, location: { ...loc, offset: PH.pd_lower, path: "pd_lower" } });
+  }
   const special = pdSpecial(dv);
   // Item extents for the overlap check, packed (start, end, item) in one typed array.
   const spans = new Int32Array(3 * n);
@@ -50,28 +54,28 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
     const off = lpOff(w);
     const flags = lpFlags(w);
     const len = lpLen(w);
-    const at: Location = { ...loc, item: i, offset: itemIdOffset(i), path: `linp[${i}]` };
+    const at = (): Location => ({ ...loc, item: i, offset: itemIdOffset(i), path: `linp[${i}]` });
     if (flags === LP_UNUSED) {
-      if (off !== 0 || len !== 0) out.push({ code: "LP_UNUSED_NONZERO", severity: "warning", message: `unused line pointer ${i} has lp_off ${off} and lp_len ${len} (expected 0)`, location: at });
+      if (off !== 0 || len !== 0) out.push({ code: "LP_UNUSED_NONZERO", severity: "warning", message: `unused line pointer ${i} has lp_off ${off} and lp_len ${len} (expected 0)`, location: at() });
       continue;
     }
     if (flags === LP_REDIRECT) {
-      if (len !== 0) out.push({ code: "LP_REDIRECT_HAS_LENGTH", severity: "error", message: `redirect line pointer ${i} has lp_len ${len}, expected 0`, location: at });
-      if (off < 1 || off > n) out.push({ code: "LP_REDIRECT_OUT_OF_RANGE", severity: "error", message: `line pointer redirection to item at offset ${off} exceeds maximum offset ${n}`, location: at });
+      if (len !== 0) out.push({ code: "LP_REDIRECT_HAS_LENGTH", severity: "error", message: `redirect line pointer ${i} has lp_len ${len}, expected 0`, location: at() });
+      if (off < 1 || off > n) out.push({ code: "LP_REDIRECT_OUT_OF_RANGE", severity: "error", message: `line pointer redirection to item at offset ${off} exceeds maximum offset ${n}`, location: at() });
       continue;
     }
     if (flags === LP_DEAD && len === 0) continue;
     if (flags === LP_NORMAL && len === 0) {
-      out.push({ code: "LP_NORMAL_ZERO_LENGTH", severity: "error", message: `line pointer ${i} is LP_NORMAL with lp_len 0`, location: at });
+      out.push({ code: "LP_NORMAL_ZERO_LENGTH", severity: "error", message: `line pointer ${i} is LP_NORMAL with lp_len 0`, location: at() });
       continue;
     }
-    if (off & 7) out.push({ code: "LP_NOT_ALIGNED", severity: "error", message: `line pointer ${i} to item at offset ${off} is not maximally aligned`, location: at });
+    if (off & 7) out.push({ code: "LP_NOT_ALIGNED", severity: "error", message: `line pointer ${i} to item at offset ${off} is not maximally aligned`, location: at() });
     if (off < upper || off + len > special) {
-      out.push({ code: "LP_OUTSIDE_ITEM_AREA", severity: "error", message: `line pointer ${i} to item at offset ${off} with length ${len} lies outside the item area [pd_upper ${upper}, pd_special ${special})`, location: at });
+      out.push({ code: "LP_OUTSIDE_ITEM_AREA", severity: "error", message: `line pointer ${i} to item at offset ${off} with length ${len} lies outside the item area [pd_upper ${upper}, pd_special ${special})`, location: at() });
       continue;
     }
     if (opts.minItemLen !== undefined && flags === LP_NORMAL && len < opts.minItemLen) {
-      out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at });
+      out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at() });
     }
     // Items are usually placed downwards from pd_special, so descending offsets need no sort.
     if (ns > 0 && off > spans[3 * (ns - 1)]) sorted = false;

@@ -38,8 +38,16 @@ function count(s: DumpSummary, f: Finding): void {
   else if (f.severity === "warning") s.warnings++;
 }
 
-/** Dump one relation fork. Usage errors (a block range beyond the end) throw FormatError. */
-export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: DumpSummary = emptySummary()): Generator<DumpEvent, DumpSummary> {
+export interface RelationPlan {
+  target: DumpTarget;
+  from: number;
+  to: number;
+  /** a partial trailing block inside the requested range */
+  tail?: Finding;
+}
+
+/** Where a dump of `r` starts and ends. Usage errors (a block range beyond the end) throw FormatError. */
+export function planRelation(r: ResolvedRelation, opts: DumpOptions): RelationPlan {
   const fork = openFork(r);
   try {
     const first = fork.firstBlock;
@@ -60,38 +68,68 @@ export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: D
       blocks: [from, to],
       nblocks: end,
     };
-    yield { type: "relation", target };
-    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: target.file!, values: opts.values });
+    const t = fork.partialTail;
+    let tail: Finding | undefined;
+    if (t && (opts.blocks?.to === undefined || opts.blocks.to > t.block)) {
+      tail = {
+        code: "REL_PARTIAL_BLOCK",
+        severity: "error",
+        message: `file ends with a partial block: ${t.bytes} bytes where a ${r.geometry.blockSize}-byte block should be (truncated file, or wrong block size)`,
+        location: { file: t.file, block: t.block, offset: (t.block % r.geometry.segmentBlocks) * r.geometry.blockSize },
+      };
+    }
+    return { target, from, to, tail };
+  } finally {
+    fork.close();
+  }
+}
+
+/** Page events for blocks [from, to) of `r`; counts into `summary`. */
+export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number, to: number, summary: DumpSummary): Generator<DumpEvent> {
+  const fork = openFork(r);
+  try {
+    const label = fork.segments[0]?.path ?? r.path;
+    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values });
     for (const [blkno, page] of scanBlocks(fork, from, to)) {
       const { path, position } = fork.fileOf(blkno);
       const p = dumpPage(page, blkno, position, { ...ctxBase, file: path });
       summary.pages++;
       if (p.isNew) summary.newPages++;
       summary.items += p.items.length;
-      p.findings.forEach((f) => count(summary, f));
+      for (const f of p.findings) count(summary, f);
       yield { type: "page", page: p };
     }
-    const tail = fork.partialTail;
-    if (tail && (opts.blocks?.to === undefined || opts.blocks.to > tail.block)) {
-      const f: Finding = {
-        code: "REL_PARTIAL_BLOCK",
-        severity: "error",
-        message: `file ends with a partial block: ${tail.bytes} bytes where a ${r.geometry.blockSize}-byte block should be (truncated file, or wrong block size)`,
-        location: { file: tail.file, block: tail.block, offset: (tail.block % r.geometry.segmentBlocks) * r.geometry.blockSize },
-      };
-      count(summary, f);
-      yield { type: "finding", finding: f };
-    }
-    return summary;
   } catch (e) {
-    if (e instanceof FormatError && e.code.startsWith("REL_SHORT")) {
-      const f = findingFrom(e);
-      count(summary, f);
-      yield { type: "finding", finding: f };
-      return summary;
-    }
-    throw e;
+    if (!(e instanceof FormatError && e.code.startsWith("REL_SHORT"))) throw e;
+    const f = findingFrom(e);
+    count(summary, f);
+    yield { type: "finding", finding: f };
   } finally {
     fork.close();
   }
+}
+
+/** Dump one relation fork: its target, its pages, then file-level findings. */
+export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: DumpSummary = emptySummary()): Generator<DumpEvent, DumpSummary> {
+  const plan = planRelation(r, opts);
+  yield { type: "relation", target: plan.target };
+  yield* dumpBlocks(r, opts, plan.from, plan.to, summary);
+  if (plan.tail) {
+    count(summary, plan.tail);
+    yield { type: "finding", finding: plan.tail };
+  }
+  return summary;
+}
+
+export function addSummary(into: DumpSummary, s: DumpSummary): void {
+  into.pages += s.pages;
+  into.newPages += s.newPages;
+  into.items += s.items;
+  into.findings += s.findings;
+  into.errors += s.errors;
+  into.warnings += s.warnings;
+}
+
+export function countFinding(s: DumpSummary, f: Finding): void {
+  count(s, f);
 }

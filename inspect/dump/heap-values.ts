@@ -6,14 +6,14 @@ import type { TupleLayout } from "../../formats/heap/deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText } from "../../formats/datum/index.js";
 import type { TypeLookup } from "../../formats/datum/types.js";
-import type { PlainToastReader } from "../../formats/toast/plain-reader.js";
+import type { ToastReader } from "../../formats/toast/reader.js";
 import type { DumpValue } from "./model.js";
 
 export interface ValueContext {
   types: TypeLookup;
   /** resolves a type to what decodes it (domains to their base type) */
   decodeAs?: (oid: number) => number;
-  toast?: PlainToastReader;
+  toast?: ToastReader;
   detoast: boolean;
 }
 

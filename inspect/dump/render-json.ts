@@ -8,7 +8,12 @@ export class JsonRenderer {
   private firstPage = true;
   private pendingFindings: unknown[] = [];
 
-  constructor(private readonly write: (s: string) => void) {
+  constructor(
+    private readonly write: (s: string) => void,
+    private readonly writeBytes: (b: Uint8Array) => void = () => {
+      throw new Error("no byte sink");
+    },
+  ) {
     this.write('{"schema":"pgdisk.dump/1","relations":[');
   }
 
@@ -33,6 +38,14 @@ export class JsonRenderer {
         this.write(`\n],"summary":${JSON.stringify(e.summary)}}\n`);
         return;
     }
+  }
+
+  /** Pages rendered elsewhere (a worker): JSON objects joined by ",\n", as UTF-8. */
+  fragmentBytes(bytes: Uint8Array, empty: boolean): void {
+    if (empty) return;
+    this.write(this.firstPage ? "\n" : ",\n");
+    this.writeBytes(bytes);
+    this.firstPage = false;
   }
 
   private closeRel(): void {

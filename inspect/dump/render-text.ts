@@ -28,6 +28,7 @@ export class TextRenderer {
     }
   }
 
+
   relation(t: DumpTarget): void {
     const c = this.c;
     const what = t.relation ? `${t.relation} (${t.am ?? "?"}${t.relkind ? `, relkind ${t.relkind}` : ""}, ${t.fork} fork)` : `${t.file} (${t.fork} fork)`;

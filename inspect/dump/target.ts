@@ -7,8 +7,9 @@ import { FormatError } from "../../formats/schema/errors.js";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { typeLookupFor } from "../../formats/catalog/types.js";
 import { RelationFork, parseSegmentPath, type ForkName, type Geometry } from "../../formats/storage/relfile.js";
-import { PlainToastReader } from "../../formats/toast/plain-reader.js";
+import { ToastReader } from "../../formats/toast/reader.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
+import type { XactStatusLookup } from "../../formats/storage/clog.js";
 import type { PageDumpContext } from "./page-dump.js";
 import { pageView, pdPagesizeVersion } from "../../formats/page/page.js";
 import { readSync, openSync, closeSync } from "node:fs";
@@ -125,13 +126,22 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
     return ctx;
   }
   ctx.desc = cat.descriptor(rel.oid);
-  let toast: PlainToastReader | undefined;
+  let toast: ToastReader | undefined;
   if (opts.detoast && rel.toastRelid) {
     const t = cat.classes.get(rel.toastRelid);
-    if (t) toast = new PlainToastReader(new RelationFork(cat.path(t), r.geometry), r.cluster?.clog);
+    if (t) toast = openToastReader(cat, t, r.geometry, r.cluster?.clog);
   }
   ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, toast, detoast: opts.detoast };
   return ctx;
+}
+
+/** A reader for a TOAST relation: its heap, and its valid index when it has one with storage. */
+export function openToastReader(cat: DatabaseCatalog, toast: RelationInfo, geometry: Geometry, clog?: XactStatusLookup): ToastReader {
+  const ix = cat.toastIndexOf(toast.oid);
+  const ixRel = ix ? cat.classes.get(ix.indexOid) : undefined;
+  let index: RelationFork | null = null;
+  if (ixRel && ixRel.filenode !== 0 && existsSync(cat.path(ixRel))) index = new RelationFork(cat.path(ixRel), geometry);
+  return new ToastReader({ heap: new RelationFork(cat.path(toast), geometry), index, clog, toastRelid: toast.oid });
 }
 
 /**
@@ -140,4 +150,27 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
  */
 export function indexDescriptor(cat: DatabaseCatalog, rel: RelationInfo): TupleDesc {
   return cat.descriptor(rel.oid);
+}
+
+/** A resolved relation in a form that crosses threads (workers resolve it again). */
+export type RelationSpec =
+  | { kind: "file"; path: string; blockSize: number }
+  | { kind: "rel"; pgdata: string; db: number; oid: number; fork: ForkName; singleFile: boolean; path: string };
+
+export function specOf(r: ResolvedRelation): RelationSpec {
+  if (r.cluster && r.catalog && r.rel) return { kind: "rel", pgdata: r.cluster.pgdata, db: r.catalog.db.oid, oid: r.rel.oid, fork: r.fork, singleFile: r.singleFile, path: r.path };
+  return { kind: "file", path: r.path, blockSize: r.geometry.blockSize };
+}
+
+const clusters = new Map<string, Cluster>();
+
+/** Resolve a spec, reusing one Cluster (and its catalog caches) per data directory in this thread. */
+export function resolveSpec(spec: RelationSpec): ResolvedRelation {
+  if (spec.kind === "file") return resolveFile(spec.path, { blockSize: spec.blockSize });
+  let cluster = clusters.get(spec.pgdata);
+  if (!cluster) clusters.set(spec.pgdata, (cluster = new Cluster(spec.pgdata)));
+  const catalog = cluster.database(spec.db);
+  const rel = catalog.classes.get(spec.oid);
+  if (!rel) throw new FormatError("RELATION_NOT_FOUND", `relation ${spec.oid} not found in database ${spec.db}`, {});
+  return { path: spec.path, fork: spec.fork, rel, catalog, cluster, singleFile: spec.singleFile, geometry: cluster.geometry };
 }

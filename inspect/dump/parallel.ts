@@ -1,0 +1,102 @@
+// Dump across worker threads: relations are cut into block ranges that workers render; the
+// main thread writes the fragments in order, with the relation headers and file findings.
+import { Worker } from "node:worker_threads";
+import { FormatError, type Finding } from "../../formats/schema/errors.js";
+import { addSummary, countFinding, emptySummary, planRelation, type DumpEvent, type DumpOptions } from "./dump.js";
+import { specOf, type ResolvedRelation } from "./target.js";
+import type { DumpJob } from "./dump-worker.js";
+import type { DumpSummary } from "./model.js";
+
+export interface FragmentSink {
+  /** relation headers and file-level findings, as in a serial dump */
+  event(e: DumpEvent): void;
+  /** rendered pages of one block range (UTF-8), in order */
+  fragmentBytes(bytes: Uint8Array, empty: boolean): void;
+}
+
+type Step = { kind: "event"; event: DumpEvent } | { kind: "unit"; job: DumpJob };
+
+interface UnitResult {
+  bytes: Uint8Array;
+  empty: boolean;
+  findings: Finding[];
+  summary: DumpSummary;
+}
+
+export async function dumpParallel(
+  rels: ResolvedRelation[],
+  opts: DumpOptions,
+  o: { jobs: number; format: "text" | "json" | "copy"; colour: boolean; values: boolean; unitBlocks?: number },
+  sink: FragmentSink,
+): Promise<DumpSummary> {
+  const summary = emptySummary();
+  const unitBlocks = o.unitBlocks ?? 1024;
+  const steps: Step[] = [];
+  let id = 0;
+  for (const r of rels) {
+    const plan = planRelation(r, opts);
+    steps.push({ kind: "event", event: { type: "relation", target: plan.target } });
+    const spec = specOf(r);
+    for (let b = plan.from; b < plan.to; b += unitBlocks) {
+      steps.push({ kind: "unit", job: { id: id++, spec, opts, from: b, to: Math.min(plan.to, b + unitBlocks), format: o.format, colour: o.colour, values: o.values } });
+    }
+    if (plan.tail) steps.push({ kind: "event", event: { type: "finding", finding: plan.tail } });
+  }
+  const units = steps.filter((s): s is Extract<Step, { kind: "unit" }> => s.kind === "unit").map((s) => s.job);
+  const results = new Map<number, UnitResult>();
+  const workerUrl = new URL(import.meta.url.endsWith(".ts") ? "./dump-worker.ts" : "./dump-worker.js", import.meta.url);
+  const workers = Array.from({ length: Math.max(1, Math.min(o.jobs, units.length)) }, () => new Worker(workerUrl));
+  let nextStep = 0;
+  const flush = (): void => {
+    while (nextStep < steps.length) {
+      const st = steps[nextStep];
+      if (st.kind === "event") {
+        if (st.event.type === "finding") countFinding(summary, st.event.finding);
+        sink.event(st.event);
+      } else {
+        const r = results.get(st.job.id);
+        if (!r) return;
+        results.delete(st.job.id);
+        sink.fragmentBytes(r.bytes, r.empty);
+        for (const f of r.findings) sink.event({ type: "finding", finding: f });
+        addSummary(summary, r.summary);
+      }
+      nextStep++;
+    }
+  };
+  try {
+    let nextUnit = 0;
+    // Bound memory: a worker takes a new range only while few finished ranges wait to be written.
+    const maxWaiting = o.jobs * 4;
+    await new Promise<void>((resolve, reject) => {
+      let running = 0;
+      const feed = (w: Worker): void => {
+        if (nextUnit >= units.length || results.size > maxWaiting) return;
+        running++;
+        w.postMessage(units[nextUnit++]);
+      };
+      const idle: Worker[] = [];
+      for (const w of workers) {
+        w.on("message", (m: { id: number; error?: { message: string; code?: string; location?: object } } & UnitResult) => {
+          running--;
+          if (m.error) {
+            reject(new FormatError(m.error.code ?? "DUMP_WORKER_FAILED", m.error.message, m.error.location ?? {}));
+            return;
+          }
+          results.set(m.id, m);
+          flush();
+          idle.push(w);
+          while (idle.length && nextUnit < units.length && results.size <= maxWaiting) feed(idle.shift()!);
+          if (running === 0 && nextUnit >= units.length) resolve();
+        });
+        w.on("error", reject);
+        feed(w);
+      }
+      if (units.length === 0) resolve();
+    });
+    flush();
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return summary;
+}
