@@ -14,6 +14,17 @@ export interface FragmentSink {
   fragmentBytes(bytes: Uint8Array, empty: boolean): void;
 }
 
+/**
+ * A worker for the compiled code, or, when running from the TypeScript sources (tests, tsx),
+ * a small bootstrap that registers the tsx loader in the worker before importing its module.
+ */
+function startWorker(url: URL): Worker {
+  if (!url.pathname.endsWith(".ts")) return new Worker(url);
+  const api = import.meta.resolve("tsx/esm/api");
+  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(code, { eval: true });
+}
+
 type Step = { kind: "event"; event: DumpEvent } | { kind: "unit"; job: DumpJob };
 
 interface UnitResult {
@@ -45,7 +56,7 @@ export async function dumpParallel(
   const units = steps.filter((s): s is Extract<Step, { kind: "unit" }> => s.kind === "unit").map((s) => s.job);
   const results = new Map<number, UnitResult>();
   const workerUrl = new URL(import.meta.url.endsWith(".ts") ? "./dump-worker.ts" : "./dump-worker.js", import.meta.url);
-  const workers = Array.from({ length: Math.max(1, Math.min(o.jobs, units.length)) }, () => new Worker(workerUrl));
+  const workers = Array.from({ length: Math.max(1, Math.min(o.jobs, units.length)) }, () => startWorker(workerUrl));
   let nextStep = 0;
   const flush = (): void => {
     while (nextStep < steps.length) {
