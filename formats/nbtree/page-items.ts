@@ -54,7 +54,6 @@ const IT_TID = IndexTupleData.offsets.t_tid;
 const TID_HI = IT_TID + ItemPointerData.offsets.bi_hi;
 const TID_LO = IT_TID + ItemPointerData.offsets.bi_lo;
 const TID_POSID = IT_TID + ItemPointerData.offsets.ip_posid;
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
  * bt_page_items(page bytea). Returns null for a new (pd_upper = 0) page, where pageinspect returns
@@ -80,6 +79,23 @@ export function btPageItems(page: Uint8Array, blcksz = 8192): BtPageItem[] | nul
   return rows;
 }
 
+// "01 ab ff": ASCII built in a byte buffer (reused), then decoded once.
+const HEX_ASCII = new TextEncoder().encode("0123456789abcdef");
+let hexScratch = new Uint8Array(3 * 8192);
+const latin1 = new TextDecoder("latin1");
+function hexSpaced(b: Uint8Array, start: number, len: number): string {
+  if (len <= 0) return "";
+  if (hexScratch.length < 3 * len) hexScratch = new Uint8Array(3 * len);
+  let o = 0;
+  for (let i = 0; i < len; i++) {
+    const v = b[start + i]!;
+    hexScratch[o++] = HEX_ASCII[v >> 4]!;
+    hexScratch[o++] = HEX_ASCII[v & 15]!;
+    hexScratch[o++] = 32;
+  }
+  return latin1.decode(hexScratch.subarray(0, o - 1));
+}
+
 function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolean, rightmost: boolean): BtPageItem {
   const w = itemIdWord(dv, offset);
   const flags = lpFlags(w);
@@ -101,8 +117,7 @@ function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolea
     throw new FormatError("BT_INVALID_TUPLE_LENGTH", `invalid tuple length ${dlen} for tuple at offset number ${offset}`, { item: offset, offset: p });
   }
   if (p + dataOff + dlen > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${offset} data extends beyond the page`, { item: offset, offset: p });
-  const parts: string[] = new Array(dlen);
-  for (let i = 0; i < dlen; i++) parts[i] = HEX[page[p + dataOff + i]!]!;
+  const data = hexSpaced(page, p + dataOff, dlen);
 
   const isPivotPosition = !leaf || (!rightmost && offset === P_HIKEY);
   let htid: Tid | null;
@@ -132,7 +147,7 @@ function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolea
     itemlen: size,
     nulls: (info & INDEX_NULL_MASK) !== 0,
     vars: (info & INDEX_VAR_MASK) !== 0,
-    data: parts.join(" "),
+    data,
     dead: isPivotPosition ? null : flags === LP_DEAD,
     htid,
     tids,

@@ -160,7 +160,12 @@ function actions(session: BrowseSession, s: NavState, cmd: Command, screen: Scre
     case "promptCancel":
       return [{ type: "promptClose" }];
     case "promptSubmit":
-      return [{ type: "promptClose" }, ...submit(session, s, vm)];
+      try {
+        return [{ type: "promptClose" }, ...submit(session, s, vm)];
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        return [{ type: "promptClose" }, { type: "message", text: `${e.code}: ${e.message}`, error: true }];
+      }
   }
 }
 
@@ -182,7 +187,13 @@ function submit(session: BrowseSession, s: NavState, vm: ViewModel): Action[] {
     case "relation": {
       const db = currentDb(session, s, vm);
       if (db === undefined) return [{ type: "message", text: "a lone file has no catalog to look names up in", error: true }];
-      return [{ type: "go", to: at({ view: "relation", rel: session.findRelation(db, g.name) }) }];
+      try {
+        return [{ type: "go", to: at({ view: "relation", rel: session.findRelation(db, g.name) }) }];
+      } catch (e) {
+        // Not in the database under the cursor: try the one the browser opened.
+        if (!(e instanceof FormatError) || session.startDb === undefined || session.startDb === db) throw e;
+        return [{ type: "go", to: at({ view: "relation", rel: session.findRelation(session.startDb, g.name) }) }];
+      }
     }
     case "block":
     case "tid": {

@@ -66,7 +66,8 @@ export interface LayoutContext {
   indexDesc?: TupleDesc;
 }
 
-const STRUCT_FOR_SPECIAL: Record<string, AnyStruct> = {
+/** The special-space struct of each access method. */
+export const STRUCT_FOR_SPECIAL: Record<string, AnyStruct> = {
   btree: BTPageOpaqueData,
   hash: HashPageOpaqueData,
   gist: GISTPageOpaqueData,
@@ -75,7 +76,8 @@ const STRUCT_FOR_SPECIAL: Record<string, AnyStruct> = {
   brin: BrinSpecialSpace,
   sequence: SequenceMagic,
 };
-const STRUCT_FOR_META: Record<string, AnyStruct> = {
+/** The metapage struct (at PageGetContents, offset 24) of each access method that has one. */
+export const STRUCT_FOR_META: Record<string, AnyStruct> = {
   btree: BTMetaPageData,
   hash: HashMetaPageData,
   gin: GinMetaPageData,

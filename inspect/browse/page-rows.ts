@@ -1,23 +1,14 @@
 // The page view: header fields, the line pointer array with a one-line summary of each item,
 // free space, metapage and special-space fields (with btree sibling links), and findings.
-import type { AnyStruct } from "../../formats/schema/struct.js";
 import type { Finding } from "../../formats/schema/errors.js";
 import { LP_REDIRECT } from "../../formats/page/item-id.js";
-import { BTPageOpaqueData, btpoFlagNames } from "../../formats/nbtree/opaque.js";
-import { BTMetaPageData } from "../../formats/nbtree/meta.js";
-import { HashPageOpaqueData } from "../../formats/am/hash.js";
-import { GISTPageOpaqueData } from "../../formats/am/gist.js";
-import { GinPageOpaqueData } from "../../formats/am/gin.js";
-import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
-import { BrinSpecialSpace, BrinMetaPageData } from "../../formats/am/brin.js";
+import { btpoFlagNames } from "../../formats/nbtree/opaque.js";
 import type { DumpItem, DumpPage, DumpValue } from "../dump/model.js";
-import { fieldValue } from "./hex-layout.js";
+import { fieldValue, STRUCT_FOR_META, STRUCT_FOR_SPECIAL } from "./hex-layout.js";
 import { hex, oneLine } from "./format.js";
 import { at, type RelRef } from "./navigation.js";
 import type { Row, RowsView } from "./rows.js";
 
-const SPECIAL: Record<string, AnyStruct> = { btree: BTPageOpaqueData, hash: HashPageOpaqueData, gist: GISTPageOpaqueData, gin: GinPageOpaqueData, spgist: SpGistPageOpaqueData, brin: BrinSpecialSpace };
-const META: Record<string, AnyStruct> = { btree: BTMetaPageData, brin: BrinMetaPageData };
 /** Special-space and metapage fields that name a block of the same relation. */
 const BLOCK_LINKS = new Set(["btpo_prev", "btpo_next", "btm_root", "btm_fastroot", "hasho_prevblkno", "hasho_nextblkno", "rightlink", "lastRevmapPage"]);
 
@@ -74,11 +65,14 @@ export function pageRows(rel: RelRef, page: Uint8Array, d: DumpPage): RowsView {
   field("pd_special", `${h.pd_special}${h.pd_special < h.pageSize ? `  (${h.pageSize - h.pd_special} bytes of special space)` : ""}`);
   field("pd_pagesize_version", `${hex(h.pd_pagesize_version, 4)}  size ${h.pageSize}, layout version ${h.layoutVersion}`);
   field("pd_prune_xid", String(h.pd_prune_xid));
-  const meta = d.kind === "meta" ? META[d.am] : undefined;
+  const meta = d.kind === "meta" ? STRUCT_FOR_META[d.am] : undefined;
   if (meta) {
     rows.push({ key: "h.meta", text: `metapage (${meta.name})`, style: "heading" });
     for (const f of meta.layout("", 24)) {
-      if (f.type.startsWith("bytes")) continue;
+      if (f.type.startsWith("bytes")) {
+        rows.push({ key: `meta.${f.path}`, label: f.path, text: `${f.size} bytes`, style: "dim", hex: `meta.${f.path}` });
+        continue;
+      }
       const v = fieldValue(page, f);
       const link = BLOCK_LINKS.has(f.path) && Number(v) !== 0 ? at({ view: "page", rel, block: Number(v) }) : undefined;
       rows.push({ key: `meta.${f.path}`, label: f.path, text: `${v}${link ? "  →" : ""}`, style: link ? "link" : "field", target: link, hex: `meta.${f.path}` });
@@ -104,8 +98,8 @@ export function pageRows(rel: RelRef, page: Uint8Array, d: DumpPage): RowsView {
     });
     problems.forEach((f, k) => rows.push({ key: `item.${it.lp}.finding.${k}`, text: `    ${findingLine(f)}`, style: "problem", problem: true, target: at({ view: "item", rel, block: d.block, item: it.lp }) }));
   }
-  rows.push({ key: "free", label: "free space", text: `${h.freeSpace} bytes usable (pd_lower ${h.pd_lower} .. pd_upper ${h.pd_upper})`, style: "dim", hex: "free" });
-  const spec = SPECIAL[d.am];
+  rows.push({ key: "free", label: "free space", text: `${h.freeSpace} bytes usable (pd_lower ${h.pd_lower} .. pd_upper ${h.pd_upper})`, style: "dim", hex: h.pd_upper > h.pd_lower ? "free" : undefined });
+  const spec = STRUCT_FOR_SPECIAL[d.am];
   if (h.pd_special < h.pageSize) {
     rows.push({ key: "h.special", text: `special space (${spec ? spec.name : `${h.pageSize - h.pd_special} bytes`})`, style: "heading", hex: spec ? undefined : "special" });
     if (spec && h.pd_special + spec.size <= page.length) {

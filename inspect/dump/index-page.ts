@@ -95,7 +95,7 @@ function dumpBtree(page: Uint8Array, out: DumpPage, ctx: PageDumpContext, badIte
     const w = itemIdWord(dv, i);
     const item: DumpItem = { lp: i, lp_off: lpOff(w), lp_flags: lpFlags(w), flag: LP_FLAG_NAMES[lpFlags(w)], lp_len: lpLen(w) };
     out.items.push(item);
-    const r = rows?.find((x) => x.itemoffset === i);
+    const r = rows ? rows[i - 1] : undefined;
     if (!r) continue;
     const tuple = btItemAt(page, i);
     const pivot = isPivot(tuple);

@@ -32,6 +32,10 @@ export interface PageDumpContext {
   hex?: boolean;
 }
 
+const PH = PageHeaderData.offsets;
+const PD_NAMES_BY_FLAGS = Array.from({ length: 8 }, (_, f) => PD_FLAG_NAMES.filter(([b]) => f & b).map(([, n]) => n));
+const pdFlagNames = (flags: number): string[] => (flags < 8 ? PD_NAMES_BY_FLAGS[flags] : PD_FLAG_NAMES.filter(([b]) => flags & b).map(([, n]) => n));
+
 export function dumpPage(page: Uint8Array, block: number, fileOffset: number, ctx: PageDumpContext): DumpPage {
   const loc: Location = { file: ctx.file, block };
   const dv = pageView(page);
@@ -43,13 +47,24 @@ export function dumpPage(page: Uint8Array, block: number, fileOffset: number, ct
     if (!pageIsAllZero(page)) findings.push({ code: "PAGE_NEW_NOT_ZERO", severity: "error", message: "page has pd_upper 0 (new) but is not all zeroes", location: { ...loc, offset: PageHeaderData.offsets.pd_upper } });
     return out;
   }
-  const h = PageHeaderData.decode(page);
+  // Hot path: header fields read through the declaration's offsets (no decode object).
+  const h = {
+    pd_lsn_xlogid: dv.getUint32(PH.pd_lsn_xlogid, true),
+    pd_lsn_xrecoff: dv.getUint32(PH.pd_lsn_xrecoff, true),
+    pd_checksum: dv.getUint16(PH.pd_checksum, true),
+    pd_flags: dv.getUint16(PH.pd_flags, true),
+    pd_lower: dv.getUint16(PH.pd_lower, true),
+    pd_upper: dv.getUint16(PH.pd_upper, true),
+    pd_special: dv.getUint16(PH.pd_special, true),
+    pd_pagesize_version: dv.getUint16(PH.pd_pagesize_version, true),
+    pd_prune_xid: dv.getUint32(PH.pd_prune_xid, true),
+  };
   const nItems = maxOffsetNumber(dv);
   out.header = {
     lsn: lsnText(h),
     pd_checksum: h.pd_checksum,
     pd_flags: h.pd_flags,
-    flagNames: PD_FLAG_NAMES.filter(([b]) => h.pd_flags & b).map(([, n]) => n),
+    flagNames: pdFlagNames(h.pd_flags),
     pd_lower: h.pd_lower,
     pd_upper: h.pd_upper,
     pd_special: h.pd_special,
@@ -98,7 +113,8 @@ export function dumpPage(page: Uint8Array, block: number, fileOffset: number, ct
   // Sequences keep their one row in an ordinary heap tuple.
   const isHeap = kind.am === "heap" || kind.am === "sequence";
   findings.push(...checkLinePointers(dv, loc, isHeap && kind.kind !== "fsm" && kind.kind !== "vm" ? { minItemLen: HeapTupleHeaderData.size } : {}));
-  const badItems = new Set(findings.filter((f) => f.code.startsWith("LP_") && f.severity === "error" && f.location.item !== undefined).map((f) => f.location.item!));
+  const badItems = new Set<number>();
+  for (const f of findings) if (f.severity === "error" && f.location.item !== undefined && f.code.startsWith("LP_")) badItems.add(f.location.item);
   if (isHeap) {
     for (let i = 1; i <= nItems; i++) {
       const item = rawItem(dv, i);
