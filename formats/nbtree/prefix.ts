@@ -287,17 +287,13 @@ export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor
   const start = SizeOfCodedItemHeader + (orig & INDEX_NULL_MASK ? BITMAP : 0);
   const len = maxAlign(start + residualLen);
   const out = new Uint8Array(len);
-  BTPrefixCodedItemHeader.encodeInto(
-    {
-      t_tid: { bi_hi: dv.getUint16(0, true), bi_lo: dv.getUint16(2, true), ip_posid: dv.getUint16(4, true) },
-      t_info: len | (orig & (INDEX_VAR_MASK | INDEX_NULL_MASK)),
-      group,
-      nshared,
-      orig_t_info: orig,
-    },
-    out,
-    0,
-  );
+  // hot path: the header through the declaration's offsets (t_tid is copied as is)
+  out.set(originalTuple.subarray(CH.t_tid, CH.t_tid + SizeOfItemPointerData), CH.t_tid);
+  const ov = dvOf(out);
+  ov.setUint16(CH.t_info, len | (orig & (INDEX_VAR_MASK | INDEX_NULL_MASK)), true);
+  ov.setUint16(CH.group, group, true);
+  ov.setUint16(CH.nshared, nshared, true);
+  ov.setUint16(CH.orig_t_info, orig, true);
   if (orig & INDEX_NULL_MASK) out.set(originalTuple.subarray(SizeOfIndexTupleData, SizeOfIndexTupleData + BITMAP), SizeOfCodedItemHeader);
   if (nshared > 0) {
     out.set(K.subarray(0, lead), start);

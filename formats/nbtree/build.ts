@@ -1,0 +1,523 @@
+// Lay out a btree from a sorted stream of leaf tuples exactly as CREATE INDEX does (nbtsort.c;
+// pg-format-facts.md §7.9): deduplication into posting lists, leaf pages filled to the leaf
+// fillfactor, suffix-truncated high keys, upper levels filled to 70%, blocks numbered in allocation
+// order, the metapage last. With `prefix`, leaf pages are filled in coded sizes and written as
+// BTP_PREFIX pages (new-formats.md §2.6 rebuild); a page that would not save enough is laid out as
+// the stock build would have laid it out from the same item. Pages go to a sink in completion
+// order (not block order); the caller puts them in place.
+import { FormatError } from "../schema/errors.js";
+import { LP_NORMAL, SizeOfItemIdData } from "../page/item-id.js";
+import { maxAlign } from "../page/page.js";
+import { BTO, BTP_LEAF, BTP_PREFIX, BTP_ROOT, P_NONE, SizeOfBTPageOpaqueData } from "./opaque.js";
+import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK, SizeOfIndexTupleData, tInfoRaw } from "./index-tuple.js";
+import { attrSlots, formPivot, firstHeapTid, keepNatts, keysImageEqual, type KeySpec } from "./pivot.js";
+import type { AttrSlot } from "../heap/deform.js";
+import { buildMaxPostingSize, expandPosting, formPosting, isPostingTuple } from "./posting.js";
+import { buildMetaPage, initBtreePage, StockPage } from "./stock-page.js";
+import { btMaxItemSize, computeC, encodeDirectory, highKeyTerm, prefixSavesEnough, prefixTerm, prefixUsable, splitFitOk } from "./prefix.js";
+import { codableKey, GroupPlanner, type LeadPolicy } from "./prefix-policy.js";
+import { layoutLeafPage } from "./prefix-page.js";
+import type { Tid } from "../page/item-pointer.js";
+
+export const BTREE_DEFAULT_FILLFACTOR = 90;
+export const BTREE_MIN_FILLFACTOR = 10;
+export const BTREE_NONLEAF_FILLFACTOR = 70;
+
+export interface BuildOptions {
+  blcksz?: number;
+  spec: KeySpec;
+  /** the index's fillfactor reloption (leaf pages), default 90 */
+  leafFillfactor?: number;
+  /** deduplicate into posting lists: non-unique, allequalimage, deduplicate_items on, no INCLUDE */
+  deduplicate: boolean;
+  /** btm_allequalimage for the metapage */
+  allequalimage: boolean;
+  /** write BTP_PREFIX leaf pages with this lead policy */
+  prefix?: { policy: LeadPolicy } | null;
+}
+
+/** One leaf page as written. Sizes count items with their line pointers. */
+export interface LeafPageStat {
+  block: number;
+  coded: boolean;
+  /** data items (not the high key, not the directory) */
+  items: number;
+  postings: number;
+  groups: number;
+  /** T: what the data items take uncoded */
+  plainBytes: number;
+  /** C: what they take coded, directory included (= plainBytes on a plain page) */
+  codedBytes: number;
+}
+
+export interface BuildResult {
+  /** blocks written, metapage included */
+  nblocks: number;
+  root: number;
+  level: number;
+  /** pages per level, leaf first */
+  pagesPerLevel: number[];
+  /** leaf data items written (posting tuples count once) */
+  leafItems: number;
+  /** heap TIDs in the leaf level */
+  heapTids: number;
+  postingTuples: number;
+  leafCoded: number;
+  leafPlain: number;
+  /** high keys kept with more attributes than PostgreSQL might, because a key type could not be compared exactly */
+  uncertainPivots: number;
+}
+
+export type PageSink = (blkno: number, page: Uint8Array) => void;
+
+interface LeafItem {
+  t: Uint8Array;
+  /** posting-list bytes (_bt_buildadd's truncextra), 0 for a plain tuple */
+  extra: number;
+}
+
+/** A pull-through window over the leaf item stream: items by absolute index, dropped once used. */
+class Lookahead {
+  private buf: LeafItem[] = [];
+  private head = 0;
+  private base = 0;
+  private done = false;
+  constructor(private readonly it: Iterator<LeafItem>) {}
+  get(i: number): LeafItem | undefined {
+    while (i - this.base + this.head >= this.buf.length && !this.done) {
+      const r = this.it.next();
+      if (r.done) this.done = true;
+      else this.buf.push(r.value);
+    }
+    return this.buf[i - this.base + this.head];
+  }
+  release(upTo: number): void {
+    this.head += upTo - this.base;
+    this.base = upTo;
+    if (this.head > 4096) {
+      this.buf = this.buf.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+const sizeOf = (t: Uint8Array): number => tInfoRaw(t) & INDEX_SIZE_MASK;
+const keyBytesEqual = (a: Uint8Array, b: Uint8Array): boolean => {
+  const n = sizeOf(a);
+  if (n !== sizeOf(b) || tInfoRaw(a) !== tInfoRaw(b)) return false;
+  for (let i = SizeOfIndexTupleData; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/** The tuples CREATE INDEX would add to the leaf level: plain tuples, or posting lists (_bt_load). */
+function* leafItems(tuples: Iterable<Uint8Array>, o: BuildOptions, blcksz: number): Generator<LeafItem> {
+  const plain = function* (): Generator<Uint8Array> {
+    for (const t of tuples) {
+      if (t.length < SizeOfIndexTupleData) throw new FormatError("BT_BUILD_BAD_TUPLE", `leaf tuple of ${t.length} bytes`);
+      if (isPostingTuple(t)) yield* expandPosting(t);
+      else if (tInfoRaw(t) & INDEX_ALT_TID_MASK) throw new FormatError("BT_BUILD_PIVOT_INPUT", "a pivot tuple is not a leaf tuple");
+      else yield sizeOf(t) === t.length ? t : t.subarray(0, sizeOf(t));
+    }
+  };
+  if (!o.deduplicate) {
+    for (const t of plain()) yield { t, extra: 0 };
+    return;
+  }
+  const maxPosting = buildMaxPostingSize(blcksz);
+  const keyAtts = o.spec.desc.attrs.slice(0, o.spec.nkeyatts);
+  const fixedOnly = keyAtts.every((a) => a.len > 0);
+  let base: Uint8Array | null = null;
+  let baseSlots: AttrSlot[] | null = null;
+  let tids: Tid[] = [];
+  const finish = (): LeafItem => {
+    if (tids.length === 1) return { t: base!, extra: 0 };
+    const p = formPosting(base!, tids);
+    return { t: p, extra: p.length - sizeOf(base!) };
+  };
+  const compressed = (slots: AttrSlot[]): boolean => slots.some((x) => x.varlena?.kind === "4b_c");
+  for (const t of plain()) {
+    let equal = false;
+    let tSlots: AttrSlot[] | null = null;
+    if (base) {
+      if (keyBytesEqual(base, t)) equal = true;
+      else if (!fixedOnly) {
+        // different bytes are different images unless a compressed copy hides an equal value
+        baseSlots ??= attrSlots(base, o.spec.desc, o.spec.nkeyatts).slots;
+        tSlots = attrSlots(t, o.spec.desc, o.spec.nkeyatts).slots;
+        if (compressed(baseSlots) || compressed(tSlots)) equal = keysImageEqual(base, t, o.spec, baseSlots, tSlots);
+      }
+    }
+    if (equal && maxAlign(sizeOf(base!) + (tids.length + 1) * 6) <= maxPosting) {
+      tids.push(firstHeapTid(t));
+      continue;
+    }
+    if (base) yield finish();
+    base = t;
+    baseSlots = tSlots;
+    tids = [firstHeapTid(t)];
+  }
+  if (base) yield finish();
+}
+
+const minusInfinity = (from: Uint8Array | null): Uint8Array => {
+  const m = new Uint8Array(SizeOfIndexTupleData);
+  if (from) m.set(from.subarray(0, 4)); // the block (downlink) survives; the offset becomes natts 0
+  m[6] = SizeOfIndexTupleData;
+  m[7] = INDEX_ALT_TID_MASK >> 8;
+  return m;
+};
+const setDownlink = (t: Uint8Array, blk: number): void => {
+  const dv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+  dv.setUint16(0, Math.floor(blk / 65536), true);
+  dv.setUint16(2, blk & 0xffff, true);
+};
+
+class Builder {
+  readonly bs: number;
+  private alloced = 1; // block 0 is the metapage
+  readonly pagesPerLevel: number[] = [];
+  constructor(
+    readonly o: BuildOptions,
+    readonly sink: PageSink,
+  ) {
+    this.bs = o.blcksz ?? 8192;
+  }
+  alloc(level: number): number {
+    this.pagesPerLevel[level] = (this.pagesPerLevel[level] ?? 0) + 1;
+    return this.alloced++;
+  }
+  get nblocks(): number {
+    return this.alloced;
+  }
+}
+
+/** One upper level: _bt_buildadd for level > 0 on a real page image. */
+class UpperLevel {
+  page: StockPage;
+  blkno: number;
+  lowkey: Uint8Array | null = null;
+  lastOff = 1; // P_HIKEY: the next item goes to P_FIRSTKEY
+  parent: UpperLevel | null = null;
+  private readonly full: number;
+
+  constructor(
+    private readonly b: Builder,
+    readonly level: number,
+  ) {
+    this.page = new StockPage(b.bs, level);
+    this.blkno = b.alloc(level);
+    this.full = Math.floor((b.bs * (100 - BTREE_NONLEAF_FILLFACTOR)) / 100);
+  }
+
+  add(itup: Uint8Array): void {
+    const sz = maxAlign(sizeOf(itup));
+    const free = this.page.freeSpace;
+    if (free < sz || (free < this.full && this.lastOff > 2)) {
+      const opage = this.page;
+      const oblk = this.blkno;
+      const npage = new StockPage(this.b.bs, this.level);
+      const nblk = this.b.alloc(this.level);
+      const moved = opage.item(this.lastOff).slice();
+      npage.add(minusInfinity(moved), SizeOfIndexTupleData);
+      opage.moveLastToHighKey();
+      this.parent ??= new UpperLevel(this.b, this.level + 1);
+      setDownlink(this.lowkey!, oblk);
+      this.parent.add(this.lowkey!);
+      this.lowkey = moved.slice(0, sizeOf(moved));
+      opage.setNext(nblk);
+      npage.setPrev(oblk);
+      this.b.sink(oblk, opage.page);
+      this.page = npage;
+      this.blkno = nblk;
+      this.lastOff = 2;
+    }
+    if (this.lastOff === 1) this.lowkey = minusInfinity(null);
+    this.lastOff++;
+    if (this.lastOff === 2) this.page.add(minusInfinity(itup), SizeOfIndexTupleData);
+    else this.page.add(itup, sz);
+  }
+}
+
+/** A leaf page's content: items [start, end) of the stream; `moved` is the next page's first item. */
+interface LeafPlan {
+  start: number;
+  end: number;
+  /** index of the item that moves right (= end), or -1 on the rightmost page */
+  moved: number;
+}
+
+class LeafLevel {
+  private readonly la: Lookahead;
+  private readonly full: number;
+  private readonly usable: number;
+  parent: UpperLevel | null = null;
+  blkno = P_NONE;
+  prev = P_NONE;
+  lowkey: Uint8Array | null = null;
+  leafItems = 0;
+  heapTids = 0;
+  postingTuples = 0;
+  coded = 0;
+  plain = 0;
+  uncertainPivots = 0;
+
+  constructor(
+    private readonly b: Builder,
+    items: Iterator<LeafItem>,
+    private readonly onLeaf?: (s: LeafPageStat) => void,
+  ) {
+    this.la = new Lookahead(items);
+    const ff = b.o.leafFillfactor ?? BTREE_DEFAULT_FILLFACTOR;
+    if (!Number.isInteger(ff) || ff < BTREE_MIN_FILLFACTOR || ff > 100) throw new FormatError("BT_BUILD_BAD_FILLFACTOR", `fillfactor ${ff} is outside 10..100`);
+    this.full = Math.floor((b.bs * (100 - ff)) / 100);
+    this.usable = prefixUsable(b.bs);
+  }
+
+  private size(i: number): number {
+    return maxAlign(sizeOf(this.la.get(i)!.t));
+  }
+
+  /** Where the stock build ends a page that starts with item s. */
+  private stockPlan(s: number): LeafPlan {
+    let n = 1;
+    let sum = this.size(s);
+    for (let j = s + 1; ; j++) {
+      const x = this.la.get(j);
+      if (!x) return { start: s, end: j, moved: -1 };
+      const room = this.usable - SizeOfItemIdData * (n + 1) - sum;
+      const free = room < SizeOfItemIdData ? 0 : room - SizeOfItemIdData;
+      const sz = maxAlign(sizeOf(x.t));
+      if (n >= 2 && (free < sz + 8 || free + this.la.get(j - 1)!.extra < this.full)) return { start: s, end: j - 1, moved: j - 1 };
+      n++;
+      sum += sz;
+    }
+  }
+
+  /** The next codable key after item i in the stream (for the "lead" policy's choice). */
+  private nextKey(i: number): Uint8Array | null {
+    for (let k = i + 1; ; k++) {
+      const x = this.la.get(k);
+      if (!x) return null;
+      const key = codableKey(x.t);
+      if (key) return key;
+    }
+  }
+
+  /**
+   * Fill a page with coded items (new-formats.md §2.6 rebuild). The stock rule with the page's
+   * free space measured as it stands coded: free = U - 4 (n + 2) - D - sum(MAXALIGN(coded)) - 4
+   * (n data items, the directory's and the high key's line pointers, PageGetFreeSpace's one more;
+   * D the directory's length). Before item x the page is finished when it holds at least two items
+   * and free < MAXALIGN(x) + 8 (room for the high key x will become), or free + truncextra <
+   * the fillfactor threshold, or the page finished with x's high key (at most MAXALIGN(x) + 8
+   * bytes) would break the split-fit bound. The caller still checks the finished page (16 C <=
+   * 15 T, split-fit with the real high key, physical fit) and falls back to the stock layout.
+   */
+  private codedPlan(s: number, policy: LeadPolicy): { plan: LeafPlan; planner: GroupPlanner; coded: Uint8Array[]; groupOf: number[] } {
+    const planner = new GroupPlanner(policy);
+    const coded: Uint8Array[] = [];
+    const groupOf: number[] = [];
+    let csum = 0;
+    let T = 0;
+    let M = 0;
+    const push = (j: number): void => {
+      const t = this.la.get(j)!.t;
+      const g = planner.push(t, () => this.nextKey(j));
+      const c = planner.code(t, g);
+      coded.push(c);
+      groupOf.push(g);
+      csum += maxAlign(c.length);
+      const term = prefixTerm(sizeOf(t));
+      T += term;
+      if (term > M) M = term;
+    };
+    push(s);
+    for (let j = s + 1; ; j++) {
+      const x = this.la.get(j);
+      if (!x) return { plan: { start: s, end: j, moved: -1 }, planner, coded, groupOf };
+      const n = j - s;
+      const room = this.usable - SizeOfItemIdData * (n + 2) - planner.directoryLength - csum;
+      const free = room < SizeOfItemIdData ? 0 : room - SizeOfItemIdData;
+      const sz = maxAlign(sizeOf(x.t));
+      const hBound = sz + 8 + SizeOfItemIdData;
+      if (n >= 2 && (free < sz + 8 || free + this.la.get(j - 1)!.extra < this.full || !splitFitOk(T, hBound, M, this.b.bs))) {
+        return { plan: { start: s, end: j - 1, moved: j - 1 }, planner, coded, groupOf };
+      }
+      push(j);
+    }
+  }
+
+  /** The high key between the page's last item and the moved one. */
+  private highKey(p: LeafPlan): { pivot: Uint8Array | null; uncertain: boolean } {
+    if (p.moved < 0) return { pivot: null, uncertain: false };
+    const lastleft = this.la.get(p.end - 1)!.t;
+    const firstright = this.la.get(p.moved)!.t;
+    const d = keepNatts(lastleft, firstright, this.b.o.spec);
+    return { pivot: formPivot(lastleft, firstright, d, this.b.o.spec), uncertain: d.uncertain };
+  }
+
+  /** Replay the stock page operations for a plain page. */
+  private stockPage(p: LeafPlan, hikey: Uint8Array | null): StockPage {
+    const page = new StockPage(this.b.bs, 0);
+    const last = p.moved >= 0 ? p.moved : p.end - 1;
+    for (let i = p.start; i <= last; i++) {
+      const t = this.la.get(i)!.t;
+      page.add(t, maxAlign(sizeOf(t)));
+    }
+    if (hikey) {
+      page.moveLastToHighKey();
+      page.overwrite(1, hikey);
+    } else page.slideLeft();
+    return page;
+  }
+
+  /** A BTP_PREFIX page for the plan, or null when it must stay plain. */
+  private prefixPage(p: LeafPlan, hikey: Uint8Array | null, c: { planner: GroupPlanner; coded: Uint8Array[]; groupOf: number[] }): { page: Uint8Array; stat: Omit<LeafPageStat, "block"> } | null {
+    const n = p.end - p.start;
+    let ngroups = 0;
+    let T = 0;
+    let M = 0;
+    for (let k = 0; k < n; k++) {
+      ngroups = Math.max(ngroups, c.groupOf[k]! + 1);
+      const term = prefixTerm(sizeOf(this.la.get(p.start + k)!.t));
+      T += term;
+      if (term > M) M = term;
+    }
+    if (ngroups === 0) return null; // only posting tuples
+    let dir: Uint8Array;
+    try {
+      dir = encodeDirectory(c.planner.groups.slice(0, ngroups), T, M);
+    } catch {
+      return null;
+    }
+    const items = c.coded.slice(0, n);
+    const C = computeC(items.map((x) => x.length), dir.length);
+    if (!prefixSavesEnough(C, T)) return null;
+    if (!splitFitOk(T, highKeyTerm(hikey ? hikey.length : null), M, this.b.bs)) return null;
+    const template = initBtreePage(this.b.bs, 0, BTP_LEAF | BTP_PREFIX);
+    const list = [...(hikey ? [{ lpFlags: LP_NORMAL, tuple: hikey }] : []), { lpFlags: LP_NORMAL, tuple: dir }, ...items.map((tuple) => ({ lpFlags: LP_NORMAL, tuple }))];
+    const page = layoutLeafPage(template, list, BTP_LEAF | BTP_PREFIX);
+    if (!page) return null;
+    let postings = 0;
+    for (let k = 0; k < n; k++) if (c.groupOf[k]! < 0) postings++;
+    return { page, stat: { coded: true, items: n, postings, groups: ngroups, plainBytes: T, codedBytes: C } };
+  }
+
+  run(): void {
+    const o = this.b.o;
+    let s = 0;
+    if (!this.la.get(0)) return;
+    this.blkno = this.b.alloc(0);
+    this.lowkey = minusInfinity(null);
+    for (;;) {
+      let chosen: { plan: LeafPlan; hk: { pivot: Uint8Array | null; uncertain: boolean }; page: Uint8Array; stat: Omit<LeafPageStat, "block"> } | null = null;
+      if (o.prefix) {
+        const c = this.codedPlan(s, o.prefix.policy);
+        const hk = this.highKey(c.plan);
+        const pp = this.prefixPage(c.plan, hk.pivot, c);
+        if (pp) chosen = { plan: c.plan, hk, page: pp.page, stat: pp.stat };
+      }
+      if (!chosen) {
+        // the stock layout (with prefix: measured coded, but it must stay plain, so laid out from the same first item as the stock build would)
+        const plan = this.stockPlan(s);
+        const hk = this.highKey(plan);
+        let T = 0;
+        let postings = 0;
+        for (let i = plan.start; i < plan.end; i++) {
+          const t = this.la.get(i)!.t;
+          T += prefixTerm(sizeOf(t));
+          if (isPostingTuple(t)) postings++;
+        }
+        chosen = { plan, hk, page: this.stockPage(plan, hk.pivot).page, stat: { coded: false, items: plan.end - plan.start, postings, groups: 0, plainBytes: T, codedBytes: T } };
+      }
+      const { plan, hk, page, stat } = chosen;
+      if (hk.uncertain) this.uncertainPivots++;
+      for (let i = plan.start; i < plan.end; i++) {
+        const t = this.la.get(i)!.t;
+        this.leafItems++;
+        if (isPostingTuple(t)) {
+          this.postingTuples++;
+          this.heapTids += t[4]! | ((t[5]! & 0x0f) << 8);
+        } else this.heapTids++;
+      }
+      if (stat.coded) this.coded++;
+      else this.plain++;
+      const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
+      const special = page.length - SizeOfBTPageOpaqueData;
+      dv.setUint32(special + BTO.btpo_prev, this.prev, true);
+      if (plan.moved < 0) {
+        // the rightmost leaf: _bt_uppershutdown links it to its parent, or makes it the root
+        if (this.parent) {
+          setDownlink(this.lowkey!, this.blkno);
+          this.parent.add(this.lowkey!);
+        } else dv.setUint16(special + BTO.btpo_flags, dv.getUint16(special + BTO.btpo_flags, true) | BTP_ROOT, true);
+        this.onLeaf?.({ block: this.blkno, ...stat });
+        this.b.sink(this.blkno, page);
+        return;
+      }
+      const next = this.b.alloc(0);
+      this.parent ??= new UpperLevel(this.b, 1);
+      setDownlink(this.lowkey!, this.blkno);
+      this.parent.add(this.lowkey!);
+      this.lowkey = hk.pivot!.slice();
+      dv.setUint32(special + BTO.btpo_next, next, true);
+      this.onLeaf?.({ block: this.blkno, ...stat });
+      this.b.sink(this.blkno, page);
+      this.prev = this.blkno;
+      this.blkno = next;
+      s = plan.moved;
+      this.la.release(s);
+    }
+  }
+}
+
+/**
+ * Build an index from leaf tuples in index order (key order, then heap TID), one heap TID each
+ * (posting tuples are expanded first). Pages reach `sink` as they are finished; block 0, the
+ * metapage, comes last. Returns the shape of what was written.
+ */
+export function buildBtree(tuples: Iterable<Uint8Array>, o: BuildOptions, sink: PageSink, onLeaf?: (s: LeafPageStat) => void): BuildResult {
+  const b = new Builder(o, sink);
+  const maxItem = btMaxItemSize(b.bs);
+  const checked = function* (): Generator<LeafItem> {
+    for (const it of leafItems(tuples, o, b.bs)) {
+      if (maxAlign(sizeOf(it.t)) > maxItem && !isPostingTuple(it.t)) {
+        throw new FormatError("BT_BUILD_TUPLE_TOO_LARGE", `index row of ${sizeOf(it.t)} bytes exceeds the btree maximum ${maxItem}`);
+      }
+      yield it;
+    }
+  };
+  const leaf = new LeafLevel(b, checked(), onLeaf);
+  leaf.run();
+  let root = P_NONE;
+  let level = 0;
+  if (leaf.blkno !== P_NONE) {
+    if (!leaf.parent) root = leaf.blkno;
+    for (let lvl = leaf.parent; lvl; lvl = lvl.parent) {
+      if (!lvl.parent) {
+        lvl.page.orFlags(BTP_ROOT);
+        root = lvl.blkno;
+        level = lvl.level;
+      } else {
+        setDownlink(lvl.lowkey!, lvl.blkno);
+        lvl.parent.add(lvl.lowkey!);
+      }
+      lvl.page.slideLeft();
+      sink(lvl.blkno, lvl.page.page);
+    }
+  }
+  sink(0, buildMetaPage(b.bs, root, level, o.allequalimage));
+  return {
+    nblocks: b.nblocks,
+    root,
+    level,
+    pagesPerLevel: b.pagesPerLevel,
+    leafItems: leaf.leafItems,
+    heapTids: leaf.heapTids,
+    postingTuples: leaf.postingTuples,
+    leafCoded: leaf.coded,
+    leafPlain: leaf.plain,
+    uncertainPivots: leaf.uncertainPivots,
+  };
+}
+

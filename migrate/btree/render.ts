@@ -1,0 +1,44 @@
+// Text rendering of a `pgdisk migrate btree` report (the JSON form is the report itself).
+import type { MigrateBtreeReport } from "./engine.js";
+
+const mib = (n: number): string => `${(n / 1048576).toFixed(2)} MiB`;
+const pct = (after: number, before: number): string => (before ? `${after >= before ? "+" : ""}${(((after - before) / before) * 100).toFixed(1)}%` : "n/a");
+
+export function renderMigrateBtreeText(r: MigrateBtreeReport): string {
+  const out: string[] = [];
+  out.push(`pgdisk migrate btree: ${r.mode} to ${r.to}${r.policy ? ` (policy ${r.policy})` : ""}, database ${r.database}`);
+  out.push(`  input  ${r.input} (not changed)`);
+  out.push(`  output ${r.output}${r.checksums ? " (data checksums set)" : ""}`);
+  out.push("");
+  out.push(`${"index".padEnd(40)} ${"pages".padStart(15)} ${"size".padStart(9)} ${"leaf coded/plain".padStart(17)} ${"groups/pg".padStart(9)} ${"shared".padStart(11)}`);
+  for (const x of r.indexes) {
+    const gpp = x.leafCoded ? (x.groups / x.leafCoded).toFixed(1) : "-";
+    out.push(
+      `${x.index.padEnd(40)} ${`${x.pagesBefore} -> ${x.pagesAfter}`.padStart(15)} ${pct(x.bytesAfter, x.bytesBefore).padStart(9)} ${`${x.leafCoded}/${x.leafPlain}`.padStart(17)} ${gpp.padStart(9)} ${`${x.bytesShared} B`.padStart(11)}`,
+    );
+    for (const n of x.notes) out.push(`  note: ${n}`);
+    if (x.fsmRemoved) out.push(`  FSM fork removed`);
+  }
+  for (const s of r.skipped) out.push(`skipped ${s.index}: ${s.reason}`);
+  const t = r.totals;
+  out.push("");
+  out.push(`total: ${t.indexes} index(es), ${t.pagesBefore} -> ${t.pagesAfter} pages, ${mib(t.bytesBefore)} -> ${mib(t.bytesAfter)} (${pct(t.bytesAfter, t.bytesBefore)})`);
+  out.push(`leaf pages: ${t.leafPages}, coded ${t.leafCoded}, left plain ${t.leafPlain}; ${t.groups} groups${t.leafCoded ? ` (${(t.groups / t.leafCoded).toFixed(1)} per coded page)` : ""}; ${t.bytesShared} bytes shared`);
+  if (t.leafPages) {
+    out.push("per-page savings (1 - C/T):");
+    const max = Math.max(...t.savingsHistogram, 1);
+    r.savingsBuckets.forEach((b, i) => {
+      const n = t.savingsHistogram[i]!;
+      if (n) out.push(`  ${b.padStart(8)} ${String(n).padStart(8)} ${"#".repeat(Math.max(1, Math.round((n / max) * 40)))}`);
+    });
+  }
+  out.push("");
+  const c = r.control;
+  if (c.action === "renamed") out.push(`pg_control renamed to ${c.file}: ${c.reason}. A stock PostgreSQL will not start on the output; a patched server's user renames it back deliberately.`);
+  else if (c.action === "restored") out.push(`pg_control restored (${c.file}): ${c.reason}.`);
+  else if (c.action === "kept-renamed") out.push(`pg_control stays renamed (${c.file}): ${c.reason}.`);
+  else out.push(`pg_control unchanged: ${c.reason}.`);
+  out.push(`SQL for the catalogs written to ${r.sqlFile}`);
+  out.push(`done in ${r.seconds.toFixed(1)} s`);
+  return out.join("\n") + "\n";
+}
