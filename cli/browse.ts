@@ -2,7 +2,6 @@
 // relation file (pages, items, values, hex with every byte labelled, TOAST and btree links).
 import { Command } from "commander";
 import { BrowseSession } from "../inspect/browse/session.js";
-import { runBrowser } from "../inspect/browse/run.js";
 import { parseBlockSize } from "./args.js";
 import { EXIT_OK, EXIT_USAGE, UsageError, reportError } from "./exit.js";
 
@@ -23,6 +22,8 @@ export async function runBrowse(file: string | undefined, o: BrowseCliOptions): 
       return EXIT_USAGE;
     }
     const session = new BrowseSession({ pgdata: o.pgdata, file, database: o.database, table: o.table, blockSize: o.blockSize });
+    // ink and React load only here: every other pgdisk command starts without them.
+    const { runBrowser } = await import("../inspect/browse/run.js");
     await runBrowser(session);
     return EXIT_OK;
   } catch (e) {

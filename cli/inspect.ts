@@ -27,6 +27,7 @@ function approxBlocks(r: ResolvedRelation): number {
 }
 import type { ForkName } from "../formats/storage/relfile.js";
 import { makeBrowseCommand } from "./browse.js";
+import { makeValueCommand } from "./value.js";
 
 interface DumpCliOptions {
   pgdata?: string;
@@ -182,5 +183,6 @@ Examples:
       }
     });
   inspect.addCommand(makeBrowseCommand());
+  inspect.addCommand(makeValueCommand());
   return inspect;
 }

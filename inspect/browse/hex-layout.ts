@@ -23,6 +23,7 @@ import { SpGistPageOpaqueData, SpGistMetaPageData } from "../../formats/am/spgis
 import { BrinSpecialSpace, BrinMetaPageData } from "../../formats/am/brin.js";
 import { SequenceMagic } from "../../formats/am/sequence.js";
 import type { DumpPage } from "../dump/model.js";
+import { readTid, tidText } from "../../formats/page/item-pointer.js";
 
 export type RegionCategory =
   | "header"
@@ -123,7 +124,7 @@ export function fieldValue(page: Uint8Array, f: FieldLayout): string {
 }
 
 /** Flag names for the fields that hold flags. */
-function annotate(name: string, value: number, page: Uint8Array, base: number): string | undefined {
+function annotate(name: string, value: number): string | undefined {
   switch (name) {
     case "pd_flags":
       return PD_FLAG_NAMES.filter(([b]) => value & b).map(([, n]) => n).join("|") || undefined;
@@ -138,8 +139,6 @@ function annotate(name: string, value: number, page: Uint8Array, base: number): 
     case "lp_flags":
       return LP_FLAG_NAMES[value];
   }
-  void page;
-  void base;
   return undefined;
 }
 
@@ -157,7 +156,7 @@ function structRegions(s: AnyStruct, base: number, page: Uint8Array, o: { key: s
       while (i + 1 < layout.length && layout[i + 1].offset === f.offset && layout[i + 1].bits) group.push(layout[++i]);
       const parts = group.map((g) => {
         const v = fieldValue(page, g);
-        const ann = annotate(g.path, Number(v), page, base);
+        const ann = annotate(g.path, Number(v));
         return `${g.path} ${v}${ann ? ` ${ann}` : ""}`;
       });
       out.push({ key: o.key, label: o.label, start: f.offset, end: f.offset + f.size, category: o.category, value: parts.join(", "), doc: group.map((g) => `${g.path}: ${g.doc}`).join("; "), view: o.view, item: o.item, row: o.row(f.path) });
@@ -165,7 +164,7 @@ function structRegions(s: AnyStruct, base: number, page: Uint8Array, o: { key: s
     }
     const v = fieldValue(page, f);
     const n = Number(v);
-    const ann = Number.isFinite(n) ? annotate(f.path.split(".").pop()!, n, page, base) : undefined;
+    const ann = Number.isFinite(n) ? annotate(f.path.split(".").pop()!, n) : undefined;
     const hex = (f.type === "u16" || f.type === "u32") && /flags|infomask|info$|pagesize_version|magic|page_id/.test(f.path) ? ` (0x${n.toString(16).padStart(f.size * 2, "0")})` : "";
     out.push({
       key: `${o.key}.${f.path}`,
@@ -182,6 +181,8 @@ function structRegions(s: AnyStruct, base: number, page: Uint8Array, o: { key: s
   }
   return out;
 }
+
+const tidAt = (page: Uint8Array, at: number): string => tidText(readTid(new DataView(page.buffer, page.byteOffset, page.byteLength), at));
 
 const PAGE_ROW_OF_HEADER = (path: string): string => (path.startsWith("pd_lsn") ? "hdr.pd_lsn" : `hdr.${path}`);
 
@@ -258,11 +259,11 @@ function btreeItemRegions(page: Uint8Array, n: number, off: number, len: number,
     const cnt = postingCount(tuple);
     dataEnd = Math.min(po, size);
     for (let k = 0; k < cnt && po + (k + 1) * 6 <= len; k++) {
-      out.push({ key: `${p}.posting.${k}`, label: `item ${n} posting[${k}]`, start: off + po + k * 6, end: off + po + (k + 1) * 6, category: "posting", doc: "heap TID in the posting list (ItemPointerData)", ...base, row: `${p}.posting.${k}` });
+      out.push({ key: `${p}.posting.${k}`, label: `item ${n} posting[${k}]`, start: off + po + k * 6, end: off + po + (k + 1) * 6, category: "posting", value: tidAt(page, off + po + k * 6), doc: "heap TID in the posting list (ItemPointerData)", ...base, row: `${p}.posting.${k}` });
     }
   } else if (pivot && posidOf(tuple) & BT_PIVOT_HEAP_TID_ATTR && size >= 14) {
     dataEnd = size - 6;
-    out.push({ key: `${p}.htid`, label: `item ${n} heap TID`, start: off + size - 6, end: off + size, category: "pivot-tid", doc: "pivot tuple's heap TID tiebreaker attribute", ...base, row: `${p}.htid` });
+    out.push({ key: `${p}.htid`, label: `item ${n} heap TID`, start: off + size - 6, end: off + size, category: "pivot-tid", value: tidAt(page, off + size - 6), doc: "pivot tuple's heap TID tiebreaker attribute", ...base, row: `${p}.htid` });
   }
   let done = false;
   if (ctx.indexDesc) {
@@ -365,13 +366,27 @@ function finish(regions: HexRegion[], page: Uint8Array, findings: Finding[], dum
     pos = end;
   }
   gap(pos, size);
+  // Mark what each finding is about. An item's finding may carry a tuple-relative offset, so
+  // items are matched by path and attribute, not by offset.
+  const byKey = new Map(out.map((r) => [r.key, r]));
+  const mark = (key: string): boolean => {
+    const r = byKey.get(key);
+    if (r) r.problem = true;
+    return r !== undefined;
+  };
   for (const f of findings) {
     const l = f.location;
-    const hit = out.filter((r) =>
-      l.offset !== undefined ? l.offset >= r.start && l.offset < r.end && (l.item === undefined || r.item === undefined || r.item === l.item) : l.item !== undefined && r.key === `lp.${l.item}`,
-    );
-    for (const r of hit) r.problem = true;
-    if (l.path) for (const r of out) if (r.key === `hdr.${l.path}`) r.problem = true;
+    if (l.item !== undefined) {
+      const p = `item.${l.item}`;
+      if (l.attnum !== undefined) mark(`${p}.att.${l.attnum}`);
+      if (l.path !== undefined && !mark(`${p}.${l.path}`)) for (const r of out) if (r.item === l.item && r.row === `${p}.${l.path}`) r.problem = true;
+      mark(`lp.${l.item}`);
+    } else if (l.path !== undefined && (mark(`hdr.${l.path}`) || mark(`special.${l.path}`) || mark(`meta.${l.path}`))) {
+      // marked by name
+    } else if (l.offset !== undefined) {
+      const r = out[regionAt(out, l.offset)];
+      if (r && r.start <= l.offset && l.offset < r.end) r.problem = true;
+    }
   }
   return out;
 }

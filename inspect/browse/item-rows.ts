@@ -79,7 +79,8 @@ function heapRows(c: ItemContext, d: DumpPage, it: DumpItem, problems: Finding[]
   if (h.state) rows.push({ key: `${p}.state`, label: "state", text: h.state, style: h.state === "live" ? "field" : "dim" });
   if (!h.values) {
     rows.push({ key: `${p}.h.data`, text: "data", style: "heading" });
-    rows.push({ key: `${p}.data`, label: "data", text: `${it.lp_len - h.t_hoff} bytes (no descriptor to decode them)`, style: "dim", hex: `${p}.data` });
+    const why = problems.length ? "not decoded: see the problem above" : "no descriptor to decode them";
+    rows.push({ key: `${p}.data`, label: "data", text: `${Math.max(0, it.lp_len - h.t_hoff)} bytes (${why})`, style: "dim", hex: `${p}.data`, problem: problems.length > 0 });
     return;
   }
   rows.push({ key: `${p}.h.values`, text: `attributes (${h.natts} in the tuple, ${h.values.length} in the descriptor)`, style: "heading" });
@@ -163,5 +164,6 @@ export function itemRows(c: ItemContext, d: DumpPage, page: Uint8Array, n: numbe
   }
   // Start on the first value (heap) or key (btree) row when there is one.
   const firstValue = rows.findIndex((r) => r.key.startsWith(`${p}.att.`));
-  return { kind: "rows", title: "", rows, defaultCursor: firstValue >= 0 ? firstValue : Math.min(firstBody, rows.length - 1), labelWidth: 18 };
+  const firstField = rows.findIndex((r, i) => i >= firstBody && r.style !== "heading");
+  return { kind: "rows", title: "", rows, defaultCursor: firstValue >= 0 ? firstValue : firstField >= 0 ? firstField : Math.min(firstBody, rows.length - 1), labelWidth: 18 };
 }

@@ -102,3 +102,19 @@ export function splitKeys(input: string, key: KeyInfo): { input: string; key: Ke
     return { input: ch, key: {} };
   });
 }
+
+const hintWidth = ([k, what]: [string, string]): number => k.length + what.length + 5;
+
+/** The footer hints that fit in `width` columns, keeping the last. */
+export function fitHints(hints: [string, string][], width: number): [string, string][] {
+  if (!hints.length) return [];
+  const last = hints[hints.length - 1];
+  let used = hintWidth(last);
+  const out: [string, string][] = [];
+  for (const h of hints.slice(0, -1)) {
+    if (used + hintWidth(h) > width) break;
+    out.push(h);
+    used += hintWidth(h);
+  }
+  return [...out, last];
+}

@@ -88,20 +88,21 @@ export function clampCursor(c: number, total: number): number {
   return total <= 0 ? 0 : Math.max(0, Math.min(total - 1, c));
 }
 
+/** The location with its selection placed (a placed cursor wins over the focus key, so drop it). */
+function placed(loc: Location, cursor: number, top: number): Location {
+  const next = { ...loc, cursor, top };
+  delete next.focus;
+  return next;
+}
+
 export function navigate(s: NavState, a: Action): NavState {
   switch (a.type) {
     case "move": {
       const cursor = clampCursor(a.from + a.delta, a.total);
-      const top = visibleTop(cursor, s.loc.top, a.height, a.total);
-      const { focus: _drop, ...rest } = s.loc;
-      void _drop;
-      return { ...s, loc: { ...rest, cursor, top } as Location, message: undefined };
+      return { ...s, loc: placed(s.loc, cursor, visibleTop(cursor, s.loc.top, a.height, a.total)), message: undefined };
     }
-    case "select": {
-      const { focus: _drop, ...rest } = s.loc;
-      void _drop;
-      return { ...s, loc: { ...rest, cursor: Math.max(0, a.cursor), top: Math.max(0, a.top) } as Location, message: undefined };
-    }
+    case "select":
+      return { ...s, loc: placed(s.loc, Math.max(0, a.cursor), Math.max(0, a.top)), message: undefined };
     case "go":
       return { ...s, loc: a.to, back: [...s.back, s.loc].slice(-HISTORY_LIMIT), forward: [], prompt: undefined, message: undefined };
     case "back": {

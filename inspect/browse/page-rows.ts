@@ -3,6 +3,7 @@
 import type { Finding } from "../../formats/schema/errors.js";
 import { LP_REDIRECT } from "../../formats/page/item-id.js";
 import { btpoFlagNames } from "../../formats/nbtree/opaque.js";
+import { PageHeaderData } from "../../formats/page/page-header.js";
 import type { DumpItem, DumpPage, DumpValue } from "../dump/model.js";
 import { fieldValue, STRUCT_FOR_META, STRUCT_FOR_SPECIAL } from "./hex-layout.js";
 import { hex, oneLine } from "./format.js";
@@ -46,7 +47,17 @@ export function pageRows(rel: RelRef, page: Uint8Array, d: DumpPage): RowsView {
   const itemProblems = new Map<number, Finding[]>();
   for (const f of d.findings) if (f.location.item !== undefined) itemProblems.set(f.location.item, [...(itemProblems.get(f.location.item) ?? []), f]);
   const pageFindings = d.findings.filter((f) => f.location.item === undefined);
-  const headerProblem = (path: string): boolean => pageFindings.some((f) => f.location.path === path || (f.location.offset !== undefined && f.location.offset < 24 && path.startsWith("pd_")));
+  const headerRange = (path: string): [number, number] => {
+    const fs = PageHeaderData.layout().filter((f) => f.path === path || f.path.startsWith(`${path}_`));
+    return fs.length ? [fs[0].offset, fs[fs.length - 1].offset + fs[fs.length - 1].size] : [-1, -1];
+  };
+  const headerProblem = (path: string): boolean =>
+    pageFindings.some((f) => {
+      const l = f.location;
+      if (l.path !== undefined) return l.path === path || l.path.startsWith(`${path}_`);
+      const [a, b] = headerRange(path);
+      return l.offset !== undefined && l.offset >= a && l.offset < b;
+    });
   pageFindings.forEach((f, k) => rows.push({ key: `finding.${k}`, text: findingLine(f), style: "problem", problem: true }));
   if (d.isNew || !d.header) {
     rows.push({ key: "hdr.new", label: "new page", text: "pd_upper is 0: an empty, never-initialised page", hex: "hdr.pd_upper" });

@@ -65,6 +65,8 @@ export class BrowseSession {
   private readonly fileRels = new Map<string, ResolvedRelation>();
   private readonly sizes = new Map<string, number>();
   private readonly memo = new Lru<string, unknown>(64);
+  /** detoasted values can be megabytes: keep only a few */
+  private readonly values = new Lru<string, unknown>(4);
 
   constructor(readonly opts: BrowseOptions & { table?: string }) {
     this.pages = new Lru(opts.cachePages ?? 256);
@@ -223,9 +225,14 @@ export class BrowseSession {
     return n;
   }
 
-  /** A small cache for derived results (search hits, TOAST chunk lists, detoasted text). */
+  /** A small cache for derived results (search hits, TOAST chunk lists, hex layouts). */
   cached<T>(key: string, make: () => T): T {
     return this.memo.use(key, make) as T;
+  }
+
+  /** The same for large results (detoasted values), holding fewer. */
+  cachedLarge<T>(key: string, make: () => T): T {
+    return this.values.use(key, make) as T;
   }
 
   close(): void {

@@ -151,7 +151,7 @@ function findChunks(session: BrowseSession, ref: RelRef, block: number, item: nu
 
 /** The value behind a TOAST pointer, as PostgreSQL's text output (first `maxChars` characters). */
 export function toastValue(session: BrowseSession, ref: RelRef, block: number, item: number, attnum: number): ToastValue {
-  return session.cached(`toastval:${relKey(ref)}:${block}:${item}:${attnum}`, () => readValue(session, ref, block, item, attnum));
+  return session.cachedLarge(`toastval:${relKey(ref)}:${block}:${item}:${attnum}`, () => readValue(session, ref, block, item, attnum));
 }
 
 function readValue(session: BrowseSession, ref: RelRef, block: number, item: number, attnum: number): ToastValue {

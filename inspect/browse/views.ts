@@ -26,8 +26,9 @@ function tableOf(session: BrowseSession, h: RelHandle): RelRef | undefined {
   if (!h.index || "file" in h.ref) return undefined;
   try {
     return session.refFor(h.ref.db, h.index.tableOid);
-  } catch {
-    return undefined;
+  } catch (e) {
+    if (e instanceof FormatError) return undefined; // the index's table is not in pg_class: no heap links
+    throw e;
   }
 }
 
@@ -111,9 +112,13 @@ function textView(session: BrowseSession, loc: Extract<Location, { view: "text" 
     text = v.value ?? valueText(v);
     subtitle = `${v.type}, ${v.storage ?? ""} ${v.storedSize ?? ""} bytes stored, ${text.length} characters`;
   }
-  const shown = text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) : text;
-  const lines = wrapText(shown, Math.max(1, screen.columns - 1));
-  if (shown.length < text.length) lines.push(`… ${text.length - shown.length} more characters not shown`);
+  const width = Math.max(1, screen.columns - 1);
+  const lines = session.cachedLarge(`lines:${relKey(loc.rel)}:${loc.block}:${loc.item}:${loc.attnum}:${width}`, () => {
+    const shown = text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT) : text;
+    const out = wrapText(shown, width);
+    if (shown.length < text.length) out.push(`… ${text.length - shown.length} more characters not shown`);
+    return out;
+  });
   return { kind: "text", title: `${h.name} › (${loc.block},${loc.item}) › ${v.name}`, subtitle, lines };
 }
 

@@ -69,7 +69,7 @@ export function BrowseApp({ session, start, size }: BrowseAppProps) {
         {body}
       </Box>
       <StatusLine prompt={state.prompt} message={state.message} hint={hint} width={w} />
-      <Footer hints={footerHints(state.loc.view, state.prompt !== undefined, { index: b.isIndex })} />
+      <Footer hints={footerHints(state.loc.view, state.prompt !== undefined, { index: b.isIndex })} width={w} />
     </Box>
   );
 }

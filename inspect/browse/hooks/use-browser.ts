@@ -79,7 +79,7 @@ export function useBrowser(session: BrowseSession, init: () => NavState, size: T
   try {
     isIndex = rel ? session.relation(rel).relkind === "i" : false;
   } catch {
-    isIndex = false;
+    isIndex = false; // the view shows why the relation cannot be opened
   }
   return { state, screen, view, cursor, top, onKey, isIndex };
 }

@@ -1,0 +1,285 @@
+// The browser's components under ink-testing-library at a fixed size: the presentational pieces
+// with plain data, then the whole app on the tiny sample driven by keys (with small delays, as
+// a terminal would send them), asserting on the last frame.
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { render } from "ink-testing-library";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tinySample, tinySampleCopy } from "../fixtures/sample.js";
+import { at } from "../../inspect/browse/navigation.js";
+import { pageRegions } from "../../inspect/browse/hex-layout.js";
+import { BrowseSession } from "../../inspect/browse/session.js";
+import { BrowseApp } from "../../inspect/browse/components/BrowseApp.js";
+import { RowList } from "../../inspect/browse/components/RowList.js";
+import { HexView } from "../../inspect/browse/components/HexView.js";
+import { Minimap } from "../../inspect/browse/components/Minimap.js";
+import { Footer } from "../../inspect/browse/components/Footer.js";
+import { fitHints, footerHints } from "../../inspect/browse/keys.js";
+import { StatusLine } from "../../inspect/browse/components/StatusLine.js";
+import type { HexPageView, MinimapCell, Row } from "../../inspect/browse/rows.js";
+
+const DOWN = "\u001B[B";
+const UP = "\u001B[A";
+const LEFT = "\u001B[D";
+const RIGHT = "\u001B[C";
+const ENTER = "\r";
+const BACKSPACE = "\u007f";
+
+const tick = (ms = 40): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const strip = (s: string): string => s.replace(/\u001B\[[0-9;]*m/g, "");
+const frame = (f: string | undefined): string[] => strip(f ?? "").split("\n");
+
+/** Type keys one at a time, as a person at a terminal would. */
+async function type(stdin: { write: (s: string) => void }, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    stdin.write(k);
+    await tick();
+  }
+}
+
+let pgdata = "";
+before(async () => {
+  pgdata = (await tinySample()).pgdata;
+});
+
+test("RowList: window, selection, problem marks, label column, truncation", () => {
+  const rows: Row[] = Array.from({ length: 30 }, (_, i) => ({ key: `r${i}`, label: `row ${i}`, text: `text ${i} ${"x".repeat(100)}`, problem: i === 12, note: "n" }));
+  const { lastFrame, unmount } = render(<RowList rows={rows} cursor={12} top={10} height={5} width={60} labelWidth={10} />);
+  const lines = frame(lastFrame());
+  assert.equal(lines.length, 5);
+  assert.match(lines[0], /^ {2}row 10 {5}text 10 x+/);
+  assert.match(lines[2], /^›!row 12 {5}text 12/);
+  for (const l of lines) assert.ok(l.length <= 60, `line of ${l.length} columns: ${l}`);
+  unmount();
+});
+
+test("HexView: offsets, bytes, labels of the fields starting on each line, the selected field described", () => {
+  const bytes = new Uint8Array(64).map((_, i) => i);
+  const view: HexPageView = {
+    kind: "hex",
+    title: "t",
+    bytes,
+    defaultCursor: 1,
+    regions: [
+      { key: "hdr.a", label: "pd_a", start: 0, end: 4, category: "header", value: "50462976", doc: "first field", view: "page", row: "hdr.a" },
+      { key: "hdr.b", label: "pd_b", start: 4, end: 20, category: "linp", value: "x", doc: "second field", view: "page", row: "hdr.b" },
+      { key: "rest", label: "rest", start: 20, end: 64, category: "free", view: "page", row: "free", problem: true },
+    ],
+  };
+  const { lastFrame, unmount } = render(<HexView view={view} cursor={1} top={0} height={4} width={80} bytesPerLine={16} />);
+  const lines = frame(lastFrame());
+  assert.equal(lines[0], "0000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  pd_a, pd_b");
+  assert.match(lines[1], /^0010  10 11 12 13 14 15 .*  rest$/);
+  assert.match(lines[2], /^0020 .*… rest$/);
+  assert.match(lines[4], /^pd_b  bytes 4\.\.19 \(16\)  = x$/);
+  assert.equal(lines[5], "second field");
+  unmount();
+});
+
+test("Minimap: one glyph per cell, fill as height, problems and new pages marked", () => {
+  const cells: MinimapCell[] = [
+    { from: 0, to: 1, sample: 0, am: "btree", kind: "meta", fill: 0.1, problem: false },
+    { from: 1, to: 2, sample: 1, am: "heap", kind: "data", fill: 1, problem: false },
+    { from: 2, to: 3, sample: 2, am: "heap", kind: "data", fill: 0.5, problem: false },
+    { from: 3, to: 4, sample: 3, am: "heap", kind: "new", fill: 0, problem: false },
+    { from: 4, to: 5, sample: 4, am: "heap", kind: "data", fill: 0.9, problem: true },
+  ];
+  const { lastFrame, unmount } = render(<Minimap cells={cells} lines={1} width={40} cursorBlock={1} visibleFrom={0} visibleTo={3} />);
+  assert.equal(frame(lastFrame())[0], " M█▄·!");
+  unmount();
+});
+
+test("Footer and StatusLine", () => {
+  const f = render(<Footer hints={[["q", "quit"], ["g", "go"]]} />);
+  assert.equal(frame(f.lastFrame())[0], " q  quit   g  go");
+  f.unmount();
+  const s = render(<StatusLine prompt={{ kind: "go", text: "(0,4" }} width={80} />);
+  assert.match(frame(s.lastFrame())[0], /^go to \(block, TID b,o, or relation name\): \(0,4 ?$/);
+  s.unmount();
+  const m = render(<StatusLine message={{ text: "no block 99", error: true }} width={80} />);
+  assert.equal(frame(m.lastFrame())[0], "no block 99");
+  m.unmount();
+});
+
+function assertFits(lines: string[], cols: number, rows: number): void {
+  assert.ok(lines.length <= rows - 1, `${lines.length} lines for a ${rows}-line terminal`);
+  for (const l of lines) assert.ok(l.length <= cols, `line of ${l.length} columns: "${l}"`);
+}
+
+test("the app at 80x24: tree → table → page → item → TOAST → value → back, hex and back to the field", async () => {
+  const session = new BrowseSession({ pgdata, database: "pgdisk_sample" });
+  const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} size={{ columns: 80, rows: 24 }} />);
+  try {
+    await tick(100);
+    let f = frame(lastFrame());
+    assertFits(f, 80, 24);
+    assert.match(f[0], /pgdisk browse › cluster /);
+    assert.ok(f.some((l) => /▾ pgdisk_sample/.test(l)), "start database expanded");
+    assert.ok(f.some((l) => /^›.*accounts .* table/.test(l)), "cursor on the first table");
+    assert.match(f[f.length - 1], / q {2}quit/);
+
+    // Tree navigation: down to toast_docs (accounts, all_types, compressed_docs, embeddings, toast_docs).
+    await type(stdin, DOWN, DOWN, DOWN, DOWN);
+    f = frame(lastFrame());
+    assert.ok(f.some((l) => /^›.*toast_docs/.test(l)), "cursor on toast_docs");
+    assert.match(f[f.length - 2], /⏎ pages of public\.toast_docs/);
+    // Tab expands the table: its TOAST relation and indexes appear.
+    await type(stdin, "\t");
+    f = frame(lastFrame());
+    assert.ok(f.some((l) => /toast pg_toast_16446 .*12\.\d MiB/.test(l)), "TOAST relation with its size");
+    assert.ok(f.some((l) => /index toast_docs_pkey/.test(l)), "index listed");
+    await type(stdin, ENTER);
+    f = frame(lastFrame());
+    assert.match(f[0], /public\.toast_docs/);
+    assert.match(f[1], /heap \(relkind r\) {2}1 blocks/);
+    assert.ok(f.some((l) => /^›\s+0 {2}heap\/data\s+20\s+396/.test(l)), "block 0 listed with its 20 items and free space");
+
+    await type(stdin, ENTER);
+    f = frame(lastFrame());
+    assertFits(f, 80, 24);
+    assert.match(f[0], /public\.toast_docs › block 0/);
+    assert.ok(f.some((l) => /pd_checksum\s+49437 {2}ok/.test(l) || /pd_checksum\s+\d+ {2}ok/.test(l)), "checksum verified");
+    assert.ok(f.some((l) => /^›.*lp {3}1 NORMAL/.test(l)), "cursor on the first item");
+
+    await type(stdin, DOWN, DOWN, DOWN, ENTER);
+    f = frame(lastFrame());
+    assert.match(f[0], /block 0 › item 4/);
+    assert.ok(f.some((l) => /t_infomask\s+0x0906 {2}HEAP_HASVARWIDTH\|HEAP_HASEXTERNAL/.test(l)), "flag names");
+    assert.ok(f.some((l) => /4 body\s+text → TOAST value \d+, 199600 bytes stored/.test(l)), "TOAST pointer shown");
+
+    await type(stdin, DOWN, DOWN, DOWN, ENTER);
+    f = frame(lastFrame());
+    assert.match(f[0], /› body › TOAST/);
+    assert.ok(f.some((l) => /chunks: 100 found, 100 expected/.test(l)), "chunk list");
+    assert.ok(f.some((l) => /chunk_seq 0\s+\(\d+,\d+\)/.test(l)), "first chunk's TID");
+
+    await type(stdin, ENTER);
+    f = frame(lastFrame());
+    assert.match(f[1], /detoasted: 100 chunks, 199600 bytes stored/);
+    assert.match(f[f.length - 2], /lines 1-19 of 2527/);
+    await type(stdin, DOWN);
+    assert.match(frame(lastFrame()).at(-2)!, /lines 2-20 of 2527/);
+
+    await type(stdin, BACKSPACE, LEFT);
+    f = frame(lastFrame());
+    assert.match(f[0], /block 0 › item 4$/);
+    assert.ok(f.some((l) => /^›.*4 body/.test(l)), "back where we were, on body");
+
+    // x: the selected field in hex; Enter: back to the same field.
+    await type(stdin, "x");
+    f = frame(lastFrame());
+    assertFits(f, 80, 24);
+    assert.match(f[0], /› hex/);
+    assert.ok(f.some((l) => /^item 4 body {2}bytes 6848\.\.6865 \(18\) {2}= TOAST pointer/.test(l)), `body's bytes selected:\n${f.join("\n")}`);
+    await type(stdin, UP, ENTER);
+    f = frame(lastFrame());
+    assert.match(f[0], /block 0 › item 4$/);
+    assert.ok(f.some((l) => /^›.*3 expected_chunks/.test(l)), "the field before body, selected from the hex view");
+
+    // Forward history after going back.
+    await type(stdin, LEFT);
+    assert.match(frame(lastFrame())[0], /› hex$/);
+    await type(stdin, RIGHT);
+    assert.match(frame(lastFrame())[0], /block 0 › item 4$/);
+
+    // The go prompt, then q quits.
+    await type(stdin, "g", "9", "9", ENTER);
+    assert.match(frame(lastFrame()).at(-2)!, /no block 99: public\.toast_docs has blocks 0\.\.0/);
+    await type(stdin, "q");
+  } finally {
+    unmount();
+    session.close();
+  }
+});
+
+test("the app reads keys sent faster than it renders (one input chunk)", async () => {
+  const session = new BrowseSession({ pgdata, database: "pgdisk_sample" });
+  const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} size={{ columns: 80, rows: 24 }} />);
+  try {
+    await tick(100);
+    stdin.write("gweb_links\rg3\r");
+    await tick(150);
+    const f = frame(lastFrame());
+    assert.match(f[0], /public\.web_links › block 3$/);
+    assert.ok(f.some((l) => /pd_flags\s+0x0004 ALL_VISIBLE/.test(l)), "block 3's header");
+  } finally {
+    unmount();
+    session.close();
+  }
+});
+
+test("the app on tiny and odd terminal sizes draws without crashing", async () => {
+  for (const [columns, rows] of [[20, 5], [40, 8], [1, 1], [200, 60], [80, 10]] as const) {
+    const session = new BrowseSession({ pgdata, database: "pgdisk_sample" });
+    const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} size={{ columns, rows }} />);
+    try {
+      await tick(60);
+      await type(stdin, DOWN, ENTER, ENTER, "x", DOWN);
+      const f = frame(lastFrame());
+      if (columns < 40 || rows < 8) assert.match(f.join("\n"), /too small/);
+      else assertFits(f, columns, rows);
+    } finally {
+      unmount();
+      session.close();
+    }
+  }
+});
+
+test("problems are marked inline: page rows, item rows, the item's field, the hex bytes", async () => {
+  const copy = await tinySampleCopy();
+  try {
+    // Damage toast_docs block 0: its checksum, item 2's t_hoff, item 5's lp_len.
+    const file = join(copy.pgdata, "base", "16384", "16446");
+    const b = new Uint8Array(readFileSync(file));
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    dv.setUint16(8, (dv.getUint16(8, true) + 1) & 0xffff, true);
+    const lp = (n: number): number => dv.getUint32(24 + (n - 1) * 4, true);
+    b[(lp(2) & 0x7fff) + 22] = 32;
+    dv.setUint32(24 + 4 * 4, ((lp(5) & 0x1ffff) | (8000 << 17)) >>> 0, true);
+    writeFileSync(file, b);
+
+    const session = new BrowseSession({ pgdata: copy.pgdata, database: "pgdisk_sample" });
+    const rel = session.findRelation(session.startDb!, "toast_docs");
+    const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} start={at({ view: "page", rel, block: 0 })} size={{ columns: 100, rows: 40 }} />);
+    try {
+      await tick(100);
+      let f = frame(lastFrame());
+      assert.match(f[1], /3 problems/);
+      assert.ok(f.some((l) => /^ !! PAGE_CHECKSUM_MISMATCH: page verification failed/.test(l)), "page finding listed first");
+      assert.ok(f.some((l) => /^ !pd_checksum +\d+ +MISMATCH: computed \d+/.test(l)), "pd_checksum row marked");
+      assert.ok(f.some((l) => /^ {2}pd_prune_xid/.test(l)), "other header fields unmarked");
+      assert.ok(f.some((l) => /^ !lp +2 NORMAL/.test(l)) && f.some((l) => /^ ! +! HEAP_BAD_T_HOFF: tuple data should begin at byte 24, but actually begins at byte 32/.test(l)), "item 2 marked, its finding under it");
+      assert.ok(f.some((l) => /^ !lp +5 NORMAL +off +\d+ len 8000/.test(l)) && f.some((l) => /LP_OUTSIDE_ITEM_AREA/.test(l)), "item 5 marked");
+      assert.ok(f.some((l) => /^ {2}lp +3 NORMAL/.test(l)), "item 3 unmarked");
+      await type(stdin, DOWN, ENTER);
+      f = frame(lastFrame());
+      assert.match(f[0], /item 2$/);
+      assert.ok(f.some((l) => /^ ! +! HEAP_BAD_T_HOFF/.test(l)), "the item's finding on top");
+      assert.ok(f.some((l) => /^ !t_hoff +32$/.test(l)), "t_hoff row marked");
+      assert.ok(f.some((l) => /^ !data +42 bytes \(not decoded: see the problem above\)/.test(l)), "undecoded data explained");
+    } finally {
+      unmount();
+    }
+    const h = session.relation(rel);
+    const regions = pageRegions(session.readPage(rel, 0), session.page(rel, 0), { desc: h.ctx.desc });
+    const marked = regions.filter((r) => r.problem).map((r) => r.key);
+    for (const k of ["hdr.pd_checksum", "lp.2", "item.2.t_hoff", "lp.5"]) assert.ok(marked.includes(k), `${k} marked in hex (marked: ${marked.join(" ")})`);
+    for (const k of ["hdr.pd_prune_xid", "hdr.pd_lsn_xlogid", "lp.3", "item.3.t_hoff"]) assert.ok(!marked.includes(k), `${k} not marked`);
+    assert.deepEqual(session.summary(rel, 0).problems.sort(), ["HEAP_BAD_T_HOFF", "LP_OUTSIDE_ITEM_AREA", "PAGE_CHECKSUM_MISMATCH"]);
+    session.close();
+  } finally {
+    rmSync(copy.root, { recursive: true, force: true });
+  }
+});
+
+test("the footer keeps quit in view when the hints do not fit", () => {
+  const hints = footerHints("page", false, { index: true });
+  const f = render(<Footer hints={hints} width={80} />);
+  const line = frame(f.lastFrame())[0];
+  assert.ok(line.length <= 80, `${line.length} columns`);
+  assert.match(line, /^ ↑↓ {2}move .* q {2}quit$/);
+  f.unmount();
+  assert.deepEqual(fitHints(hints, 200), hints);
+  assert.deepEqual(fitHints(hints, 5), [["q", "quit"]]);
+});
