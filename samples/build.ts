@@ -19,7 +19,7 @@ import { buildToast } from "./data/toast.js";
 import { buildTypes } from "./data/types.js";
 
 /** Bumped whenever the same seed would start producing different content. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 export const SAMPLE_DB = "pgdisk_sample";
 export const DEFAULT_SEED = 1;
 

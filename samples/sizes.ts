@@ -27,7 +27,7 @@ export const SIZES: Record<SizeName, SizeProfile> = {
     name: "tiny",
     purpose: "tests: every promised shape, a few rows each",
     approxDisk: "~70 MB",
-    toast: { single: 5, multi: 6, over100: 1, over1000: 0 },
+    toast: { single: 500, multi: 6, over100: 1, over1000: 0 },
     compressed: { inline: 4, external: 3, big: 1 },
     embeddings: 24,
     links: 5000,
