@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { makeInspectCommand } from "./inspect.js";
 import { makeSamplesCommand } from "../samples/cli.js";
+import { makeMigrateCommand } from "./migrate.js";
 import { reportError } from "./exit.js";
 
 const program = new Command("pgdisk")
@@ -15,6 +16,7 @@ const program = new Command("pgdisk")
   });
 
 program.addCommand(makeInspectCommand());
+program.addCommand(makeMigrateCommand());
 program.addCommand(makeSamplesCommand());
 
 try {
