@@ -1,0 +1,26 @@
+// Every module that declares on-disk structs, so the registry (docs, round-trip tests) sees them all.
+import "./am/brin.js";
+import "./am/gin.js";
+import "./am/gist.js";
+import "./am/hash.js";
+import "./am/sequence.js";
+import "./am/spgist.js";
+import "./datum/arrays.js";
+import "./datum/datetime.js";
+import "./datum/jsonb.js";
+import "./datum/network.js";
+import "./datum/numeric.js";
+import "./datum/tsvector.js";
+import "./heap/tuple-header.js";
+import "./nbtree/index-tuple.js";
+import "./nbtree/meta.js";
+import "./nbtree/opaque.js";
+import "./nbtree/prefix.js";
+import "./page/item-id.js";
+import "./page/item-pointer.js";
+import "./page/page-header.js";
+import "./storage/control-file.js";
+import "./storage/fsm.js";
+import "./storage/relmap.js";
+import "./varlena/compressed.js";
+import "./varlena/toast-pointer.js";
