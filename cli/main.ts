@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { makeInspectCommand } from "./inspect.js";
 import { makeSamplesCommand } from "../samples/cli.js";
 import { makeMigrateCommand } from "./migrate.js";
+import { makeVerifyCommand } from "./verify.js";
 import { reportError } from "./exit.js";
 
 const program = new Command("pgdisk")
@@ -16,6 +17,7 @@ const program = new Command("pgdisk")
   });
 
 program.addCommand(makeInspectCommand());
+program.addCommand(makeVerifyCommand());
 program.addCommand(makeMigrateCommand());
 program.addCommand(makeSamplesCommand());
 

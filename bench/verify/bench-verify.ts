@@ -1,0 +1,78 @@
+// pgdisk verify vs the real anchors on the same data: `pg_amcheck --heapallindexed --parent-check`
+// (a server started on a copy of the sample, every database that accepts connections) plus
+// `pg_checksums --check` (stopped), against one `pgdisk verify --pgdata` run (all databases,
+// shared catalogs, TOAST, heapallindexed, checksums). One run each, wall time, with the file
+// cache warmed first; prints the ratio and pgdisk's worker count.
+//
+//   npx tsx bench/verify/bench-verify.ts [--size small] [--jobs N] [--sample DIR]
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { PgServer, PG_BIN } from "../../test/pg/server.js";
+import { argValue, benchSample, timeCommand } from "../common.js";
+import type { SizeName } from "../../samples/sizes.js";
+
+const size = argValue("--size", "small") as SizeName;
+const jobs = Number(argValue("--jobs", String(availableParallelism())));
+const sampleRoot = argValue("--sample", "");
+const ROOT = join(import.meta.dirname, "../..");
+
+function warm(dir: string): number {
+  let bytes = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) bytes += warm(p);
+    else if (e.isFile()) {
+      bytes += statSync(p).size;
+      readFileSync(p);
+    }
+  }
+  return bytes;
+}
+
+const src = sampleRoot ? join(sampleRoot, "data") : await benchSample(size);
+const root = mkdtempSync(join(tmpdir(), "pgdisk-bench-verify-"));
+try {
+  cpSync(join(src, ".."), root, { recursive: true });
+  rmSync(join(root, "sock"), { recursive: true, force: true });
+  const pgdata = join(root, "data");
+  const srv = PgServer.attach(root); // fixes ownership for the postgres user
+  const mb = warm(pgdata) / 2 ** 20;
+
+  // pgdisk, as a user runs it (compiled when dist/ is current, else through tsx)
+  const tPgdisk = timeCommand(process.execPath, ["--import", "tsx", "--no-warnings", join(ROOT, "test/verify/cli-entry.ts"), "verify", "--pgdata", pgdata, "--jobs", String(jobs)]);
+
+  const tChecksums = srv.toolResult("pg_checksums", ["--check", "-D", pgdata]).status === 0 ? timeTool(srv, "pg_checksums", ["--check", "-D", pgdata]) : NaN;
+
+  srv.start();
+  for (const db of srv.rows("SELECT datname FROM pg_database WHERE datallowconn").map((r) => r[0]!)) srv.sql("CREATE EXTENSION IF NOT EXISTS amcheck", db);
+  const amArgs = ["-h", srv.socketDir, "-p", String(srv.port), "-U", "postgres", "-a", "--heapallindexed", "--parent-check", "-j", String(jobs)];
+  const tAmcheck = timeTool(srv, "pg_amcheck", amArgs);
+  srv.stop();
+
+  const anchors = tAmcheck + tChecksums;
+  const line = (name: string, s: number): string => `${name.padEnd(58)} ${s.toFixed(2).padStart(7)} s`;
+  process.stdout.write(
+    [
+      `sample: ${size}, ${mb.toFixed(0)} MiB data directory, ${availableParallelism()} cores`,
+      line(`pgdisk verify --pgdata (${jobs} worker${jobs === 1 ? "" : "s"}, all checks)`, tPgdisk),
+      line(`pg_amcheck -a --heapallindexed --parent-check -j ${jobs}`, tAmcheck),
+      line("pg_checksums --check", tChecksums),
+      line("anchors together", anchors),
+      `ratio pgdisk / (pg_amcheck + pg_checksums) = ${(tPgdisk / anchors).toFixed(2)} (one run each, warm file cache)`,
+      "",
+    ].join("\n"),
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** A PostgreSQL client binary run as the postgres user, timed. */
+function timeTool(srv: PgServer, bin: string, args: string[]): number {
+  const t = process.hrtime.bigint();
+  const r = srv.toolResult(bin, args);
+  const s = Number(process.hrtime.bigint() - t) / 1e9;
+  if (r.status !== 0) throw new Error(`${bin} exited ${r.status}: ${r.stderr}`);
+  return s;
+}
+void PG_BIN;

@@ -1,0 +1,292 @@
+// The catalog of every check `pgdisk verify` performs: one stable code per on-disk rule, its
+// severity, what it means, how it is detected and which amcheck message (PostgreSQL 15
+// contrib/amcheck, or the buffer manager / pg_checksums) reports the same problem.
+// docs/checks.md is generated from this list (verify/checks-doc.ts) and a test keeps them equal;
+// every finding the engine emits must name a code listed here (findings.ts enforces it).
+import type { Severity } from "../formats/schema/errors.js";
+
+export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix";
+
+export interface CheckInfo {
+  code: string;
+  severity: Severity;
+  area: CheckArea;
+  /** what is wrong when the check fires */
+  meaning: string;
+  /** how pgdisk detects it */
+  detection: string;
+  /** the amcheck / server message for the same problem, when there is one */
+  amcheck?: string;
+  /** version or wording notes on the amcheck side */
+  note?: string;
+}
+
+type Row = [code: string, severity: Severity, meaning: string, detection: string, amcheck?: string, note?: string];
+
+const NBT = "verify_nbtree.c";
+const VH = "verify_heapam.c";
+
+function area(a: CheckArea, rows: Row[]): CheckInfo[] {
+  return rows.map(([code, severity, meaning, detection, amcheck, note]) => ({ code, severity, area: a, meaning, detection, ...(amcheck ? { amcheck } : {}), ...(note ? { note } : {}) }));
+}
+
+export const CHECKS: readonly CheckInfo[] = [
+  ...area("relation", [
+    ["REL_PARTIAL_BLOCK", "error", "a segment file ends with a partial block", "file size modulo BLCKSZ is not zero", "could not read block %u in file \"%s\": read %d of %d", "pg_checksums (fatal)"],
+    ["REL_SHORT_READ", "error", "a block could not be read whole", "positioned read returned fewer than BLCKSZ bytes", "could not read block %u in file \"%s\": read %d of %d", "pg_checksums"],
+    ["REL_FILE_MISSING", "error", "a relation named by the catalog has no file", "segment 0 of the main fork does not exist", "index \"%s\" lacks a main relation fork", `${NBT} (indexes); the server raises "could not open file" for tables`],
+    ["REL_VERIFY_FAILED", "error", "verification of the relation stopped on an unexpected decoding error", "an exception other than a finding escaped a check; the relation is reported, the run goes on"],
+    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method", "relam is not heap or btree (hash, GiST, GIN, SP-GiST, BRIN, sequences)", undefined, "pg_amcheck silently skips these relations"],
+    ["REL_INDEX_NOT_VALID", "info", "the index is not valid (indisvalid false) and is not checked beyond its pages", "pg_index.indisvalid", "cannot check index \"%s\"", NBT],
+    ["REL_NO_CATALOG", "info", "a lone file outside a cluster: no catalog, so no attribute walk, no XID horizons and no key order", "the file is not under a data directory with a readable catalog"],
+    ["REL_FINDINGS_SUPPRESSED", "info", "more findings of one code than the per-relation limit; the rest were counted, not listed", "per-code counter in the finding sink"],
+  ]),
+  ...area("page", [
+    ["PAGE_NEW_NOT_ZERO", "error", "pd_upper is 0 (a new page) but the page is not all zeros", "PageIsNew and a non-zero byte anywhere", "invalid page in block %u of relation %s", "bufmgr PageIsVerifiedExtended"],
+    ["PAGE_CHECKSUM_MISMATCH", "error", "pd_checksum differs from pg_checksum_page computed with the relation-wide block number (a warning when the cluster was not cleanly shut down)", "FNV-based pg_checksum_page over the page with blkno = segno * RELSEG_SIZE + block", "checksum verification failed in file \"%s\", block %u: calculated checksum %X but block contains %X", "pg_checksums; the server says \"page verification failed, calculated checksum %u but expected %u\" and \"invalid page in block %u of relation %s\""],
+    ["PAGE_BAD_FLAGS", "error", "pd_flags has bits outside PD_VALID_FLAG_BITS", "pd_flags & ~0x0007", "invalid page in block %u of relation %s", "bufmgr header check"],
+    ["PAGE_BAD_LAYOUT_VERSION", "error", "pd_pagesize_version's low byte is not layout version 4", "pd_pagesize_version & 0xFF"],
+    ["PAGE_BAD_SIZE", "error", "pd_pagesize_version names another page size than the cluster's BLCKSZ", "pd_pagesize_version & 0xFF00"],
+    ["PAGE_LOWER_TOO_SMALL", "error", "pd_lower is inside the page header", "pd_lower < 24"],
+    ["PAGE_LOWER_GT_UPPER", "error", "pd_lower > pd_upper", "header fields", "invalid page in block %u of relation %s", "bufmgr header check"],
+    ["PAGE_UPPER_GT_SPECIAL", "error", "pd_upper > pd_special", "header fields", "invalid page in block %u of relation %s", "bufmgr header check"],
+    ["PAGE_SPECIAL_BEYOND_PAGE", "error", "pd_special > BLCKSZ", "header fields", "invalid page in block %u of relation %s", "bufmgr header check"],
+    ["PAGE_SPECIAL_NOT_ALIGNED", "error", "pd_special is not MAXALIGNed", "pd_special & 7", "invalid page in block %u of relation %s", "bufmgr header check"],
+    ["PAGE_LOWER_NOT_ITEM_BOUNDARY", "error", "pd_lower does not end on a line pointer boundary", "(pd_lower - 24) % 4"],
+    ["PAGE_SPECIAL_SIZE", "error", "the special space does not have the size of the relation's access method (heap 0, btree 16)", "BLCKSZ - pd_special", "index \"%s\" contains corrupted page at block %u", `nbtpage.c _bt_checkpage (btree); heap pages have no amcheck check`],
+    ["LP_UNUSED_NONZERO", "warning", "an LP_UNUSED line pointer has a non-zero offset or length", "lp_flags 0 with lp_off or lp_len set"],
+    ["LP_REDIRECT_HAS_LENGTH", "error", "an LP_REDIRECT line pointer has a length", "lp_flags 2 with lp_len != 0"],
+    ["LP_REDIRECT_OUT_OF_RANGE", "error", "a redirect names an item number outside 1..maxoff", "lp_off of an LP_REDIRECT", "line pointer redirection to item at offset %u exceeds maximum offset %u", `${VH}; below 1 it says "line pointer redirection to item at offset %u precedes minimum offset %u"`],
+    ["LP_NORMAL_ZERO_LENGTH", "error", "an LP_NORMAL line pointer has no storage", "lp_flags 1 with lp_len 0", "invalid line pointer storage in index \"%s\"", `${NBT} (index pages)`],
+    ["LP_NOT_ALIGNED", "error", "an item does not start at a MAXALIGNed offset", "lp_off & 7", "line pointer to page offset %u is not maximally aligned", VH],
+    ["LP_OUTSIDE_ITEM_AREA", "error", "an item lies outside [pd_upper, pd_special)", "lp_off < pd_upper or lp_off + lp_len > pd_special", "line pointer to page offset %u with length %u ends beyond maximum page offset %u", `${VH} (beyond BLCKSZ); ${NBT}: "line pointer points past end of tuple space in index \\"%s\\""`],
+    ["LP_TOO_SHORT", "error", "a heap item is shorter than MAXALIGN(SizeofHeapTupleHeader) = 24", "lp_len of an LP_NORMAL heap item", "line pointer length %u is less than the minimum tuple header size %u", VH],
+    ["LP_OVERLAP", "error", "two items' storage overlaps", "items sorted by lp_off, each compared with the previous end", undefined, "amcheck does not check overlapping tuples"],
+    ["BT_LP_INVALID_STORAGE", "error", "an index line pointer is LP_UNUSED or LP_REDIRECT (nbtree uses neither)", "lp_flags of index items", "invalid line pointer storage in index \"%s\"", NBT],
+  ]),
+  ...area("heap", [
+    ["HEAP_REDIRECT_TO_UNUSED", "error", "a redirect line pointer points to an unused item", "lp_flags of the redirect target", "line pointer redirection to unused item at offset %u", `${VH} (PG15 wording; PG16+: "redirected line pointer points to an unused item at offset %u")`],
+    ["HEAP_REDIRECT_TO_DEAD", "error", "a redirect line pointer points to a dead item", "lp_flags of the redirect target", "redirected line pointer points to a dead item at offset %u", `${VH} PG16+`],
+    ["HEAP_REDIRECT_TO_REDIRECT", "error", "a redirect line pointer points to another redirect", "lp_flags of the redirect target", "redirected line pointer points to another redirected line pointer at offset %u", `${VH} PG16+`],
+    ["HEAP_HOFF_BEYOND_TUPLE", "error", "t_hoff is beyond the item's length", "t_hoff > lp_len", "data begins at offset %u beyond the tuple length %u", VH],
+    ["HEAP_MULTIXACT_COMMITTED", "error", "HEAP_XMAX_COMMITTED together with HEAP_XMAX_IS_MULTI", "t_infomask", "multixact should not be marked committed", VH],
+    ["HEAP_HOT_UPDATED_XMAX_ZERO", "error", "HEAP_HOT_UPDATED with no updating transaction", "t_infomask2 & HEAP_HOT_UPDATED and update xid 0", "tuple has been HOT updated, but xmax is 0", `${VH} PG16+`],
+    ["HEAP_ONLY_NOT_UPDATED", "error", "HEAP_ONLY_TUPLE without HEAP_UPDATED", "t_infomask2 & HEAP_ONLY_TUPLE, t_infomask & HEAP_UPDATED", "tuple is heap only, but not the result of an update", `${VH} PG16+`],
+    ["HEAP_BAD_T_HOFF", "error", "t_hoff differs from MAXALIGN(23 + BITMAPLEN(natts)) (or 24 without nulls)", "t_hoff, natts and HEAP_HASNULL", "tuple data should begin at byte %u, but actually begins at byte %u (%u attributes, has nulls)", `${VH}; four variants: "1 attribute"/"%u attributes", "has nulls"/"no nulls"`],
+    ["HEAP_NATTS_EXCEEDS_DESCRIPTOR", "error", "the tuple has more attributes than the relation (pg_class.relnatts / pg_attribute)", "t_infomask2 & HEAP_NATTS_MASK vs the catalog descriptor", "number of attributes %u exceeds maximum expected for table %u", VH],
+    ["HEAP_ATTR_STARTS_BEYOND", "error", "an attribute starts beyond the tuple's end", "attribute walk with the catalog descriptor (heap_deform_tuple's alignment rules)", "attribute with length %u starts at offset %u beyond total tuple length %u", VH],
+    ["HEAP_ATTR_ENDS_BEYOND", "error", "an attribute ends beyond the tuple's end", "attribute walk", "attribute with length %u ends at offset %u beyond total tuple length %u", VH],
+    ["HEAP_TOAST_BAD_TAG", "error", "an external datum has a vartag other than VARTAG_ONDISK (18) or VARTAG_DIRECT (19)", "byte after the 0x01 external header", "toasted attribute has unexpected TOAST tag %u", `${VH} (which also rejects 19, the Direct TOAST tag stock servers do not know)`],
+    ["HEAP_EXTERNAL_WITHOUT_FLAG", "error", "a tuple holds a TOAST pointer but HEAP_HASEXTERNAL is clear", "t_infomask", "toast value %u is external but tuple header flag HEAP_HASEXTERNAL not set", VH],
+    ["HEAP_EXTERNAL_NO_TOAST_REL", "error", "a tuple holds a TOAST pointer but the relation has no TOAST relation", "pg_class.reltoastrelid = 0", "toast value %u is external but relation has no toast relation", VH],
+    ["HEAP_VARLENA_BAD_HEADER", "error", "a 4-byte varlena header gives a length smaller than its own header", "VARSIZE < 4 (8 when compressed)", undefined, "amcheck walks on with the bad length"],
+  ]),
+  ...area("hot", [
+    ["HEAP_REDIRECT_TO_NON_HOT", "error", "a redirect points to a tuple that is not heap-only", "HEAP_ONLY_TUPLE of the redirect target", "redirected line pointer points to a non-heap-only tuple at offset %u", `${VH} PG16+`],
+    ["HEAP_REDIRECT_CHAINS_INTERSECT", "error", "two update chains reach the same tuple through a redirect", "predecessor array per page", "redirect line pointer points to offset %u, but offset %u also points there", `${VH} PG16+`],
+    ["HEAP_UPDATE_CHAINS_INTERSECT", "error", "two tuples claim the same newer version", "t_ctid and xmax = next xmin, predecessor array", "tuple points to new version at offset %u, but offset %u also points there", `${VH} PG16+`],
+    ["HEAP_NON_HOT_UPDATE_MADE_HOT", "error", "a tuple not marked HEAP_HOT_UPDATED has a heap-only successor", "infomask2 of both chain members", "non-heap-only update produced a heap-only tuple at offset %u", `${VH} PG16+`],
+    ["HEAP_HOT_UPDATE_MADE_NON_HOT", "error", "a HEAP_HOT_UPDATED tuple has a successor that is not heap-only", "infomask2 of both chain members", "heap-only update produced a non-heap only tuple at offset %u", `${VH} PG16+`],
+    ["HEAP_ABORTED_XMIN_UPDATED_TO_COMMITTED", "error", "a tuple whose inserter aborted was updated by a committed transaction", "pg_xact status of both xmins", "tuple with aborted xmin %u was updated to produce a tuple at offset %u with committed xmin %u", `${VH} PG16+`],
+    ["HEAP_ABORTED_XMIN_UPDATED_TO_IN_PROGRESS", "error", "a tuple whose inserter aborted was updated by an in-progress transaction", "pg_xact status of both xmins", "tuple with aborted xmin %u was updated to produce a tuple at offset %u with in-progress xmin %u", `${VH} PG16+; offline "in progress" means never committed nor aborted in pg_xact`],
+    ["HEAP_IN_PROGRESS_XMIN_UPDATED_TO_COMMITTED", "error", "an uncommitted tuple was updated by a committed transaction", "pg_xact status of both xmins", "tuple with in-progress xmin %u was updated to produce a tuple at offset %u with committed xmin %u", `${VH} PG16+`],
+    ["HEAP_CHAIN_ROOT_IS_HEAP_ONLY", "error", "a heap-only tuple that nothing points to (the root of a chain must not be heap-only)", "predecessor array after the chain pass", "tuple is root of chain but is marked as heap-only tuple", `${VH} PG16+`],
+  ]),
+  ...area("xid", [
+    ["HEAP_XMIN_IN_FUTURE", "error", "xmin is at or after pg_control's nextXid", "full XID from nextXid's epoch", "xmin %u equals or exceeds next valid transaction ID %u:%u", VH],
+    ["HEAP_XMIN_BEFORE_CLUSTER_MIN", "error", "xmin precedes pg_control's oldestXid", "full XID comparison", "xmin %u precedes oldest valid transaction ID %u:%u", VH],
+    ["HEAP_XMIN_BEFORE_RELFROZENXID", "error", "xmin precedes pg_class.relfrozenxid", "full XID comparison", "xmin %u precedes relation freeze threshold %u:%u", VH],
+    ["HEAP_XVAC_INVALID", "error", "an old-style VACUUM FULL moved tuple has xvac 0", "HEAP_MOVED_OFF/IN with t_field3 = 0", "old-style VACUUM FULL transaction ID for moved off tuple is invalid", `${VH}; also "moved in"`],
+    ["HEAP_XVAC_IN_FUTURE", "error", "xvac is at or after nextXid", "full XID comparison", "old-style VACUUM FULL transaction ID %u for moved off tuple equals or exceeds next valid transaction ID %u:%u", `${VH}; also "moved in"`],
+    ["HEAP_XVAC_BEFORE_RELFROZENXID", "error", "xvac precedes relfrozenxid", "full XID comparison", "old-style VACUUM FULL transaction ID %u for moved off tuple precedes relation freeze threshold %u:%u", `${VH}; also "moved in"`],
+    ["HEAP_XVAC_BEFORE_CLUSTER_MIN", "error", "xvac precedes oldestXid", "full XID comparison", "old-style VACUUM FULL transaction ID %u for moved off tuple precedes oldest valid transaction ID %u:%u", `${VH}; also "moved in"`],
+    ["HEAP_XVAC_IN_PROGRESS", "error", "xvac never committed nor aborted in pg_xact", "pg_xact status 0 for an xid below nextXid in a stopped cluster", "old-style VACUUM FULL transaction ID %u for moved off tuple appears to be in progress", `${VH}; "matches our current transaction ID" cannot happen offline`],
+    ["HEAP_MXID_INVALID", "error", "HEAP_XMAX_IS_MULTI with xmax 0", "t_xmax", "multitransaction ID is invalid", VH],
+    ["HEAP_MXID_BEFORE_RELMINMXID", "error", "the MultiXactId precedes pg_class.relminmxid", "modulo-2^32 comparison", "multitransaction ID %u precedes relation minimum multitransaction ID threshold %u", VH],
+    ["HEAP_MXID_BEFORE_CLUSTER_MIN", "error", "the MultiXactId precedes pg_control's oldestMulti", "modulo-2^32 comparison", "multitransaction ID %u precedes oldest valid multitransaction ID threshold %u", VH],
+    ["HEAP_MXID_IN_FUTURE", "error", "the MultiXactId is at or after pg_control's nextMulti", "modulo-2^32 comparison", "multitransaction ID %u equals or exceeds next valid multitransaction ID %u", VH],
+    ["HEAP_UPDATE_XID_INVALID", "error", "a MultiXact xmax that is not lock-only has no update member", "pg_multixact offsets and members", "update xid is invalid", VH],
+    ["HEAP_UPDATE_XID_IN_FUTURE", "error", "the MultiXact's update xid is at or after nextXid", "full XID comparison", "update xid %u equals or exceeds next valid transaction ID %u:%u", VH],
+    ["HEAP_UPDATE_XID_BEFORE_RELFROZENXID", "error", "the MultiXact's update xid precedes relfrozenxid", "full XID comparison", "update xid %u precedes relation freeze threshold %u:%u", VH],
+    ["HEAP_UPDATE_XID_BEFORE_CLUSTER_MIN", "error", "the MultiXact's update xid precedes oldestXid", "full XID comparison", "update xid %u precedes oldest valid transaction ID %u:%u", VH],
+    ["HEAP_XMAX_IN_FUTURE", "error", "xmax is at or after nextXid", "full XID comparison", "xmax %u equals or exceeds next valid transaction ID %u:%u", VH],
+    ["HEAP_XMAX_BEFORE_RELFROZENXID", "error", "xmax precedes relfrozenxid", "full XID comparison", "xmax %u precedes relation freeze threshold %u:%u", VH],
+    ["HEAP_XMAX_BEFORE_CLUSTER_MIN", "error", "xmax precedes oldestXid", "full XID comparison", "xmax %u precedes oldest valid transaction ID %u:%u", VH],
+    ["MULTIXACT_UNREADABLE", "warning", "the members of a MultiXactId could not be read from pg_multixact", "offsets/members SLRU segment missing or short"],
+  ]),
+  ...area("toast", [
+    ["TOAST_RAWSIZE_TOO_LARGE", "error", "a TOAST pointer's va_rawsize exceeds 0x3FFFFFFF", "va_rawsize", "toast value %u rawsize %d exceeds limit %d", VH],
+    ["TOAST_BAD_COMPRESSION_METHOD", "error", "a compressed value names a method other than pglz (0) or lz4 (1)", "top 2 bits of va_extinfo / va_tcinfo", "toast value %u has invalid compression method id %d", `${VH} (external values; pgdisk checks inline values too)`],
+    ["TOAST_EXTSIZE_EXCEEDS_RAWSIZE", "error", "a pointer's stored size exceeds va_rawsize - 4", "va_extinfo & 0x3FFFFFFF vs va_rawsize"],
+    ["TOAST_POINTER_BAD_RELID", "error", "va_toastrelid is not the parent's TOAST relation", "pointer vs pg_class.reltoastrelid"],
+    ["TOAST_VALUE_MISSING", "error", "no chunk of the value exists", "chunk map of the TOAST heap (the index scan's order: chunk_id, chunk_seq)", "toast value %u not found in toast table", VH],
+    ["TOAST_CHUNK_NULL_SEQ", "error", "a chunk has a NULL chunk_seq", "null bitmap of the chunk tuple", "toast value %u has toast chunk with null sequence number", VH],
+    ["TOAST_CHUNK_UNEXPECTED_SEQ", "error", "a chunk is missing, duplicated or out of order", "chunks in (chunk_seq, TID) order compared with the running expectation", "toast value %u index scan returned chunk %d when expecting chunk %d", VH],
+    ["TOAST_CHUNK_NULL_DATA", "error", "a chunk has NULL chunk_data", "null bitmap of the chunk tuple", "toast value %u chunk %d has null data", VH],
+    ["TOAST_CHUNK_BAD_VARLENA", "error", "chunk_data is compressed or external", "varlena header of chunk_data", "toast value %u chunk %d has invalid varlena header %0x", VH],
+    ["TOAST_CHUNK_EXTRA", "error", "a chunk follows the last one the value's size allows", "chunk_seq > (extsize - 1) / TOAST_MAX_CHUNK_SIZE", "toast value %u chunk %d follows last expected chunk %d", VH],
+    ["TOAST_CHUNK_BAD_SIZE", "error", "a chunk's data has the wrong length", "TOAST_MAX_CHUNK_SIZE for all but the last chunk, the remainder for the last", "toast value %u chunk %d has size %u, but expected size %u", VH],
+    ["TOAST_VALUE_TRUNCATED", "error", "the value's chunks end early", "last chunk seen vs (extsize - 1) / TOAST_MAX_CHUNK_SIZE", "toast value %u was expected to end at chunk %d, but ended while expecting chunk %d", VH],
+    ["TOAST_DECOMPRESS_FAILED", "error", "a compressed value (external or inline) does not decompress", "pglz/lz4 decoder over the stored bytes; detail names the decoder's own code and offset", undefined, "amcheck checks only the method id, never the compressed bytes"],
+    ["TOAST_RAWSIZE_MISMATCH", "error", "a compressed value decompresses to another size than its header says", "decompressed length vs va_rawsize - 4 / va_tcinfo"],
+  ]),
+  ...area("direct-toast", [
+    ["DTOAST_POINTER_BAD_SIZE", "error", "a direct pointer's stored size is 0 or exceeds va_rawsize - 4", "va_extinfo & 0x3FFFFFFF (new-formats.md §1.5)"],
+    ["DTOAST_POINTER_BAD_METHOD", "error", "a direct pointer's method bits are not 0/1, or are set on an uncompressed value", "va_extinfo >> 30 (§1.5)"],
+    ["DTOAST_POINTER_BAD_TCINFO", "error", "a compressed direct value's first 4 stored bytes (va_tcinfo) disagree with the pointer", "raw size va_rawsize - 4 and the same method; stored size >= 5 (§1.5)"],
+    ["DTOAST_ROOT_INVALID", "error", "va_tid names a block beyond the TOAST relation or an item that is not a used LP_NORMAL line pointer", "TOAST relation size and line pointers (§1.5)"],
+    ["DTOAST_CHILD_INVALID", "error", "a chunk_tids entry names a block beyond the relation or an item that is not a used LP_NORMAL line pointer", "line pointers of the child (§1.5)"],
+    ["DTOAST_CHUNK_HAS_ID", "error", "a chunk reached through a direct pointer has a non-NULL chunk_id", "null bitmap bit 0 (§1.2)"],
+    ["DTOAST_CHUNK_ID_ZERO", "warning", "a direct chunk uses chunk_id 0 (the v1 convention); an error when the TOAST index is partial on chunk_id IS NOT NULL", "chunk_id value and pg_index.indpred of the TOAST index (§1.5)"],
+    ["DTOAST_CHUNK_BAD_NATTS", "error", "a chunk's natts is outside 3..5, a root has fewer than 4 or an internal node fewer than 5", "t_infomask2 & HEAP_NATTS_MASK (§1.2)"],
+    ["DTOAST_CHUNK_BAD_TUPLE", "error", "a chunk tuple cannot be walked with the five-attribute chunk descriptor", "attribute walk of the chunk (§1.2)"],
+    ["DTOAST_TIER_MISMATCH", "error", "the chunk shapes do not match the tier n = ceil(stored size / 1996) calls for (single, flat 2..100, tree > 100)", "presence of chunk_tids / chunk_tid_offsets on the root (§1.3)"],
+    ["DTOAST_CHUNK_BAD_SEQ", "error", "chunk_seq is not what the tier prescribes (slice index, n - 1 for a flat root, -level for internal nodes)", "chunk_seq (§1.3)"],
+    ["DTOAST_SLICE_BAD_SIZE", "error", "a chunk's data length is not its slice's length (internal nodes: empty)", "len(chunk_data) vs min(1996, S - 1996 i) (§1.3)"],
+    ["DTOAST_ARRAY_MALFORMED", "error", "chunk_tids or chunk_tid_offsets is not a 1-D, lower-bound-1, NULL-free array of tid / int8, or their lengths differ", "ArrayType header (§1.2)"],
+    ["DTOAST_OFFSETS_BAD", "error", "chunk_tid_offsets are not strictly increasing or differ from the cumulative slice sizes", "offsets vs bytes actually under each child (§1.3)"],
+    ["DTOAST_FLAT_ROOT_TID_COUNT", "error", "a flat root does not list exactly n - 1 TIDs", "dims[0] of chunk_tids (§1.3)"],
+    ["DTOAST_NODE_FANOUT", "error", "an internal node has no children or more than 50", "dims[0] of chunk_tids (§1.3)"],
+    ["DTOAST_NODE_BAD_LEVEL", "error", "a child is not one level down, or a leaf is not at depth L (the smallest L with 50^L >= n)", "chunk_seq of children, depth of leaves (§1.3)"],
+    ["DTOAST_TOTAL_SIZE", "error", "the slices add up to another size than the pointer's stored size", "sum of chunk_data lengths (§1.5)"],
+    ["DTOAST_CHUNK_SHARED", "error", "a chunk is reached from two different roots", "cluster of visited TIDs per TOAST relation (§1.5)"],
+    ["DTOAST_TID_REVISITED", "error", "a TID is visited twice within one value", "visited set during the value's walk (§1.5)"],
+    ["DTOAST_ROOT_SHARED", "error", "two pointers name the same root but describe different values", "pointer fields of every pointer naming a root (§1.3)"],
+    ["DTOAST_SHORT_VARLENA", "warning", "a direct chunk stores chunk_data, chunk_tids or chunk_tid_offsets with a 1-byte header (readable; writers use 4-byte headers)", "varlena header form (§1.2)"],
+    ["DTOAST_UNREACHABLE_LIVE", "warning", "a live direct chunk (xmin committed, xmax invalid or aborted) is reached from no pointer", "all chunk_id-NULL chunks of the TOAST relation minus the reached ones (§1.5)"],
+    ["DTOAST_UNREACHABLE_DEAD", "info", "a dead or aborted direct chunk is reached from no pointer (waits for VACUUM)", "as above, chunk not live (§1.5)"],
+  ]),
+  ...area("btree", [
+    ["BT_META_CORRUPT", "error", "block 0 is not a btree metapage (no BTP_META or a wrong magic)", "BTPageOpaqueData.btpo_flags, btm_magic", "index \"%s\" meta page is corrupt", NBT],
+    ["BT_META_VERSION", "error", "btm_version is outside 2..4", "btm_version", "version mismatch in index \"%s\": file version %d, current version %d, minimal supported version %d", "nbtpage.c _bt_metaversion, which amcheck reaches first; verify_nbtree.c's own copy says \"minimum supported version\""],
+    ["BT_META_EQUALIMAGE_OLD_VERSION", "error", "btm_allequalimage is set on an index older than version 4", "metapage fields", "index \"%s\" metapage has equalimage field set on unsupported nbtree version", NBT],
+    ["BT_META_EQUALIMAGE_WRONG", "error", "btm_allequalimage is set but a key opclass has no equalimage support (numeric, float, interval, arrays, jsonb, ...)", "opclass input types vs PostgreSQL 15's BTEQUALIMAGE_PROC list", "index \"%s\" metapage incorrectly indicates that deduplication is safe", NBT],
+    ["BT_META_PAGE_ELSEWHERE", "error", "a page other than block 0 has BTP_META", "btpo_flags", "invalid meta page found at block %u in index \"%s\"", NBT],
+    ["BT_ZERO_PAGE", "error", "the tree walk reached an all-zero page", "PageIsNew of a page named by a link", "index \"%s\" contains unexpected zero page at block %u", "nbtpage.c _bt_checkpage"],
+    ["BT_LEAF_LEVEL_NONZERO", "error", "a leaf page has btpo_level != 0", "btpo_level, btpo_flags", "invalid leaf page level %u for block %u in index \"%s\"", NBT],
+    ["BT_INTERNAL_LEVEL_ZERO", "error", "an internal page has btpo_level 0", "btpo_level, btpo_flags", "invalid internal page level 0 for block %u in index \"%s\"", NBT],
+    ["BT_TOO_MANY_ITEMS", "error", "more line pointers than MaxIndexTuplesPerPage", "PageGetMaxOffsetNumber", "Number of items on block %u of index \"%s\" exceeds MaxIndexTuplesPerPage (%u)", NBT],
+    ["BT_INTERNAL_TOO_FEW_ITEMS", "error", "an internal page lacks its high key or its negative-infinity downlink", "maxoff < P_FIRSTDATAKEY", "internal block %u in index \"%s\" lacks high key and/or at least one downlink", NBT],
+    ["BT_LEAF_NO_HIGHKEY", "error", "a non-rightmost leaf has no high key", "maxoff < P_HIKEY", "non-rightmost leaf block %u in index \"%s\" lacks high key item", NBT],
+    ["BT_INTERNAL_HALF_DEAD", "error", "an internal page is half-dead", "btpo_flags", "internal page block %u in index \"%s\" is half-dead", NBT],
+    ["BT_INTERNAL_HAS_GARBAGE", "error", "an internal page has BTP_HAS_GARBAGE", "btpo_flags", "internal page block %u in index \"%s\" has garbage items", NBT],
+    ["BT_FULLXID_NOT_DELETED", "error", "BTP_HAS_FULLXID on a page that is not deleted", "btpo_flags", "full transaction id page flag appears in non-deleted block %u in index \"%s\"", NBT],
+    ["BT_DELETED_HALF_DEAD", "error", "a page is both deleted and half-dead", "btpo_flags", "deleted page block %u in index \"%s\" is half-dead", NBT],
+    ["BT_HIGHKEY_NATTS", "error", "the high key has the wrong number of attributes", "_bt_check_natts rules on P_HIKEY", "wrong number of high key index tuple attributes in index \"%s\"", NBT],
+    ["BT_TUPLE_SIZE_LP_LEN", "error", "IndexTupleSize differs from lp_len", "t_info & 0x1FFF vs lp_len", "index tuple size does not equal lp_len in index \"%s\"", NBT],
+    ["BT_TUPLE_NATTS", "error", "a tuple has the wrong number of attributes for its position (pivot/non-pivot, truncation, posting with INCLUDE)", "_bt_check_natts rules", "wrong number of index tuple attributes in index \"%s\"", NBT],
+    ["BT_POSTING_MISPLACED_TID", "error", "posting list TIDs are not strictly ascending", "ItemPointerCompare of neighbours", "posting list contains misplaced TID in index \"%s\"", NBT],
+    ["BT_POSTING_OUT_OF_TUPLE", "error", "a posting list extends beyond its tuple", "posting offset + 6 n vs IndexTupleSize"],
+    ["BT_TUPLE_TOO_LARGE", "error", "a tuple exceeds BTMaxItemSize (BTMaxItemSizeNoHeapTid for pivots without a heap TID)", "IndexTupleSize", "index row size %zu exceeds maximum for index \"%s\"", NBT],
+    ["BT_TUPLE_UNDECODABLE", "error", "a tuple's key attributes cannot be walked with the index descriptor", "attribute walk of the index tuple"],
+    ["BT_UNEXPECTED_PIVOT", "error", "a pivot tuple where a non-pivot one belongs", "INDEX_ALT_TID_MASK without BT_IS_POSTING on a leaf data item", "block %u or its right sibling block or child block in index \"%s\" has unexpected pivot tuple", NBT],
+    ["BT_UNEXPECTED_NON_PIVOT", "error", "a non-pivot tuple where a pivot belongs", "high keys and internal items", "block %u or its right sibling block or child block in index \"%s\" has unexpected non-pivot tuple", NBT],
+    ["BT_NON_PIVOT_NO_HEAP_TID", "error", "a non-pivot tuple has an invalid heap TID", "ItemPointerIsValid", "block %u or its right sibling block or child block in index \"%s\" contains non-pivot tuple that lacks a heap TID", NBT],
+    ["BT_DELETED_REACHED", "error", "a sibling link or downlink leads to a deleted page", "btpo_flags of the page reached", "downlink or sibling link points to deleted block in index \"%s\"", NBT],
+    ["BT_FELL_OFF_END", "error", "the rightmost page of a level is deleted or half-dead", "P_IGNORE and P_RIGHTMOST", "block %u fell off the end of index \"%s\"", NBT],
+    ["BT_NOT_LEFTMOST", "error", "the first page of a level has a left sibling (other than half-dead pages)", "btpo_prev of the level's first page", "block %u is not leftmost in index \"%s\"", NBT],
+    ["BT_NOT_TRUE_ROOT", "error", "the metapage's root lacks BTP_ROOT", "btpo_flags of btm_root", "block %u is not true root in index \"%s\"", NBT],
+    ["BT_LEVEL_MISMATCH", "error", "a page on a level has another btpo_level", "btpo_level vs the level being walked", "leftmost down link for level points to block in index \"%s\" whose level is not one level down", NBT],
+    ["BT_CIRCULAR_LINK", "error", "sibling links form a cycle", "block equal to its left neighbour or its own btpo_prev", "circular link chain found in block %u of index \"%s\"", NBT],
+    ["BT_SIBLING_MISMATCH", "error", "a page's btpo_prev is not the page whose btpo_next led to it", "left/right link pair", "left link/right link pair in index \"%s\" not in agreement", NBT],
+    ["BT_NO_PAGES_ON_LEVEL", "error", "a level has no live page", "level walk", "index \"%s\" has no valid pages on level below %u or first level", NBT],
+    ["BT_LINK_OUT_OF_RANGE", "error", "a sibling link, downlink or root points beyond the end of the index", "block number vs relation size", "could not read block %u in file \"%s\"", "the server's smgr error"],
+    ["BT_ORDER_NOT_CHECKED", "info", "key order cannot be checked offline for some key columns (type or collation without an on-disk comparator); structure checks still ran", "comparators exist for bool, int2/4/8, oid, oidvector, char, float4/8, numeric, date, time, timestamp(tz), interval, uuid, bytea, and text/varchar/bpchar/name under C or POSIX collation"],
+    ["BT_HIGHKEY_VIOLATED", "error", "an item is above its page's high key (leaf: >, internal: >=)", "on-disk key comparators with heap TID tiebreak", "high key invariant violated for index \"%s\"", NBT],
+    ["BT_ITEM_ORDER", "error", "an item is not below the next item", "on-disk key comparators with heap TID tiebreak", "item order invariant violated for index \"%s\"", NBT],
+    ["BT_CROSS_PAGE_ORDER", "error", "a page's last item is not below the right sibling's first item", "on-disk key comparators", "cross page item order invariant violated for index \"%s\"", NBT],
+    ["BT_ROOTDESCEND_NOT_FOUND", "error", "a leaf tuple cannot be found by a search from the root", "binary search down the tree with the on-disk comparators (--rootdescend)", "could not find tuple using search from root page in index \"%s\"", NBT],
+  ]),
+  ...area("btree-parent", [
+    ["BT_DOWNLINK_LOWER_BOUND", "error", "a child item is not above the parent's separator key", "on-disk key comparators", "down-link lower bound invariant violated for index \"%s\"", NBT],
+    ["BT_DOWNLINK_TO_DELETED", "error", "a downlink names a deleted page", "btpo_flags of the child", "downlink to deleted page found in index \"%s\"", NBT],
+    ["BT_CANT_TRAVERSE", "error", "the child level's right links do not lead from one downlink to the next", "walk of the child level between downlinks", "can't traverse from downlink %u to downlink %u of index \"%s\"", NBT],
+    ["BT_FIRST_CHILD_NOT_LEFTMOST", "error", "the first child of the leftmost parent has a left sibling", "btpo_prev of the child", "the first child of leftmost target page is not leftmost of its level in index \"%s\"", NBT],
+    ["BT_CHILD_LEVEL_INVALID", "error", "a child-level page is not one level below its parent", "btpo_level", "block found while following rightlinks from child of index \"%s\" has invalid level", NBT],
+    ["BT_CHILD_HIGHKEY_GT_PARENT", "error", "a child has a high key where its parent has no more pivots", "child walk past the parent's last downlink", "child high key is greater than rightmost pivot key on target level in index \"%s\"", NBT],
+    ["BT_NO_LEFT_SIBLING_HIGHKEY", "error", "the left uncle's high key needed to match a child high key is missing", "low key bookkeeping", "can't find left sibling high key in index \"%s\"", NBT],
+    ["BT_PARENT_HIGHKEY_MISMATCH", "error", "a child's high key is not byte-identical to the parent's next separator", "bt_pivot_tuple_identical: bytes from ip_posid to IndexTupleSize", "mismatch between parent key and child high key in index \"%s\"", NBT],
+    ["BT_LEAF_LACKS_DOWNLINK", "error", "a leaf page has no downlink in its parent (and no interrupted split explains it)", "child-level walk between downlinks", "leaf index block lacks downlink in index \"%s\"", NBT],
+    ["BT_DOWNLINK_LEVEL", "error", "a page under an internal page without downlink is not one level down", "descent through the first downlinks", "downlink points to block in index \"%s\" whose level is not one level down", NBT],
+    ["BT_DOWNLINK_TO_DELETED_LEAF", "error", "the descent from a page without downlink ends at a deleted leaf", "btpo_flags of the leaf", "downlink to deleted leaf page found in index \"%s\"", NBT],
+    ["BT_INTERNAL_LACKS_DOWNLINK", "error", "an internal page has no downlink and no interrupted deletion explains it", "descent to the leaf and its top-parent link", "internal index block lacks downlink in index \"%s\"", NBT],
+  ]),
+  ...area("heapallindexed", [
+    ["BT_HEAP_TUPLE_NOT_INDEXED", "error", "a live heap tuple has no index entry with its TID and exactly its key bytes", "expected index tuple formed from the heap tuple's key columns (detoasted, decompressed, short varlena headers where index_form_tuple uses them) compared byte for byte with the index's leaf entries normalised the same way (posting lists split)", "heap tuple (%u,%u) from table \"%s\" lacks matching index tuple within index \"%s\"", NBT],
+    ["BT_INDEX_EXTERNAL_DATUM", "error", "an index tuple holds an external (TOAST pointer) varlena", "varlena header of index attributes", "external varlena datum in tuple that references heap row (%u,%u) in index \"%s\"", NBT],
+    ["BT_HOT_ROOT_MISSING", "error", "a live heap-only tuple has no root line pointer leading to it", "heap_get_root_tuples over the page", "failed to find parent tuple for heap-only tuple at (%u,%u) in table \"%s\"", "heapam_handler.c, raised during the heapallindexed scan"],
+    ["BT_HEAPALLINDEXED_SKIPPED", "info", "heap-vs-index comparison not done for this index (expression or partial index, or a heap value could not be fetched)", "pg_index.indexprs / indpred"],
+  ]),
+  ...area("prefix", [
+    ["PREFIX_PAGE_UNDECODABLE", "error", "a BTP_PREFIX page cannot be decoded for a reason the codec names in the detail", "formats/nbtree/prefix-page.ts decoder error outside the codes below"],
+    ["PREFIX_PAGE_NOT_LEAF", "error", "BTP_PREFIX on a page without BTP_LEAF", "btpo_flags (new-formats.md §2.5)"],
+    ["PREFIX_PAGE_BAD_FLAGS", "error", "BTP_PREFIX with BTP_DELETED, BTP_HALF_DEAD or BTP_META", "btpo_flags (§2.5)"],
+    ["PREFIX_PAGE_BAD_VERSION", "error", "BTP_PREFIX in an index whose metapage is not version 4", "btm_version (§2.5)"],
+    ["PREFIX_PAGE_NO_DIRECTORY", "error", "no item where the prefix directory belongs", "maxoff vs the stock P_FIRSTDATAKEY (§2.1)"],
+    ["PREFIX_DIR_NOT_NORMAL", "error", "the directory's line pointer is not LP_NORMAL", "lp_flags (§2.2)"],
+    ["PREFIX_DIR_TRUNCATED", "error", "the directory is shorter than its 20-byte header", "lp_len (§2.2)"],
+    ["PREFIX_DIR_BAD_TID", "error", "the directory's t_tid is not the reserved (0xFFFF, 0xFFFE, 0xFFFF)", "t_tid (§2.2)"],
+    ["PREFIX_DIR_FLAG_BITS", "error", "the directory's t_info has flag bits", "t_info & ~0x1FFF (§2.2)"],
+    ["PREFIX_DIR_BAD_MAGIC", "error", "the directory magic is not 0x5058", "magic (§2.2)"],
+    ["PREFIX_DIR_BAD_VERSION", "error", "the directory version is not 1", "version (§2.2)"],
+    ["PREFIX_DIR_LENGTH_MISMATCH", "error", "the directory's t_info length differs from lp_len", "t_info vs lp_len (§2.2)"],
+    ["PREFIX_DIR_TOO_LONG", "error", "the directory is longer than 8184 bytes", "t_info (§2.2)"],
+    ["PREFIX_DIR_NO_GROUPS", "error", "ngroups is 0", "ngroups (§2.2)"],
+    ["PREFIX_DIR_GROUPS_OUT_OF_RANGE", "error", "the group entries extend beyond the directory", "20 + 4 ngroups vs length (§2.2)"],
+    ["PREFIX_DIR_GROUP_FLAGS", "error", "a group entry's flags byte is not 0", "group entry (§2.2)"],
+    ["PREFIX_DIR_LEAD_GT_ANCHOR", "error", "a group's lead exceeds its anchor_len", "group entry (§2.2)"],
+    ["PREFIX_DIR_ANCHORS_OUT_OF_RANGE", "error", "anchors extend beyond the directory", "sum of anchor_len (§2.2)"],
+    ["PREFIX_DIR_BAD_LENGTH", "error", "the directory length is not MAXALIGN(20 + 4 ngroups + sum of anchor_len)", "length (§2.2)"],
+    ["PREFIX_DIR_PADDING_NONZERO", "error", "the directory's padding is not zero", "bytes after the anchors (§2.2)"],
+    ["PREFIX_ITEM_BAD_LP", "error", "a data item's line pointer is neither LP_NORMAL nor LP_DEAD", "lp_flags (§2.3)"],
+    ["PREFIX_ITEM_ALT_TID_NOT_POSTING", "error", "a data item has INDEX_ALT_TID_MASK without BT_IS_POSTING", "t_info, ip_posid (§2.3)"],
+    ["PREFIX_ITEM_TRUNCATED", "error", "a coded item is shorter than its header (and null bitmap)", "lp_len (§2.3)"],
+    ["PREFIX_ITEM_LENGTH_MISMATCH", "error", "a coded item's t_info length differs from lp_len", "t_info vs lp_len (§2.3)"],
+    ["PREFIX_ITEM_LENGTH_UNALIGNED", "error", "a coded length is not MAXALIGNed", "t_info (§2.3)"],
+    ["PREFIX_ORIG_ALT_TID", "error", "a coded item's original t_info has INDEX_ALT_TID_MASK", "orig_t_info (§2.3)"],
+    ["PREFIX_ITEM_FLAGS_MISMATCH", "error", "the coded t_info's INDEX_VAR_MASK/INDEX_NULL_MASK differ from the original's", "t_info vs orig_t_info (§2.3)"],
+    ["PREFIX_ORIG_SIZE_UNALIGNED", "error", "the original size is not MAXALIGNed", "orig_t_info (§2.3)"],
+    ["PREFIX_ORIG_SIZE_TOO_SMALL", "error", "the original size is below its data offset", "orig_t_info (§2.3)"],
+    ["PREFIX_ORIG_TOO_LARGE", "error", "the original size exceeds BTMaxItemSize", "orig_t_info (§2.5)"],
+    ["PREFIX_ITEM_GROUP_RANGE", "error", "a coded item's group is >= ngroups", "group (§2.5)"],
+    ["PREFIX_ITEM_SHARED_RANGE", "error", "lead + nshared exceeds the anchor", "nshared (§2.3)"],
+    ["PREFIX_ITEM_RESIDUAL_SHORT", "error", "the residual is shorter than lead", "residual length (§2.3)"],
+    ["PREFIX_ITEM_TRUNCATED_NONZERO", "error", "the decoded key is longer than the original and the cut bytes are not zero", "decode (§2.3)"],
+    ["PREFIX_GROUP_ORDER", "error", "group numbers decrease in item order (a group's members are not one run)", "group of successive coded items (§2.5)"],
+    ["PREFIX_GROUP_EMPTY", "info", "a directory group has no coded member (its anchor outlived its items)", "groups used by the page's items (§2.2)"],
+    ["PREFIX_PAGE_NO_CODED_ITEM", "error", "a BTP_PREFIX page has no coded item", "items (§2.1)"],
+    ["PREFIX_DIR_T_MISMATCH", "error", "the directory's T differs from the items' sum of MAXALIGN(decoded size) + 4", "recomputed T (§2.2)"],
+    ["PREFIX_DIR_M_MISMATCH", "error", "the directory's M differs from the largest per-item term", "recomputed M (§2.2)"],
+    ["PREFIX_PAGE_SPLIT_FIT", "error", "T + H + 2M + 8 exceeds 2U: a split could not lay the decoded items out", "split-fit bound (§2.5)"],
+    ["PREFIX_PAGE_SAVES_TOO_LITTLE", "warning", "16 C > 15 T: the page saves less than a sixteenth and should have stayed plain", "space test (§2.5)"],
+  ]),
+];
+
+export const CHECK_BY_CODE: ReadonlyMap<string, CheckInfo> = (() => {
+  const m = new Map<string, CheckInfo>();
+  for (const c of CHECKS) {
+    if (m.has(c.code)) throw new Error(`duplicate check code ${c.code} in verify/catalog.ts`);
+    m.set(c.code, c);
+  }
+  return m;
+})();
+
+export function checkInfo(code: string): CheckInfo {
+  const c = CHECK_BY_CODE.get(code);
+  if (!c) throw new Error(`finding code ${code} is not in verify/catalog.ts`);
+  return c;
+}
+
+export const AREA_TITLES: Record<CheckArea, string> = {
+  relation: "Relation files",
+  page: "Pages and line pointers (every relation)",
+  heap: "Heap tuples",
+  hot: "HOT chains and redirects",
+  xid: "Transaction IDs and MultiXacts",
+  toast: "Plain TOAST",
+  "direct-toast": "Direct TOAST (new-formats.md §1.5)",
+  btree: "B-tree structure and key order",
+  "btree-parent": "B-tree parent/child (bt_index_parent_check)",
+  heapallindexed: "Heap vs. index (heapallindexed)",
+  prefix: "BTP_PREFIX leaves (new-formats.md §2.5)",
+};

@@ -1,0 +1,306 @@
+// B-tree support function 1 (the ORDER proc) of the built-in opclasses, over on-disk datum
+// bytes. Each comparator gets two datums as (buffer, offset, length) with the varlena header
+// still on (length = whole datum), and returns <0, 0 or >0. Comparators exist where the order
+// is defined by the bytes alone; text-like types only under the C/POSIX collation (bytewise).
+// Sources: src/backend/access/nbtree/nbtcompare.c, utils/adt/{float,numeric,date,timestamp,
+// varlena,varchar,name,uuid,oid}.c (PostgreSQL 15).
+import { decompressTcinfo } from "../../formats/compression/index.js";
+
+export type DatumCmp = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
+
+const sign = (x: number): number => (x < 0 ? -1 : x > 0 ? 1 : 0);
+// Little-endian reads from the bytes (no DataView per call; scratch arrays for floats and int64).
+const i16 = (b: Uint8Array, o: number): number => ((b[o] | (b[o + 1] << 8)) << 16) >> 16;
+const i32 = (b: Uint8Array, o: number): number => b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24);
+const u32 = (b: Uint8Array, o: number): number => i32(b, o) >>> 0;
+const scratch = new Uint8Array(8);
+const scratchF32 = new Float32Array(scratch.buffer, 0, 1);
+const scratchF64 = new Float64Array(scratch.buffer, 0, 1);
+const scratchI64 = new BigInt64Array(scratch.buffer, 0, 1);
+function load(b: Uint8Array, o: number, n: number): void {
+  for (let i = 0; i < n; i++) scratch[i] = b[o + i];
+}
+const f32 = (b: Uint8Array, o: number): number => (load(b, o, 4), scratchF32[0]);
+const f64 = (b: Uint8Array, o: number): number => (load(b, o, 8), scratchF64[0]);
+const i64 = (b: Uint8Array, o: number): bigint => (load(b, o, 8), scratchI64[0]);
+
+/** int8 as a double is exact below 2^53; compare the two 32-bit halves to stay exact. */
+function cmpI64(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
+  const ah = i32(a, ao + 4);
+  const bh = i32(b, bo + 4);
+  if (ah !== bh) return ah < bh ? -1 : 1;
+  const al = u32(a, ao);
+  const bl = u32(b, bo);
+  return al === bl ? 0 : al < bl ? -1 : 1;
+}
+function cmpU64(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
+  const ah = u32(a, ao + 4);
+  const bh = u32(b, bo + 4);
+  if (ah !== bh) return ah < bh ? -1 : 1;
+  const al = u32(a, ao);
+  const bl = u32(b, bo);
+  return al === bl ? 0 : al < bl ? -1 : 1;
+}
+
+/** memcmp of two byte ranges, then the shorter first (varstr_cmp under C, byteacmp). */
+export function cmpBytes(a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number {
+  const n = Math.min(al, bl);
+  for (let i = 0; i < n; i++) {
+    const d = a[ao + i] - b[bo + i];
+    if (d !== 0) return d;
+  }
+  return al - bl;
+}
+
+/**
+ * A varlena's payload as [buffer, start, length]: after a 1- or 4-byte header, or decompressed
+ * when index_form_tuple stored it compressed (keys above TOAST_INDEX_TARGET). Null for an
+ * external pointer (never valid in an index) or undecodable bytes.
+ */
+function payloadOf(b: Uint8Array, o: number, l: number): [Uint8Array, number, number] | null {
+  const b0 = b[o];
+  if (b0 === 0x01) return null;
+  if (b0 & 1) return [b, o + 1, l - 1];
+  if ((b0 & 3) === 2) {
+    try {
+      const raw = decompressTcinfo(b.subarray(o + 4, o + l));
+      return [raw, 0, raw.length];
+    } catch {
+      return null;
+    }
+  }
+  return [b, o + 4, l - 4];
+}
+
+const cmpVarlenaBytes: DatumCmp = (a, ao, al, b, bo, bl) => {
+  const x = payloadOf(a, ao, al);
+  const y = payloadOf(b, bo, bl);
+  if (!x || !y) return NaN;
+  return cmpBytes(x[0], x[1], x[2], y[0], y[1], y[2]);
+};
+
+/** bpchar: trailing spaces do not count (bcTruelen). */
+const cmpBpchar: DatumCmp = (a, ao, al, b, bo, bl) => {
+  const x = payloadOf(a, ao, al);
+  const y = payloadOf(b, bo, bl);
+  if (!x || !y) return NaN;
+  let an = x[2];
+  let bn = y[2];
+  while (an > 0 && x[0][x[1] + an - 1] === 0x20) an--;
+  while (bn > 0 && y[0][y[1] + bn - 1] === 0x20) bn--;
+  return cmpBytes(x[0], x[1], an, y[0], y[1], bn);
+};
+
+/** name (stored as cstring in name_ops indexes, or NAMEDATALEN bytes): up to the first NUL. */
+const cmpCstring: DatumCmp = (a, ao, al, b, bo, bl) => {
+  let an = 0;
+  while (an < al && a[ao + an] !== 0) an++;
+  let bn = 0;
+  while (bn < bl && b[bo + bn] !== 0) bn++;
+  return cmpBytes(a, ao, an, b, bo, bn);
+};
+
+function cmpFloat(x: number, y: number): number {
+  // float4/8_cmp_internal: NaN sorts above everything and equals NaN; -0 = 0
+  if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+  if (Number.isNaN(y)) return -1;
+  return x > y ? 1 : x < y ? -1 : 0;
+}
+
+// ---- numeric (cmp_numerics over NumericData)
+const NUMERIC_SIGN_MASK = 0xc000;
+const NUMERIC_NEG = 0x4000;
+const NUMERIC_SHORT = 0x8000;
+const NUMERIC_SPECIAL = 0xc000;
+const NUMERIC_EXT_SIGN_MASK = 0xf000;
+const NUMERIC_NAN = 0xc000;
+const NUMERIC_PINF = 0xd000;
+
+interface Num {
+  /** 0 finite, 1 NaN, 2 +Inf, 3 -Inf */
+  special: number;
+  neg: boolean;
+  weight: number;
+  at: number;
+  ndigits: number;
+}
+function readNumeric(b0: Uint8Array, o: number, l: number, out: Num): Uint8Array | null {
+  const p = payloadOf(b0, o, l);
+  if (!p) return null;
+  const [b, s, n] = p;
+  if (n < 2) return null;
+  const h = b[s] | (b[s + 1] << 8);
+  const flag = h & NUMERIC_SIGN_MASK;
+  if (flag === NUMERIC_SPECIAL) {
+    const x = h & NUMERIC_EXT_SIGN_MASK;
+    out.special = x === NUMERIC_NAN ? 1 : x === NUMERIC_PINF ? 2 : 3;
+    return b;
+  }
+  out.special = 0;
+  if (flag === NUMERIC_SHORT) {
+    out.neg = (h & 0x2000) !== 0;
+    out.weight = (h & 0x0040 ? -64 : 0) | (h & 0x003f);
+    out.at = s + 2;
+    out.ndigits = (n - 2) >> 1;
+  } else {
+    if (n < 4) return null;
+    out.neg = flag === NUMERIC_NEG;
+    out.weight = i16(b, s + 2);
+    out.at = s + 4;
+    out.ndigits = (n - 4) >> 1;
+  }
+  return b;
+}
+const NA: Num = { special: 0, neg: false, weight: 0, at: 0, ndigits: 0 };
+const NB: Num = { special: 0, neg: false, weight: 0, at: 0, ndigits: 0 };
+/** cmp_abs_common: compare digit arrays aligned by weight (zeros where one has none). */
+function cmpAbs(a: Uint8Array, x: Num, b: Uint8Array, y: Num): number {
+  const hi = Math.max(x.weight, y.weight);
+  const lo = Math.min(x.weight - x.ndigits + 1, y.weight - y.ndigits + 1);
+  for (let w = hi; w >= lo; w--) {
+    const ia = x.weight - w;
+    const ib = y.weight - w;
+    const da = ia >= 0 && ia < x.ndigits ? i16(a, x.at + 2 * ia) : 0;
+    const db = ib >= 0 && ib < y.ndigits ? i16(b, y.at + 2 * ib) : 0;
+    if (da !== db) return da < db ? -1 : 1;
+  }
+  return 0;
+}
+const cmpNumeric: DatumCmp = (a0, ao, al, b0, bo, bl) => {
+  const a = readNumeric(a0, ao, al, NA);
+  const b = a && readNumeric(b0, bo, bl, NB);
+  if (!a || !b) return NaN;
+  if (NA.special || NB.special) {
+    // NaN > +Inf > finite > -Inf
+    const rank = (n: Num): number => (n.special === 1 ? 3 : n.special === 2 ? 2 : n.special === 3 ? 0 : 1);
+    const ra = rank(NA);
+    const rb = rank(NB);
+    if (ra !== rb) return ra - rb;
+    if (ra !== 1) return 0;
+  }
+  const za = NA.ndigits === 0 || allZero(a, NA);
+  const zb = NB.ndigits === 0 || allZero(b, NB);
+  if (za || zb) {
+    if (za && zb) return 0;
+    if (za) return NB.neg ? 1 : -1;
+    return NA.neg ? -1 : 1;
+  }
+  if (NA.neg !== NB.neg) return NA.neg ? -1 : 1;
+  const c = cmpAbs(a, NA, b, NB);
+  return NA.neg ? -c : c;
+};
+function allZero(b: Uint8Array, n: Num): boolean {
+  for (let i = 0; i < n.ndigits; i++) if (i16(b, n.at + 2 * i) !== 0) return false;
+  return true;
+}
+
+/** interval_cmp_value: time + day * USECS_PER_DAY + month * 30 * USECS_PER_DAY, as a 128-bit span. */
+function intervalSpan(b: Uint8Array, o: number): bigint {
+  const time = i64(b, o);
+  const day = BigInt(i32(b, o + 8));
+  const month = BigInt(i32(b, o + 12));
+  const day_us = 86400000000n;
+  return time + day * day_us + month * 30n * day_us;
+}
+
+/** oidvector: the vector length first, then elementwise (btoidvectorcmp). */
+const cmpOidvector: DatumCmp = (a0, ao, al, b0, bo, bl) => {
+  const x = payloadOf(a0, ao, al);
+  const y = payloadOf(b0, bo, bl);
+  if (!x || !y) return NaN;
+  const [a, as, an] = x;
+  const [b, bs, bn] = y;
+  if (an < 20 || bn < 20) return NaN;
+  const da = i32(a, as + 12);
+  const db = i32(b, bs + 12);
+  if (da !== db) return da - db;
+  for (let i = 0; i < da; i++) {
+    const x = u32(a, as + 20 + 4 * i);
+    const y = u32(b, bs + 20 + 4 * i);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+};
+
+/** Built-in comparators by opclass input type OID (and opclass name for the pattern opclasses). */
+export function comparatorFor(opcintype: number, opcname: string, bytewiseCollation: boolean): DatumCmp | null {
+  switch (opcintype) {
+    case 16: // bool
+    case 18: // "char": unsigned
+      return (a, ao, _al, b, bo) => a[ao] - b[bo];
+    case 21: // int2
+      return (a, ao, _al, b, bo) => sign(i16(a, ao) - i16(b, bo));
+    case 23: // int4
+    case 1082: // date
+      return (a, ao, _al, b, bo) => sign(i32(a, ao) - i32(b, bo));
+    case 20: // int8
+    case 1083: // time
+    case 1114: // timestamp
+    case 1184: // timestamptz
+    case 790: // money
+      return (a, ao, _al, b, bo) => cmpI64(a, ao, b, bo);
+    case 26: // oid
+    case 24: // regproc
+    case 2202: // regprocedure
+    case 2203: // regoper
+    case 2205: // regclass
+    case 2206: // regtype
+    case 28: // xid (no btree opclass, kept for catalog indexes declared with oid_ops)
+      return (a, ao, _al, b, bo) => sign(u32(a, ao) - u32(b, bo));
+    case 3220: // pg_lsn
+    case 5069: // xid8
+      return (a, ao, _al, b, bo) => cmpU64(a, ao, b, bo);
+    case 700: // float4
+      return (a, ao, _al, b, bo) => cmpFloat(f32(a, ao), f32(b, bo));
+    case 701: // float8
+      return (a, ao, _al, b, bo) => cmpFloat(f64(a, ao), f64(b, bo));
+    case 1700:
+      return cmpNumeric;
+    case 1186: // interval
+      return (a, ao, _al, b, bo) => {
+        const x = intervalSpan(a, ao);
+        const y = intervalSpan(b, bo);
+        return x < y ? -1 : x > y ? 1 : 0;
+      };
+    case 1266: // timetz: time adjusted by zone, then zone
+      return (a, ao, _al, b, bo) => {
+        const ta = i64(a, ao) + BigInt(i32(a, ao + 8)) * 1000000n;
+        const tb = i64(b, bo) + BigInt(i32(b, bo + 8)) * 1000000n;
+        if (ta !== tb) return ta < tb ? -1 : 1;
+        return sign(i32(a, ao + 8) - i32(b, bo + 8));
+      };
+    case 2950: // uuid
+      return (a, ao, _al, b, bo) => cmpBytes(a, ao, 16, b, bo, 16);
+    case 829: // macaddr
+      return (a, ao, _al, b, bo) => cmpBytes(a, ao, 6, b, bo, 6);
+    case 774: // macaddr8
+      return (a, ao, _al, b, bo) => cmpBytes(a, ao, 8, b, bo, 8);
+    case 27: // tid: block (hi, lo halves) then offset
+      return (a, ao, _al, b, bo) => {
+        const x = (a[ao] | (a[ao + 1] << 8)) * 65536 + (a[ao + 2] | (a[ao + 3] << 8));
+        const y = (b[bo] | (b[bo + 1] << 8)) * 65536 + (b[bo + 2] | (b[bo + 3] << 8));
+        if (x !== y) return x < y ? -1 : 1;
+        return (a[ao + 4] | (a[ao + 5] << 8)) - (b[bo + 4] | (b[bo + 5] << 8));
+      };
+    case 17: // bytea
+      return cmpVarlenaBytes;
+    case 30: // oidvector
+      return cmpOidvector;
+    case 25: // text, varchar_ops and text_ops on varchar
+    case 1043:
+      return opcname.endsWith("_pattern_ops") || bytewiseCollation ? cmpVarlenaBytes : null;
+    case 1042: // bpchar
+      return opcname.endsWith("_pattern_ops") || bytewiseCollation ? cmpBpchar : null;
+    case 19: // name (name_ops stores cstring)
+      return bytewiseCollation ? cmpCstring : null;
+  }
+  return null;
+}
+
+/** Opclass input types whose btree opfamily has BTEQUALIMAGE_PROC in PostgreSQL 15 (pg_amproc.dat). */
+export const EQUALIMAGE_TYPES: ReadonlySet<number> = new Set([
+  1560, 16, 1042, 17, 18, 1082, 1114, 1184, 869, 650, 21, 23, 20, 829, 26, 30, 25, 19, 1083, 1266, 1562, 790, 27, 2950, 3220, 774, 3500, 5069, 1043, 24, 2202, 2203, 2205, 2206,
+]);
+
+/** Opclass input types known NOT to support deduplication (no equalimage support). */
+export const NOT_EQUALIMAGE_TYPES: ReadonlySet<number> = new Set([1700, 700, 701, 1186, 2277, 3802, 3614, 3615, 2249, 3831, 4537]);

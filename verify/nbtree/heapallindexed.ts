@@ -1,0 +1,460 @@
+// heapallindexed as an exact comparison. The B-tree walk hands over every live leaf tuple; each
+// is normalised (posting lists split into plain tuples as _bt_form_posting does, compressed
+// values decompressed, 4-byte headers on short values packed: index-form.ts) and stored by heap
+// TID. Then every live heap tuple (xmin committed, not deleted by a committed transaction: what
+// a fresh MVCC snapshot sees, which is what amcheck's CREATE INDEX-style scan probes) gets its
+// expected index tuple formed from its key columns, under the TID of its HOT chain's root, and
+// must be present byte for byte. Expression and partial indexes are reported as skipped.
+import type { Location } from "../../formats/schema/errors.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import type { TupleDesc, AttrDesc } from "../../formats/heap/descriptor.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
+import { decompressTcinfo } from "../../formats/compression/index.js";
+import { HEAP_HASNULL, HEAP_NATTS_MASK, HEAP_ONLY_TUPLE, HEAP_XMAX_IS_MULTI } from "../../formats/heap/tuple-header.js";
+import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
+import { LP_NORMAL, LP_REDIRECT, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
+import type { RelationFork } from "../../formats/storage/relfile.js";
+import { scanPages } from "../scan.js";
+import { unsafeHeapItems } from "../heap/item-sanity.js";
+import type { FindingSink } from "../findings.js";
+import type { MultiXactReader } from "../heap/multixact.js";
+import { ctidOffset, isHotUpdated, T_HOFF, T_INFOMASK, T_INFOMASK2, T_XMAX, tupleXmin, xmaxLockedOnly } from "../heap/tuple-walk.js";
+import type { XidContext } from "../heap/xid.js";
+import { live } from "../heap/liveness.js";
+import { checkPlainValue } from "../toast/plain-check.js";
+import { checkDirectValue, DirectState } from "../toast/direct-check.js";
+import type { ToastRelation } from "../toast/toast-rel.js";
+import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
+import type { LeafCollector } from "./btree-verify.js";
+import { KeyView, type TupleInfo } from "./keys.js";
+
+const NAMEOID = 19;
+
+/** The index side: normalised leaf tuples (bytes after t_tid) by heap TID. */
+export class IndexEntries implements LeafCollector {
+  private arena = new Uint8Array(1 << 16);
+  private used = 0;
+  private entOff = new Int32Array(1024);
+  private entLen = new Int32Array(1024);
+  private nent = 0;
+  private slotEnt = new Int32Array(1024);
+  private slotNext = new Int32Array(1024);
+  private nslot = 0;
+  private readonly byTid = new Map<number, number>();
+  private readonly kv = new KeyView();
+  private readonly vals = new IndexValues();
+  private readonly out = new FormBuffer();
+  entries = 0;
+
+  constructor(
+    readonly attrs: AttrDesc[],
+    readonly sink: FindingSink,
+    readonly relName: string,
+    readonly fileOf: (blk: number) => string,
+  ) {}
+
+  add(t: TupleInfo, blk: number, off: number): void {
+    const keyEnd = t.posting ? t.postingOff : t.size;
+    if (keyEnd > t.len || keyEnd < 8) return;
+    let src = t.buf;
+    let start = t.start;
+    let len = (keyEnd + 7) & ~7;
+    let patchInfo = true;
+    if (this.needsNormalising(t, blk, off)) {
+      if (!this.reform(t)) return;
+      src = this.out.bytes;
+      start = 0;
+      len = ((src[6] | (src[7] << 8)) & INDEX_SIZE_MASK) || 8;
+      patchInfo = false;
+    }
+    const e = this.store(src, start, len, patchInfo, t.tinfo);
+    if (t.posting) {
+      for (let i = 0; i < t.nposting; i++) {
+        const p = t.start + t.postingOff + 6 * i;
+        this.link(tidAt(t.buf, p), e);
+      }
+    } else this.link(t.heapTid, e);
+  }
+
+  /** Any compressed value, or a 4-byte header index_form_tuple would have packed? */
+  private needsNormalising(t: TupleInfo, blk: number, off: number): boolean {
+    if (!(t.tinfo & 0x4000)) return false; // no varwidth attributes
+    if (!this.kv.load(t, this.attrs.length, this.attrs)) return false;
+    let need = false;
+    for (let i = 0; i < this.attrs.length; i++) {
+      if (this.kv.isnull[i] || this.attrs[i].len !== -1) continue;
+      const b0 = t.buf[this.kv.off[i]];
+      if (b0 === 0x01) {
+        this.sink.add("BT_INDEX_EXTERNAL_DATUM", `external varlena datum in tuple that references heap row ${tidStr(t.heapTid)} in index "${this.relName}"`, { file: this.fileOf(blk), block: blk, item: off, attnum: i + 1 });
+        return false;
+      }
+      if ((b0 & 3) === 2) need = true;
+      else if ((b0 & 1) === 0 && this.attrs[i].storage !== "p" && this.kv.len[i] - 4 + 1 <= 127) need = true;
+    }
+    return need;
+  }
+
+  private reform(t: TupleInfo): boolean {
+    const v = this.vals;
+    v.n = this.attrs.length;
+    for (let i = 0; i < v.n; i++) {
+      const a = this.attrs[i];
+      const o = this.kv.off[i];
+      const l = this.kv.len[i];
+      if (this.kv.isnull[i]) v.set(i, VAL_NULL);
+      else if (a.len > 0) v.set(i, VAL_FIXED, t.buf, o, l);
+      else if (a.len === -2) v.set(i, VAL_CSTRING, t.buf, o, l);
+      else {
+        const b0 = t.buf[o];
+        if ((b0 & 3) === 2) {
+          try {
+            const raw = decompressTcinfo(t.buf.subarray(o + 4, o + l));
+            v.set(i, VAL_VARLENA, raw, 0, raw.length);
+          } catch (e) {
+            if (e instanceof FormatError) return false;
+            throw e;
+          }
+        } else if (b0 & 1) v.set(i, VAL_VARLENA, t.buf, o + 1, l - 1);
+        else v.set(i, VAL_VARLENA, t.buf, o + 4, l - 4);
+      }
+    }
+    formIndexTuple(this.attrs, v, this.out);
+    return true;
+  }
+
+  private store(src: Uint8Array, start: number, len: number, patchInfo: boolean, tinfo: number): number {
+    const n = len - 6;
+    if (this.used + n > this.arena.length) {
+      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + n));
+      a.set(this.arena.subarray(0, this.used));
+      this.arena = a;
+    }
+    const at = this.used;
+    for (let i = 0; i < n; i++) this.arena[at + i] = src[start + 6 + i];
+    if (patchInfo) {
+      // the plain tuple of one heap TID: size = MAXALIGN(key size), INDEX_ALT_TID_MASK clear
+      const info = (tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len;
+      this.arena[at] = info & 0xff;
+      this.arena[at + 1] = info >>> 8;
+    }
+    this.used += n;
+    if (this.nent === this.entOff.length) {
+      this.entOff = grow(this.entOff);
+      this.entLen = grow(this.entLen);
+    }
+    this.entOff[this.nent] = at;
+    this.entLen[this.nent] = n;
+    return this.nent++;
+  }
+
+  private link(tid: number, e: number): void {
+    if (this.nslot === this.slotEnt.length) {
+      this.slotEnt = grow(this.slotEnt);
+      this.slotNext = grow(this.slotNext);
+    }
+    const s = this.nslot++;
+    this.slotEnt[s] = e;
+    this.slotNext[s] = this.byTid.get(tid) ?? -1;
+    this.byTid.set(tid, s);
+    this.entries++;
+  }
+
+  /** Is there an entry for `tid` equal to bytes [6, size) of `formed`? 0 none for the TID, 1 found, 2 TID present with other bytes. */
+  match(tid: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
+    let s = this.byTid.get(tid);
+    if (s === undefined) return 0;
+    const n = size - 6;
+    for (; s !== -1; s = this.slotNext[s]) {
+      const e = this.slotEnt[s];
+      if (this.entLen[e] !== n) continue;
+      const at = this.entOff[e];
+      let i = 0;
+      while (i < n && this.arena[at + i] === formed[6 + i]) i++;
+      if (i === n) return 1;
+    }
+    return 2;
+  }
+}
+
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+const tidAt = (b: Uint8Array, o: number): number => ((b[o] | (b[o + 1] << 8)) * 65536 + (b[o + 2] | (b[o + 3] << 8))) * 65536 + (b[o + 4] | (b[o + 5] << 8));
+const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
+
+export interface HeapSide {
+  fork: RelationFork;
+  relName: string;
+  desc: TupleDesc;
+  xids: XidContext;
+  multixact: MultiXactReader | null;
+  toast: ToastRelation | null;
+  /** heap attnum (1-based) of each index attribute */
+  indkey: number[];
+  /** index attributes (key + INCLUDE) */
+  attrs: AttrDesc[];
+  indexName: string;
+  /** the heap is a TOAST relation: direct chunks (chunk_id NULL) are never indexed */
+  isToast?: boolean;
+  /** partial index predicate over the tuple's NULLs, when it is one pgdisk can evaluate */
+  predicate?: ((isNull: (attnum: number) => boolean) => boolean) | null;
+}
+
+export interface HeapSideStats {
+  liveTuples: number;
+  /** live tuples whose key values could not be read (damaged values; the table's check reports them) */
+  unformable: number;
+}
+
+/** Probe every live heap tuple against the index entries. */
+export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink): HeapSideStats {
+  const stats: HeapSideStats = { liveTuples: 0, unformable: 0 };
+  const vals = new IndexValues();
+  vals.n = h.attrs.length;
+  const out = new FormBuffer();
+  const need = Math.max(0, ...h.indkey);
+  const attOff = new Int32Array(need + 1);
+  const attLen = new Int32Array(need + 1);
+  const attNull = new Uint8Array(need + 1);
+  const root = new Uint16Array(2049);
+  const direct = new DirectState();
+  const badLp = new Set<number>();
+  const x = h.xids;
+  for (const [blk, page] of scanPages(h.fork)) {
+    const dv = pageView(page);
+    if (pageIsNew(dv)) continue;
+    const special = pdSpecial(dv);
+    if (pdLower(dv) < 24 || pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special !== page.length) continue;
+    const maxoff = Math.min(maxOffsetNumber(dv), 2048);
+    // items the page checks reject (overlapping, outside the item area ...) are not read
+    unsafeHeapItems(dv, maxoff, pdUpper(dv), special, badLp);
+    rootOffsets(dv, maxoff, root, h.multixact, badLp);
+    const file = h.fork.fileOf(blk).path;
+    for (let i = 1; i <= maxoff; i++) {
+      const w = itemIdWord(dv, i);
+      if (lpFlags(w) !== LP_NORMAL || badLp.has(i)) continue;
+      const t = lpOff(w);
+      const len = lpLen(w);
+      if (t < 24 || t & 7 || t + len > special || len < 24) continue;
+      if (!live(dv, t, x, h.multixact)) continue;
+      const infomask = dv.getUint16(t + T_INFOMASK, true);
+      const infomask2 = dv.getUint16(t + T_INFOMASK2, true);
+      const natts = infomask2 & HEAP_NATTS_MASK;
+      const hoff = page[t + T_HOFF];
+      const hasnull = (infomask & HEAP_HASNULL) !== 0;
+      if (hoff !== (hasnull ? (23 + ((natts + 7) >> 3) + 7) & ~7 : 24) || hoff > len || natts > h.desc.attrs.length) continue;
+      if (h.isToast && hasnull && (page[t + 23] & 1) === 0) continue; // chunk_id NULL: a direct chunk
+      if (h.predicate && !h.predicate((attnum) => attnum > natts || (hasnull && (page[t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0))) continue;
+      stats.liveTuples++;
+      let rootOff = i;
+      if (infomask2 & HEAP_ONLY_TUPLE) {
+        rootOff = root[i];
+        if (rootOff === 0) {
+          sink.add("BT_HOT_ROOT_MISSING", `failed to find parent tuple for heap-only tuple at (${blk},${i}) in table "${h.relName}"`, { file, block: blk, item: i, offset: t });
+          continue;
+        }
+      }
+      if (!walk(page, t, len, hoff, hasnull, natts, need, h.desc, attOff, attLen, attNull)) {
+        stats.unformable++;
+        continue;
+      }
+      let ok = true;
+      for (let k = 0; k < h.attrs.length && ok; k++) {
+        const attnum = h.indkey[k];
+        const ia = h.attrs[k];
+        const ha = h.desc.attrs[attnum - 1];
+        if (attNull[attnum]) {
+          // beyond the tuple's natts: the fast default, else NULL
+          if (attnum > natts && ha.missing) ok = missingValue(ha, ia, vals, k);
+          else vals.set(k, VAL_NULL);
+          continue;
+        }
+        const o = attOff[attnum];
+        const l = attLen[attnum];
+        if (ia.len === -2 && ha.typid === NAMEOID) {
+          let e = o;
+          while (e < o + l && page[e] !== 0) e++;
+          vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
+        } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
+        else ok = varlenaValue(page, o, l, vals, k, h, file, blk, i, direct);
+      }
+      if (!ok) {
+        stats.unformable++;
+        continue;
+      }
+      const size = formIndexTuple(h.attrs, vals, out);
+      const tid = blk * 65536 + rootOff;
+      const m = entries.match(tid, out.bytes, size);
+      if (m !== 1) {
+        sink.add(
+          "BT_HEAP_TUPLE_NOT_INDEXED",
+          `heap tuple (${blk},${rootOff}) from table "${h.relName}" lacks matching index tuple within index "${h.indexName}"`,
+          { file, block: blk, item: rootOff },
+          m === 0 ? "No index entry points to this heap TID." : "Index entries point to this heap TID, but none holds the tuple's key bytes.",
+        );
+      }
+    }
+  }
+  return stats;
+}
+
+/** heap_get_root_tuples: root[off] = the line pointer that leads to heap-only tuple `off`. */
+function rootOffsets(dv: DataView, maxoff: number, root: Uint16Array, mx: MultiXactReader | null, bad: ReadonlySet<number>): void {
+  root.fill(0, 0, maxoff + 1);
+  for (let off = 1; off <= maxoff; off++) {
+    if (bad.has(off)) continue;
+    const w = itemIdWord(dv, off);
+    let next: number;
+    let priorXmax: number;
+    if (lpFlags(w) === LP_NORMAL) {
+      const t = lpOff(w);
+      if (t + 24 > dv.byteLength) continue;
+      const im2 = dv.getUint16(t + T_INFOMASK2, true);
+      if (im2 & HEAP_ONLY_TUPLE) continue;
+      root[off] = off;
+      const im = dv.getUint16(t + T_INFOMASK, true);
+      if (!isHotUpdated(im, im2)) continue;
+      next = ctidOffset(dv, t);
+      priorXmax = updateXid(dv, t, mx);
+    } else if (lpFlags(w) === LP_REDIRECT) {
+      next = lpOff(w);
+      priorXmax = 0;
+    } else continue;
+    for (let guard = 0; guard <= maxoff; guard++) {
+      if (next < 1 || next > maxoff || bad.has(next)) break;
+      const nw = itemIdWord(dv, next);
+      if (lpFlags(nw) !== LP_NORMAL) break;
+      const nt = lpOff(nw);
+      if (nt + 24 > dv.byteLength) break;
+      if (priorXmax !== 0 && tupleXmin(dv, nt) !== priorXmax) break;
+      root[next] = off;
+      const im = dv.getUint16(nt + T_INFOMASK, true);
+      const im2 = dv.getUint16(nt + T_INFOMASK2, true);
+      if (!isHotUpdated(im, im2)) break;
+      next = ctidOffset(dv, nt);
+      priorXmax = updateXid(dv, nt, mx);
+    }
+  }
+}
+
+function updateXid(dv: DataView, t: number, mx: MultiXactReader | null): number {
+  const im = dv.getUint16(t + T_INFOMASK, true);
+  const xmax = dv.getUint32(t + T_XMAX, true);
+  if (!(im & HEAP_XMAX_IS_MULTI) || xmaxLockedOnly(im)) return xmax;
+  const r = mx?.updateXid(xmax);
+  return r && r.ok ? r.xid : 0;
+}
+
+/** Offsets of attributes 1..need; attNull[attnum] for NULL or beyond natts. False on overrun. */
+function walk(page: Uint8Array, t: number, len: number, hoff: number, hasnull: boolean, natts: number, need: number, desc: TupleDesc, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array): boolean {
+  const end = t + len;
+  let p = t + hoff;
+  for (let a = 0; a < need; a++) {
+    const att = desc.attrs[a];
+    const attnum = a + 1;
+    if (a >= natts || (hasnull && (page[t + 23 + (a >> 3)] & (1 << (a & 7))) === 0)) {
+      attNull[attnum] = 1;
+      continue;
+    }
+    attNull[attnum] = 0;
+    const al = alignBytes(att.align);
+    let l: number;
+    if (att.len > 0) {
+      p = t + (((p - t) + al - 1) & ~(al - 1));
+      l = att.len;
+    } else if (att.len === -1) {
+      if (p < end && page[p] === 0) p = t + (((p - t) + al - 1) & ~(al - 1));
+      if (p >= end) return false;
+      const b0 = page[p];
+      if (b0 === 0x01) l = p + 1 < end ? (page[p + 1] === 18 ? 18 : page[p + 1] === 19 ? 20 : 0) : 0;
+      else if (b0 & 1) l = b0 >>> 1;
+      else l = p + 4 <= end ? ((page[p] | (page[p + 1] << 8) | (page[p + 2] << 16) | (page[p + 3] << 24)) >>> 2) : 0;
+      if (l < 1) return false;
+    } else {
+      let e = p;
+      while (e < end && page[e] !== 0) e++;
+      if (e >= end) return false;
+      l = e - p + 1;
+    }
+    if (p + l > end) return false;
+    attOff[attnum] = p;
+    attLen[attnum] = l;
+    p += l;
+  }
+  return true;
+}
+
+/** A heap varlena as a raw payload: inline, compressed inline, or fetched from TOAST. */
+function varlenaValue(page: Uint8Array, o: number, l: number, vals: IndexValues, k: number, h: HeapSide, file: string, block: number, item: number, direct: DirectState): boolean {
+  const b0 = page[o];
+  try {
+    if (b0 === 0x01) {
+      if (!h.toast) return false;
+      const where: Location = { file, block, item };
+      const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
+      const rawsize = dv.getInt32(o + 2, true);
+      const extinfo = dv.getUint32(o + 6, true);
+      const extsize = extinfo & 0x3fffffff;
+      const compressed = extsize < rawsize - 4;
+      let stored: Uint8Array | null;
+      if (page[o + 1] === 18) stored = checkPlainValue({ valueId: dv.getUint32(o + 10, true), rawsize, extsize, compressed }, h.toast, where, null, false).stored;
+      else {
+        const ptr = { rawsize, extinfo, toastrelid: dv.getUint32(o + 10, true), rootBlock: dv.getUint16(o + 14, true) * 65536 + dv.getUint16(o + 16, true), rootItem: dv.getUint16(o + 18, true) };
+        stored = checkDirectValue(ptr, h.toast, where, null, direct, false);
+      }
+      if (!stored) return false;
+      const raw = compressed ? decompressTcinfo(stored) : stored;
+      vals.set(k, VAL_VARLENA, raw, 0, raw.length);
+      return true;
+    }
+    if ((b0 & 3) === 2) {
+      const raw = decompressTcinfo(page.subarray(o + 4, o + l));
+      vals.set(k, VAL_VARLENA, raw, 0, raw.length);
+      return true;
+    }
+    if (b0 & 1) vals.set(k, VAL_VARLENA, page, o + 1, l - 1);
+    else vals.set(k, VAL_VARLENA, page, o + 4, l - 4);
+    return true;
+  } catch (e) {
+    if (e instanceof FormatError) return false;
+    throw e;
+  }
+}
+
+/** attmissingval is a one-element array of the column's type; its element starts at payload offset 20. */
+function missingValue(ha: AttrDesc, ia: AttrDesc, vals: IndexValues, k: number): boolean {
+  const m = ha.missing!;
+  const p = 20;
+  if (ha.len > 0) {
+    if (p + ha.len > m.length) return false;
+    vals.set(k, ia.len === -2 ? VAL_CSTRING : VAL_FIXED, m, p, ha.len);
+    return true;
+  }
+  if (p + 4 > m.length) return false;
+  const l = ((m[p] | (m[p + 1] << 8) | (m[p + 2] << 16) | (m[p + 3] << 24)) >>> 2) - 4;
+  if (l < 0 || p + 4 + l > m.length) return false;
+  vals.set(k, VAL_VARLENA, m, p + 4, l);
+  return true;
+}
+
+/**
+ * The partial-index predicates pgdisk evaluates offline: `col IS [NOT] NULL` (a NULLTEST on a
+ * Var in pg_index.indpred's node text, alone or ANDed). Null when the predicate is anything else.
+ */
+export function nullTestPredicate(pred: string): ((isNull: (attnum: number) => boolean) => boolean) | null {
+  const tests: { attnum: number; notNull: boolean }[] = [];
+  const re = /\{NULLTEST :arg \{VAR :varno 1 :varattno (\d+)[^}]*\} :nulltesttype (\d)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(pred))) tests.push({ attnum: Number(m[1]), notNull: m[2] === "1" });
+  const stripped = pred.replace(re, "");
+  const nested = (pred.match(/\{/g) ?? []).length;
+  // only a bare NULLTEST (2 braces) or an AND of them (BOOLEXPR :boolop and)
+  const bare = tests.length === 1 && nested === 2;
+  const andOnly = tests.length > 1 && /^\{BOOLEXPR :boolop and :args \(/.test(pred) && nested === 1 + 2 * tests.length;
+  void stripped;
+  if (!bare && !andOnly) return null;
+  return (isNull) => tests.every((t) => isNull(t.attnum) !== t.notNull);
+}

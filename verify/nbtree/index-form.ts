@@ -1,0 +1,101 @@
+// index_form_tuple's byte layout (src/backend/access/common/indextuple.c + heap_fill_tuple),
+// used to form the index tuple a heap tuple should have: t_tid, t_info (size | INDEX_NULL_MASK |
+// INDEX_VAR_MASK), the 4-byte null bitmap padded to 16 when some key is NULL, then the values
+// with their alignment. Varlena values are given as raw (decompressed) payloads and always laid
+// out uncompressed: a 1-byte header where index_form_tuple packs (storage not 'p' and payload
+// <= 126 bytes), else an aligned 4-byte header. Both sides of the heapallindexed comparison are
+// brought to this one normal form, so compression choices never make two equal keys differ.
+import type { AttrDesc } from "../../formats/heap/descriptor.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
+import { INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
+
+export const VAL_NULL = 0;
+export const VAL_FIXED = 1;
+/** raw varlena payload (no header) */
+export const VAL_VARLENA = 2;
+/** cstring bytes including the NUL */
+export const VAL_CSTRING = 3;
+
+/** Values of one tuple to form, reusable across tuples. */
+export class IndexValues {
+  readonly kind = new Uint8Array(32);
+  readonly buf: Uint8Array[] = new Array(32);
+  readonly off = new Int32Array(32);
+  readonly len = new Int32Array(32);
+  n = 0;
+
+  set(i: number, kind: number, buf?: Uint8Array, off = 0, len = 0): void {
+    this.kind[i] = kind;
+    if (buf) this.buf[i] = buf;
+    this.off[i] = off;
+    this.len[i] = len;
+  }
+}
+
+/** A growable output buffer for formed tuples. */
+export class FormBuffer {
+  bytes = new Uint8Array(512);
+  ensure(n: number): void {
+    if (this.bytes.length < n) this.bytes = new Uint8Array(Math.max(n, this.bytes.length * 2));
+  }
+}
+
+const packable = (a: AttrDesc, payloadLen: number): boolean => a.storage !== "p" && payloadLen + 1 <= 127;
+
+/** Byte copy without a subarray view per call (keys are short; set() pays off only for long ones). */
+function copy(dst: Uint8Array, at: number, src: Uint8Array, from: number, n: number): void {
+  if (n > 64) dst.set(src.subarray(from, from + n), at);
+  else for (let i = 0; i < n; i++) dst[at + i] = src[from + i];
+}
+
+/** Form the tuple into `out.bytes[0, size)`; returns the size (t_tid left zero). */
+export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffer): number {
+  let hasnull = false;
+  let upper = 16;
+  for (let i = 0; i < v.n; i++) {
+    if (v.kind[i] === VAL_NULL) hasnull = true;
+    upper += v.len[i] + 8 + 4;
+  }
+  out.ensure(upper + 8);
+  const b = out.bytes;
+  for (let i = 0, n = upper + 8; i < n; i++) b[i] = 0;
+  let pos = hasnull ? 16 : 8;
+  let varwidth = false;
+  for (let i = 0; i < v.n; i++) {
+    const a = attrs[i];
+    const k = v.kind[i];
+    if (k === VAL_NULL) continue;
+    if (hasnull) b[8 + (i >> 3)] |= 1 << (i & 7);
+    const al = alignBytes(a.align);
+    const src = v.buf[i];
+    const so = v.off[i];
+    const sl = v.len[i];
+    if (k === VAL_FIXED || k === VAL_CSTRING) {
+      pos = (pos + al - 1) & ~(al - 1);
+      copy(b, pos, src, so, sl);
+      pos += sl;
+      if (k === VAL_CSTRING) varwidth = true;
+      continue;
+    }
+    varwidth = true;
+    if (packable(a, sl)) {
+      b[pos] = ((sl + 1) << 1) | 1;
+      copy(b, pos + 1, src, so, sl);
+      pos += sl + 1;
+    } else {
+      pos = (pos + al - 1) & ~(al - 1);
+      const total = (sl + 4) << 2;
+      b[pos] = total & 0xff;
+      b[pos + 1] = (total >>> 8) & 0xff;
+      b[pos + 2] = (total >>> 16) & 0xff;
+      b[pos + 3] = (total >>> 24) & 0xff;
+      copy(b, pos + 4, src, so, sl);
+      pos += sl + 4;
+    }
+  }
+  const size = (pos + 7) & ~7;
+  const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
+  b[6] = info & 0xff;
+  b[7] = info >>> 8;
+  return size;
+}

@@ -1,0 +1,187 @@
+// What a B-tree index's keys look like on disk and how two of them compare, as _bt_compare does
+// with an insertion scan key built from a tuple (_bt_mkscankey, pivotsearch): key attributes in
+// order (NULLS FIRST/LAST, DESC from indoption), truncated attributes as minus infinity, then
+// the heap TID as the last key. A comparison that reaches a column without an on-disk
+// comparator gives NaN ("unknown"): the invariant is then not judged.
+import type { AttrDesc } from "../../formats/heap/descriptor.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
+import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
+import type { DatumCmp } from "./compare.js";
+
+export const INDOPTION_DESC = 1;
+export const INDOPTION_NULLS_FIRST = 2;
+export const NO_TID = -1;
+
+export interface IndexKeys {
+  /** attributes of the index (key + INCLUDE), from the index's pg_attribute rows */
+  attrs: AttrDesc[];
+  natts: number;
+  nkeyatts: number;
+  /** comparator per key attribute; null where the order cannot be checked offline */
+  cmps: (DatumCmp | null)[];
+  desc: boolean[];
+  nullsFirst: boolean[];
+  heapkeyspace: boolean;
+}
+
+/** Facts of one index tuple at buf[start, start + len), read without allocation into a reusable object. */
+export class TupleInfo {
+  buf!: Uint8Array;
+  start = 0;
+  len = 0;
+  tinfo = 0;
+  size = 0;
+  pivot = false;
+  posting = false;
+  /** BTreeTupleGetNAtts */
+  natts = 0;
+  /** BTreeTupleGetHeapTID as block * 65536 + offset, NO_TID when none */
+  heapTid = NO_TID;
+  /** BTreeTupleGetMaxHeapTID (non-pivot tuples) */
+  maxTid = NO_TID;
+  postingOff = 0;
+  nposting = 0;
+  /** raw t_tid */
+  tidBlock = 0;
+  tidOff = 0;
+  /** the tuple's own bytes cannot even give a header (shorter than 8) */
+  broken = false;
+
+  load(buf: Uint8Array, start: number, len: number, indnatts: number): this {
+    this.buf = buf;
+    this.start = start;
+    this.len = len;
+    this.broken = len < 8;
+    if (this.broken) {
+      this.heapTid = this.maxTid = NO_TID;
+      return this;
+    }
+    this.tidBlock = (buf[start] | (buf[start + 1] << 8)) * 65536 + (buf[start + 2] | (buf[start + 3] << 8));
+    this.tidOff = buf[start + 4] | (buf[start + 5] << 8);
+    this.tinfo = buf[start + 6] | (buf[start + 7] << 8);
+    this.size = this.tinfo & INDEX_SIZE_MASK;
+    const alt = (this.tinfo & INDEX_ALT_TID_MASK) !== 0;
+    this.posting = alt && (this.tidOff & BT_IS_POSTING) !== 0;
+    this.pivot = alt && !this.posting;
+    this.natts = this.pivot ? this.tidOff & BT_OFFSET_MASK : indnatts;
+    this.postingOff = 0;
+    this.nposting = 0;
+    if (this.pivot) {
+      if (this.tidOff & BT_PIVOT_HEAP_TID_ATTR && this.size >= 14 && this.size <= len) this.heapTid = readTid(buf, start + this.size - 6);
+      else this.heapTid = NO_TID;
+      this.maxTid = this.heapTid;
+    } else if (this.posting) {
+      this.postingOff = this.tidBlock;
+      this.nposting = this.tidOff & BT_OFFSET_MASK;
+      if (this.nposting > 0 && this.postingOff + 6 * this.nposting <= len) {
+        this.heapTid = readTid(buf, start + this.postingOff);
+        this.maxTid = readTid(buf, start + this.postingOff + 6 * (this.nposting - 1));
+      } else this.heapTid = this.maxTid = NO_TID;
+    } else {
+      this.heapTid = this.maxTid = this.tidBlock * 65536 + this.tidOff;
+    }
+    return this;
+  }
+
+  /** BTreeTupleGetNKeyAtts */
+  nkeyatts(nkeyatts: number): number {
+    return Math.min(this.natts, nkeyatts);
+  }
+}
+
+export function readTid(buf: Uint8Array, o: number): number {
+  return ((buf[o] | (buf[o + 1] << 8)) * 65536 + (buf[o + 2] | (buf[o + 3] << 8))) * 65536 + (buf[o + 4] | (buf[o + 5] << 8));
+}
+export const tidText = (t: number): string => (t === NO_TID ? "(none)" : `(${Math.floor(t / 65536)},${t % 65536})`);
+
+/** Attribute offsets of one index tuple (absolute within buf), filled without allocation. */
+export class KeyView {
+  readonly off = new Int32Array(32);
+  readonly len = new Int32Array(32);
+  readonly isnull = new Uint8Array(32);
+  n = 0;
+  buf!: Uint8Array;
+
+  /** Walk `natts` attributes; false when they do not fit in the tuple. */
+  load(t: TupleInfo, natts: number, attrs: AttrDesc[]): boolean {
+    const buf = t.buf;
+    const start = t.start;
+    this.buf = buf;
+    this.n = natts;
+    if (t.broken) return false;
+    const hasNulls = (t.tinfo & INDEX_NULL_MASK) !== 0;
+    let end = start + Math.min(t.len, t.size);
+    if (t.posting && t.postingOff <= t.size) end = start + t.postingOff;
+    let o = hasNulls ? 16 : 8;
+    for (let i = 0; i < natts; i++) {
+      const a = attrs[i];
+      if (!a) return false;
+      if (hasNulls && (buf[start + 8 + (i >> 3)] & (1 << (i & 7))) === 0) {
+        this.isnull[i] = 1;
+        this.off[i] = 0;
+        this.len[i] = 0;
+        continue;
+      }
+      this.isnull[i] = 0;
+      const al = alignBytes(a.align);
+      let l: number;
+      if (a.len > 0) {
+        o = (o + al - 1) & ~(al - 1);
+        l = a.len;
+      } else if (a.len === -1) {
+        if (start + o < end && buf[start + o] === 0) o = (o + al - 1) & ~(al - 1);
+        const p = start + o;
+        if (p >= end) return false;
+        const b0 = buf[p];
+        if (b0 === 0x01) l = p + 1 < end ? (buf[p + 1] === 18 ? 18 : buf[p + 1] === 19 ? 20 : 10) : 0;
+        else if (b0 & 1) l = b0 >>> 1;
+        else l = p + 4 <= end ? ((buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> 2) : 0;
+        if (l < 1 || ((b0 & 1) === 0 && l < 4)) return false;
+      } else {
+        o = (o + al - 1) & ~(al - 1);
+        let e = start + o;
+        while (e < end && buf[e] !== 0) e++;
+        if (e >= end) return false;
+        l = e - (start + o) + 1;
+      }
+      if (start + o + l > end) return false;
+      this.off[i] = start + o;
+      this.len[i] = l;
+      o += l;
+    }
+    return true;
+  }
+}
+
+export function cmpTid(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * _bt_compare(scankey from X, Y): X's attributes compared with Y's up to the shorter of X's
+ * keysz and Y's attribute count, then minus-infinity and heap TID rules. `scantid` is X's heap
+ * TID key (NO_TID: none). Returns NaN when an attribute cannot be compared. Y must not be the
+ * negative-infinity item of an internal page (callers handle that case).
+ */
+export function btCompare(k: IndexKeys, x: TupleInfo, xv: KeyView, xKeysz: number, scantid: number, y: TupleInfo, yv: KeyView): number {
+  const ncmp = Math.min(y.natts, xKeysz);
+  for (let i = 0; i < ncmp; i++) {
+    let r: number;
+    if (xv.isnull[i]) r = yv.isnull[i] ? 0 : k.nullsFirst[i] ? -1 : 1;
+    else if (yv.isnull[i]) r = k.nullsFirst[i] ? 1 : -1;
+    else {
+      const c = k.cmps[i];
+      if (!c) return NaN;
+      r = c(xv.buf, xv.off[i], xv.len[i], yv.buf, yv.off[i], yv.len[i]);
+      if (Number.isNaN(r)) return NaN;
+      if (k.desc[i]) r = -r;
+    }
+    if (r !== 0) return r < 0 ? -1 : 1;
+  }
+  if (xKeysz > y.natts) return 1;
+  if (scantid === NO_TID) return 0;
+  if (y.heapTid === NO_TID) return 1;
+  const r = cmpTid(scantid, y.heapTid);
+  if (r <= 0 || !y.posting) return r;
+  return cmpTid(scantid, y.maxTid) > 0 ? 1 : 0;
+}

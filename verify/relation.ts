@@ -1,0 +1,339 @@
+// One relation's verification: from a catalog entry (or a lone file) to a report. Tables, TOAST
+// relations and materialized views get the heap checks (and their TOAST values); B-tree indexes
+// the structure, order and parent/child checks and heapallindexed; every other relation (other
+// index AMs, sequences) and every fsm/vm/init fork the page-level checks (header, checksum).
+import { existsSync, openSync, readSync, closeSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import type { DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.js";
+import type { Finding, Location } from "../formats/schema/errors.js";
+import { FormatError } from "../formats/schema/errors.js";
+import type { TupleDesc } from "../formats/heap/descriptor.js";
+import { pageView, pdSpecial } from "../formats/page/page.js";
+import { BTP_META, readBTOpaque } from "../formats/nbtree/opaque.js";
+import { RelationFork, type ForkName } from "../formats/storage/relfile.js";
+import { scanPages } from "./scan.js";
+import { toastChunkDesc5 } from "../formats/toast/chunk-desc.js";
+import type { ClusterContext } from "./cluster-context.js";
+import { FindingSink } from "./findings.js";
+import { HeapVerifier } from "./heap/heap-verify.js";
+import { live } from "./heap/liveness.js";
+import { XidContext } from "./heap/xid.js";
+import { BtreeVerifier } from "./nbtree/btree-verify.js";
+import { IndexEntries, nullTestPredicate, probeHeap } from "./nbtree/heapallindexed.js";
+import { indexKeysFor } from "./nbtree/index-keys.js";
+import { checkPage } from "./page-check.js";
+import { ToastRelation } from "./toast/toast-rel.js";
+
+export interface VerifyOptions {
+  /** heap-vs-index comparison for B-tree indexes */
+  heapallindexed: boolean;
+  /** follow TOAST pointers of tables */
+  toast: boolean;
+  /** decompress compressed values (inline and TOASTed) */
+  decompress: boolean;
+  /** search every B-tree leaf tuple from the root */
+  rootdescend?: boolean;
+  /** verify checksums (default: when the cluster has them) */
+  checksums?: boolean;
+  /** findings listed per code and relation */
+  capPerCode: number;
+}
+
+export const DEFAULT_VERIFY_OPTIONS: VerifyOptions = { heapallindexed: true, toast: true, decompress: true, capPerCode: 200 };
+
+export type RelationJob = { kind: "catalog"; db: number; oid: number } | { kind: "file"; path: string };
+
+export type RelationStatus = "ok" | "warnings" | "corrupt";
+
+export interface RelationReport {
+  database?: string;
+  schema?: string;
+  name: string;
+  oid?: number;
+  relkind?: string;
+  /** heap, btree, hash, gist, ..., sequence, or unknown (lone file) */
+  am: string;
+  /** segment 0 of the main fork */
+  file: string;
+  blocks: number;
+  /** what was checked, e.g. ["pages", "heap", "toast"] */
+  checks: string[];
+  status: RelationStatus;
+  findings: Finding[];
+  stats: Record<string, number>;
+  ms: number;
+}
+
+export interface JobEnv {
+  ctx: ClusterContext | null;
+  opts: VerifyOptions;
+  onPages?: (n: number) => void;
+}
+
+export function verifyJob(job: RelationJob, env: JobEnv): RelationReport {
+  const t0 = performance.now();
+  const sink = new FindingSink(env.opts.capPerCode);
+  let report: RelationReport;
+  if (job.kind === "file") report = verifyLoneFile(job.path, sink, env);
+  else {
+    const cat = env.ctx!.database(job.db);
+    const rel = cat.classes.get(job.oid);
+    if (!rel) throw new FormatError("RELATION_NOT_FOUND", `relation ${job.oid} does not exist in database "${cat.db.name}"`, {});
+    report = verifyCatalogRelation(cat, rel, sink, env);
+  }
+  report.findings = sink.finish({ file: report.file });
+  report.status = statusOf(report.findings);
+  report.ms = Math.round(performance.now() - t0);
+  return report;
+}
+
+export function statusOf(findings: Finding[]): RelationStatus {
+  if (findings.some((f) => f.severity === "error")) return "corrupt";
+  if (findings.some((f) => f.severity === "warning")) return "warnings";
+  return "ok";
+}
+
+function amOf(rel: RelationInfo): string {
+  if (rel.kind === "i") return rel.amName || "index";
+  if (rel.kind === "S") return "sequence";
+  return "heap";
+}
+
+function baseReport(cat: DatabaseCatalog, rel: RelationInfo, file: string): RelationReport {
+  return { database: cat.db.name, schema: rel.namespaceName, name: rel.name, oid: rel.oid, relkind: rel.kind, am: amOf(rel), file, blocks: 0, checks: [], status: "ok", findings: [], stats: {}, ms: 0 };
+}
+
+function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv): RelationReport {
+  const ctx = env.ctx!;
+  const path = cat.path(rel);
+  const report = baseReport(cat, rel, path);
+  const label = `${cat.db.name}.${rel.namespaceName}.${rel.name}`;
+  if (!existsSync(path)) {
+    sink.add("REL_FILE_MISSING", rel.kind === "i" ? `index "${rel.name}" lacks a main relation fork` : `relation file ${path} of "${label}" does not exist`, { file: path });
+    return report;
+  }
+  const fork = new RelationFork(path, ctx.cluster.geometry);
+  const checksums = env.opts.checksums ?? ctx.checksums;
+  try {
+    report.blocks = fork.nblocks;
+    const onPage = env.onPages ? (): void => env.onPages!(1) : undefined;
+    if (rel.kind === "r" || rel.kind === "t" || rel.kind === "m") {
+      report.checks.push("pages", "heap");
+      const toast = env.opts.toast && rel.toastRelid ? toastRelationFor(cat, rel.toastRelid, ctx) : null;
+      if (toast) report.checks.push("toast");
+      const v = new HeapVerifier(
+        {
+          fork,
+          relName: label,
+          relOid: rel.oid,
+          desc: rel.kind === "t" ? toastChunkDesc5 : cat.descriptor(rel.oid),
+          xids: new XidContext(ctx.horizons, rel.frozenXid, rel.minMxid, ctx.cluster.clog),
+          multixact: ctx.multixact,
+          toastRelid: rel.toastRelid,
+          toast,
+          blockSize: ctx.cluster.geometry.blockSize,
+          checksums,
+          checksumSeverity: ctx.checksumSeverity,
+          // chunk_data is never compressed: a compressed header there is TOAST_CHUNK_BAD_VARLENA, found from the parent
+          decompress: env.opts.decompress && rel.kind !== "t",
+          onPage,
+        },
+        sink,
+      );
+      try {
+        Object.assign(report.stats, v.run());
+      } finally {
+        toast?.fork.close();
+      }
+    } else if (rel.kind === "i" && rel.amName === "btree") {
+      verifyBtree(cat, rel, fork, sink, env, report, label, checksums);
+    } else {
+      report.checks.push("pages");
+      sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum) apply`, { file: path });
+      report.stats.pages = pageOnly(fork, sink, checksums, env, label);
+    }
+    tail(fork, sink);
+    report.stats.forkPages = checkOtherForks(cat, rel, sink, checksums, env);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    sink.fromError(e, { file: path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
+  } finally {
+    fork.close();
+  }
+  return report;
+}
+
+function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork, sink: FindingSink, env: JobEnv, report: RelationReport, label: string, checksums: boolean): void {
+  const ctx = env.ctx!;
+  const info = cat.indexes().get(rel.oid);
+  const onPage = env.onPages ? (): void => env.onPages!(1) : undefined;
+  if (!info || !info.valid) {
+    report.checks.push("pages");
+    sink.add("REL_INDEX_NOT_VALID", `cannot check index "${rel.name}": it is not valid; only page-level checks ran`, { file: fork.basePath }, "Index is not valid.");
+    report.stats.pages = pageOnly(fork, sink, checksums, env, label);
+    return;
+  }
+  report.checks.push("pages", "btree", "parent");
+  const plan = indexKeysFor(cat, rel, info);
+  if (plan.notComparable.length) {
+    sink.add("BT_ORDER_NOT_CHECKED", `key order of index "${label}" is not checked for ${plan.notComparable.join(", ")}: no on-disk comparator`, { file: fork.basePath });
+  }
+  const heap = cat.classes.get(info.tableOid);
+  let entries: IndexEntries | null = null;
+  if (env.opts.heapallindexed && heap) {
+    if (info.exprs) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for expression index "${label}"`, { file: fork.basePath });
+    else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
+    else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path);
+  }
+  const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPage }, sink);
+  Object.assign(report.stats, v.run());
+  if (!entries || !heap) return;
+  report.checks.push("heapallindexed");
+  const hpath = cat.path(heap);
+  if (!existsSync(hpath)) return;
+  const hfork = new RelationFork(hpath, ctx.cluster.geometry);
+  const toast = heap.toastRelid ? toastRelationFor(cat, heap.toastRelid, ctx) : null;
+  try {
+    const hs = probeHeap(
+      {
+        fork: hfork,
+        relName: heap.name,
+        desc: heap.kind === "t" ? toastChunkDesc5 : cat.descriptor(heap.oid),
+        xids: new XidContext(ctx.horizons, heap.frozenXid, heap.minMxid, ctx.cluster.clog),
+        multixact: ctx.multixact,
+        toast,
+        indkey: info.keys,
+        attrs: plan.keys.attrs,
+        indexName: rel.name,
+        isToast: heap.kind === "t",
+        predicate: info.pred ? nullTestPredicate(info.pred) : null,
+      },
+      entries,
+      sink,
+    );
+    report.stats.indexEntries = entries.entries;
+    report.stats.heapTuplesProbed = hs.liveTuples;
+    if (hs.unformable) sink.add("BT_HEAPALLINDEXED_SKIPPED", `${hs.unformable} live heap tuples of "${heap.name}" were not compared with index "${label}": their key values cannot be read (see the table's findings)`, { file: hpath });
+  } finally {
+    hfork.close();
+    toast?.fork.close();
+  }
+}
+
+/** The TOAST relation of a table, with chunk liveness from its own XID context. */
+function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterContext): ToastRelation | null {
+  const t = cat.classes.get(toastOid);
+  if (!t) return null;
+  const path = cat.path(t);
+  if (!existsSync(path)) return null;
+  const xids = new XidContext(ctx.horizons, t.frozenXid, t.minMxid, ctx.cluster.clog);
+  const idx = cat.toastIndexOf(toastOid);
+  const partial = !!idx?.pred && /NULLTEST/.test(idx.pred);
+  return new ToastRelation(new RelationFork(path, ctx.cluster.geometry), toastOid, `${t.namespaceName}.${t.name}`, (page, off) => live(pageView(page), off, xids, ctx.multixact), partial);
+}
+
+/** Header and checksum of every page (other access methods, sequences, invalid indexes). */
+function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
+  let n = 0;
+  const bs = fork.geometry.blockSize;
+  for (const [blk, page] of scanPages(fork)) {
+    n++;
+    env.onPages?.(1);
+    checkPage(page, pageView(page), blk, fork.fileOf(blk).path, sink, { am: "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
+  }
+  return n;
+}
+
+function tail(fork: RelationFork, sink: FindingSink): void {
+  const t = fork.partialTail;
+  if (!t) return;
+  sink.add("REL_PARTIAL_BLOCK", `could not read block ${t.block} in file "${t.file}": read ${t.bytes} of ${fork.geometry.blockSize}`, { file: t.file, block: t.block, offset: (t.block % fork.geometry.segmentBlocks) * fork.geometry.blockSize });
+}
+
+/** fsm, vm and init forks: page headers and checksums, as pg_checksums scans them. */
+function checkOtherForks(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, checksums: boolean, env: JobEnv): number {
+  let n = 0;
+  for (const f of ["fsm", "vm", "init"] as ForkName[]) {
+    const p = cat.path(rel, f);
+    if (!existsSync(p)) continue;
+    const fork = new RelationFork(p, env.ctx!.cluster.geometry);
+    try {
+      const label = `${rel.name} (${f} fork)`;
+      n += pageOnly(fork, sink, checksums, env, label);
+      tail(fork, sink);
+    } finally {
+      fork.close();
+    }
+  }
+  return n;
+}
+
+/** A file outside any cluster: what its pages say it is, checked without a catalog. */
+function verifyLoneFile(path: string, sink: FindingSink, env: JobEnv): RelationReport {
+  const fork = RelationFork.openFile(path);
+  const report: RelationReport = { name: path, am: "unknown", file: path, blocks: 0, checks: ["pages"], status: "ok", findings: [], stats: {}, ms: 0 };
+  const where: Location = { file: path };
+  try {
+    report.blocks = fork.nblocks;
+    const bs = fork.geometry.blockSize;
+    const am = guessAm(path, bs);
+    report.am = am;
+    sink.add("REL_NO_CATALOG", `${path} is checked without a catalog (access method guessed from its pages: ${am})`, where);
+    const checksums = env.opts.checksums ?? false;
+    if (am === "heap") {
+      report.checks.push("heap");
+      Object.assign(report.stats, new HeapVerifier({ fork, relName: path, relOid: 0, desc: null as TupleDesc | null, xids: null, multixact: null, toastRelid: 0, toast: null, blockSize: bs, checksums, decompress: env.opts.decompress }, sink).run());
+    } else if (am === "btree") {
+      report.checks.push("btree");
+      Object.assign(report.stats, new BtreeVerifier({ fork, relName: path, blockSize: bs, checksums, keys: null, opcintypes: [] }, sink).run());
+    } else report.stats.pages = pageOnly(fork, sink, checksums, env, path);
+    tail(fork, sink);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    sink.fromError(e, where, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
+  } finally {
+    fork.close();
+  }
+  return report;
+}
+
+function guessAm(path: string, bs: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const b = new Uint8Array(bs);
+    if (readSync(fd, b, 0, bs, 0) < bs) return "unknown";
+    const dv = pageView(b);
+    const special = pdSpecial(dv);
+    if (special === bs) return "heap";
+    if (bs - special === 16 && readBTOpaque(dv).btpo_flags & BTP_META) return "btree";
+    return "other";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A relation whose verification threw: reported, so the run still covers the others. */
+export function failedReport(job: RelationJob, e: unknown): RelationReport {
+  const msg = e instanceof FormatError ? `${e.code}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);
+  const name = job.kind === "file" ? job.path : `relation ${job.oid} of database ${job.db}`;
+  return {
+    name,
+    am: "unknown",
+    file: job.kind === "file" ? job.path : "",
+    blocks: 0,
+    checks: [],
+    status: "corrupt",
+    findings: [{ code: "REL_VERIFY_FAILED", severity: "error", message: `verification of ${name} failed: ${msg}`, location: {} }],
+    stats: {},
+    ms: 0,
+  };
+}
+
+/** verifyJob that never throws. */
+export function safeVerifyJob(job: RelationJob, env: JobEnv): RelationReport {
+  try {
+    return verifyJob(job, env);
+  } catch (e) {
+    return failedReport(job, e);
+  }
+}

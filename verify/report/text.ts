@@ -1,0 +1,53 @@
+// Text rendering of a verify run, in pg_amcheck's shape: a header line naming the relation kind,
+// "db.schema.name" and the location, then the message indented, with the finding's code.
+import type { Finding, Location } from "../../formats/schema/errors.js";
+import type { RelationReport } from "../relation.js";
+import type { VerifyRun } from "../run.js";
+
+export interface TextOptions {
+  /** also list info findings (checks skipped, notes) */
+  verbose?: boolean;
+}
+
+function kindOf(r: RelationReport): string {
+  if (r.am === "heap") return r.relkind === "t" ? "toast table" : "heap table";
+  if (r.relkind === "i" || r.am === "btree") return `${r.am} index`;
+  return r.am === "unknown" ? "file" : r.am;
+}
+
+export function relationLabel(r: RelationReport): string {
+  return r.database ? `${r.database}.${r.schema}.${r.name}` : r.name;
+}
+
+function where(l: Location): string {
+  const parts: string[] = [];
+  if (l.block !== undefined) parts.push(`block ${l.block}`);
+  if (l.item !== undefined) parts.push(`offset ${l.item}`);
+  if (l.attnum !== undefined) parts.push(`attnum ${l.attnum}`);
+  return parts.length ? `, ${parts.join(", ")}` : "";
+}
+
+export function findingText(r: RelationReport, f: Finding): string {
+  const head = `${kindOf(r)} "${relationLabel(r)}"${where(f.location)}:`;
+  const lines = [head, `    ${f.severity === "error" ? "" : `${f.severity.toUpperCase()}: `}[${f.code}] ${f.message}`];
+  if (f.detail) lines.push(`    DETAIL: ${f.detail}`);
+  if (f.location.file && f.location.file !== r.file) lines.push(`    FILE: ${f.location.file}${f.location.offset !== undefined ? ` (page offset ${f.location.offset})` : ""}`);
+  return lines.join("\n");
+}
+
+export function renderText(run: VerifyRun, o: TextOptions = {}): string {
+  const out: string[] = [];
+  for (const r of run.reports) {
+    for (const f of r.findings) {
+      if (f.severity === "info" && !o.verbose) continue;
+      out.push(findingText(r, f));
+    }
+  }
+  const s = run.summary;
+  const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? "" : "s"}`;
+  out.push(
+    `pgdisk verify: ${plural(s.relations, "relation")}, ${plural(s.pages, "page")}: ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}` +
+      `${s.corruptRelations ? ` (${plural(s.corruptRelations, "relation")} corrupt)` : ""}, ${(s.ms / 1000).toFixed(1)} s with ${plural(s.workers, "worker")}`,
+  );
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,187 @@
+// Runs a verification: plans the relations, spreads them over worker threads (largest first),
+// reports progress, and returns the reports in a stable order (database, tables, TOAST,
+// indexes) with a summary. The exit status follows pg_amcheck: 0 clean, 2 corruption found;
+// operational errors (no cluster, unknown names, a running server) are thrown as FormatError.
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
+import { FormatError } from "../formats/schema/errors.js";
+import { ClusterContext } from "./cluster-context.js";
+import { DEFAULT_VERIFY_OPTIONS, safeVerifyJob, type RelationReport, type VerifyOptions } from "./relation.js";
+import { findPgdata, planJobs, type PlannedJob, type TargetSpec } from "./targets.js";
+
+export interface RunOptions extends VerifyOptions {
+  /** worker threads (default: number of cores); 1 runs in this thread */
+  jobs?: number;
+  /** verify a cluster whose pg_control says it is running */
+  allowRunning?: boolean;
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  relationsDone: number;
+  relations: number;
+  pagesDone: number;
+  pages: number;
+}
+
+export interface VerifySummary {
+  relations: number;
+  pages: number;
+  corruptRelations: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** worker threads used */
+  workers: number;
+  ms: number;
+  exitCode: 0 | 2;
+}
+
+export interface VerifyRun {
+  pgdata?: string;
+  reports: RelationReport[];
+  summary: VerifySummary;
+}
+
+export const defaultJobs = (): number => Math.max(1, availableParallelism());
+
+export async function runVerify(spec: TargetSpec, options: Partial<RunOptions> = {}): Promise<VerifyRun> {
+  const t0 = performance.now();
+  const opts: RunOptions = { ...DEFAULT_VERIFY_OPTIONS, ...options };
+  const pgdata = spec.pgdata ?? (spec.files?.length ? findPgdata(spec.files[0]) : undefined);
+  if (!spec.pgdata && !spec.files?.length) throw new FormatError("USAGE", "name a data directory (--pgdata) or relation files");
+  const ctx = pgdata ? new ClusterContext(pgdata) : null;
+  if (ctx && !opts.allowRunning) refuseRunning(ctx);
+  const planned = planJobs(spec, ctx);
+  const bs = ctx?.cluster.geometry.blockSize ?? 8192;
+  const progress: Progress = { relationsDone: 0, relations: planned.length, pagesDone: 0, pages: Math.round(planned.reduce((s, j) => s + j.bytes, 0) / bs) };
+  const workers = Math.max(1, Math.min(opts.jobs ?? defaultJobs(), planned.length));
+  const reports = new Map<PlannedJob, RelationReport>();
+  const tick = (): void => opts.onProgress?.(progress);
+  if (workers <= 1) {
+    for (const j of planned) {
+      reports.set(j, safeVerifyJob(j.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()) }));
+      progress.relationsDone++;
+      tick();
+    }
+  } else {
+    await runPool(planned, workers, ctx, pgdata, plain(opts), (j, r) => {
+      reports.set(j, r);
+      progress.relationsDone++;
+      tick();
+    }, (n) => {
+      progress.pagesDone += n;
+      tick();
+    });
+  }
+  const ordered = [...planned].sort((a, b) => a.db - b.db || a.order - b.order || a.label.localeCompare(b.label)).map((j) => reports.get(j)!);
+  return { pgdata, reports: ordered, summary: summarize(ordered, workers, performance.now() - t0) };
+}
+
+function plain(o: RunOptions): VerifyOptions {
+  return { heapallindexed: o.heapallindexed, toast: o.toast, decompress: o.decompress, rootdescend: o.rootdescend, checksums: o.checksums, capPerCode: o.capPerCode };
+}
+
+export function summarize(reports: RelationReport[], workers: number, ms: number): VerifySummary {
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  for (const r of reports) for (const f of r.findings) f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
+  return {
+    relations: reports.length,
+    pages: reports.reduce((s, r) => s + r.blocks, 0),
+    corruptRelations: reports.filter((r) => r.status === "corrupt").length,
+    errors,
+    warnings,
+    infos,
+    workers,
+    ms: Math.round(ms),
+    exitCode: errors > 0 ? 2 : 0,
+  };
+}
+
+/** A server writing the files while we read them gives torn pages and moving targets. */
+function refuseRunning(ctx: ClusterContext): void {
+  const running = ctx.cluster.control.stateName === "DB_IN_PRODUCTION" && existsSync(join(ctx.pgdata, "postmaster.pid"));
+  if (running) {
+    throw new FormatError("CLUSTER_RUNNING", `${ctx.pgdata} belongs to a running server (pg_control says "in production" and postmaster.pid exists); stop it, verify a copy, or pass --allow-running`, { file: ctx.pgdata });
+  }
+}
+
+/**
+ * The worker's entry. Compiled (.js) it is worker.js; run from the sources through tsx, a worker
+ * thread does not inherit tsx's module hooks (Node 20), so a small ESM bootstrap registers tsx
+ * in the thread first and then imports worker.ts.
+ */
+function workerUrl(): URL {
+  if (!import.meta.url.endsWith(".ts")) return new URL("./worker.js", import.meta.url);
+  const api = import.meta.resolve("tsx/esm/api");
+  const target = new URL("./worker.ts", import.meta.url).href;
+  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(target)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
+/**
+ * Verify on `n` threads: n - 1 worker threads take the largest relations first (two in flight
+ * each, so none waits for the next), while this thread, which needs no start-up, takes the
+ * smallest ones from the other end of the queue between messages.
+ */
+async function runPool(planned: PlannedJob[], n: number, ctx: ClusterContext | null, pgdata: string | undefined, opts: VerifyOptions, done: (j: PlannedJob, r: RelationReport) => void, pages: (n: number) => void): Promise<void> {
+  const queue = [...planned].sort((a, b) => b.bytes - a.bytes);
+  const byId = new Map<number, PlannedJob>();
+  let nextId = 0;
+  let failed: unknown = null;
+  const threads = n - 1;
+  const finished = new Promise<void>((resolveAll, rejectAll) => {
+    let live = threads;
+    const workers: Worker[] = [];
+    for (let i = 0; i < threads; i++) {
+      const w = new Worker(workerUrl(), { workerData: { pgdata, opts } });
+      workers.push(w);
+      let inFlight = 0;
+      const feed = (): void => {
+        while (inFlight < 2) {
+          const j = queue.shift();
+          if (!j) {
+            if (inFlight === 0) void w.terminate();
+            return;
+          }
+          const id = nextId++;
+          byId.set(id, j);
+          inFlight++;
+          w.postMessage({ id, job: j.job });
+        }
+      };
+      w.on("message", (m: { type: string; id?: number; report?: RelationReport; n?: number }) => {
+        if (m.type === "pages") pages(m.n!);
+        else if (m.type === "done") {
+          inFlight--;
+          done(byId.get(m.id!)!, m.report!);
+          feed();
+        }
+      });
+      w.on("error", (e) => {
+        if (failed) return;
+        failed = e;
+        for (const x of workers) void x.terminate();
+        rejectAll(e);
+      });
+      w.on("exit", () => {
+        if (--live === 0 && !failed) resolveAll();
+      });
+      feed();
+    }
+  });
+  // this thread: the small end of the queue, yielding to worker messages between relations
+  while (queue.length && !failed) {
+    const j = queue.pop()!;
+    done(j, safeVerifyJob(j.job, { ctx, opts, onPages: pages }));
+    await new Promise((r) => setImmediate(r));
+  }
+  await finished;
+}
+
+export { ClusterContext };

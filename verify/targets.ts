@@ -1,0 +1,148 @@
+// What `pgdisk verify` checks: every relation with storage of every database (shared catalogs
+// once), one database, named relations (a table brings its TOAST relation, the TOAST index and
+// its indexes), or lone files (found in the catalog when they sit inside a cluster).
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, relative, resolve, sep } from "node:path";
+import { FormatError } from "../formats/schema/errors.js";
+import type { DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.js";
+import { parseSegmentPath } from "../formats/storage/relfile.js";
+import type { ClusterContext } from "./cluster-context.js";
+import type { RelationJob } from "./relation.js";
+
+export interface TargetSpec {
+  pgdata?: string;
+  database?: string;
+  /** relation names (schema-qualified or not) in `database` */
+  relations?: string[];
+  /** lone relation files */
+  files?: string[];
+}
+
+export interface PlannedJob {
+  job: RelationJob;
+  /** database OID (0 for lone files), for ordering and grouping */
+  db: number;
+  /** sort key inside a database: tables first, then their TOAST, then indexes */
+  order: number;
+  bytes: number;
+  label: string;
+}
+
+const STORAGE_KINDS = "rtmiS";
+
+/** Bytes of a fork across its segment files (0 when it does not exist). */
+function sizeOf(path: string): number {
+  let total = 0;
+  for (let seg = 0; ; seg++) {
+    try {
+      total += statSync(seg ? `${path}.${seg}` : path).size;
+    } catch {
+      return total;
+    }
+  }
+}
+
+function planned(cat: DatabaseCatalog, rel: RelationInfo): PlannedJob {
+  const kindOrder = rel.kind === "i" ? 2 : rel.kind === "t" ? 1 : 0;
+  // every fork's pages are read (main, and fsm/vm/init for their checksums)
+  const bytes = sizeOf(cat.path(rel)) + sizeOf(cat.path(rel, "fsm")) + sizeOf(cat.path(rel, "vm")) + sizeOf(cat.path(rel, "init"));
+  return { job: { kind: "catalog", db: cat.db.oid, oid: rel.oid }, db: rel.shared ? 0 : cat.db.oid, order: kindOrder * 1e10 + rel.oid, bytes, label: `${cat.db.name}.${rel.namespaceName}.${rel.name}` };
+}
+
+const hasStorage = (r: RelationInfo): boolean => r.filenode !== 0 && STORAGE_KINDS.includes(r.kind) && r.persistence !== "t";
+
+/** Every relation with storage of one database; shared catalogs only when `withShared`. */
+export function databaseJobs(cat: DatabaseCatalog, withShared: boolean): PlannedJob[] {
+  return [...cat.classes.values()].filter((r) => hasStorage(r) && (withShared || !r.shared)).map((r) => planned(cat, r));
+}
+
+/** A table with its TOAST relation, the TOAST index and its indexes; an index alone. */
+export function relationJobs(cat: DatabaseCatalog, name: string): PlannedJob[] {
+  const rel = cat.findRelation(name);
+  if (!hasStorage(rel)) throw new FormatError("RELATION_HAS_NO_STORAGE", `relation "${name}" (relkind ${rel.kind}) has no storage to verify`, {});
+  const out = [planned(cat, rel)];
+  if (rel.kind === "i") return out;
+  const withIndexes = (r: RelationInfo): void => {
+    for (const ix of cat.indexesOf(r.oid)) {
+      const ir = cat.classes.get(ix.indexOid);
+      if (ir && hasStorage(ir)) out.push(planned(cat, ir));
+    }
+  };
+  if (rel.toastRelid) {
+    const t = cat.classes.get(rel.toastRelid);
+    if (t && hasStorage(t)) {
+      out.push(planned(cat, t));
+      withIndexes(t);
+    }
+  }
+  withIndexes(rel);
+  return out;
+}
+
+export function planJobs(spec: TargetSpec, ctx: ClusterContext | null): PlannedJob[] {
+  const jobs: PlannedJob[] = [];
+  for (const f of spec.files ?? []) jobs.push(...fileJobs(f, ctx));
+  if (ctx && spec.relations?.length) {
+    const cat = ctx.database(spec.database ?? defaultDatabase(ctx));
+    for (const r of spec.relations) jobs.push(...relationJobs(cat, r));
+  } else if (ctx && spec.database) {
+    jobs.push(...databaseJobs(ctx.database(spec.database), true));
+  } else if (ctx && !spec.files?.length) {
+    let shared = true;
+    for (const d of ctx.cluster.databases()) {
+      jobs.push(...databaseJobs(ctx.database(d.oid), shared));
+      shared = false;
+    }
+  }
+  // one job per relation (a table's index named twice, shared catalogs)
+  const seen = new Set<string>();
+  return jobs.filter((j) => {
+    const key = j.job.kind === "file" ? `f:${j.job.path}` : `${j.db}:${j.job.oid}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The one database besides the templates and postgres, else postgres. */
+function defaultDatabase(ctx: ClusterContext): string {
+  const dbs = ctx.cluster.databases().filter((d) => !d.isTemplate);
+  const user = dbs.filter((d) => d.name !== "postgres");
+  if (user.length === 1) return user[0].name;
+  if (dbs.some((d) => d.name === "postgres") && user.length === 0) return "postgres";
+  throw new FormatError("USAGE", `name the database of the relations with -d (databases: ${dbs.map((d) => d.name).join(", ")})`);
+}
+
+/** Walk up from a file to the data directory that holds it. */
+export function findPgdata(file: string): string | undefined {
+  let d = dirname(resolve(file));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(`${d}/global/pg_control`) || existsSync(`${d}/global/pg_control.pgdisk`)) return d;
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  return undefined;
+}
+
+/** A file inside a cluster becomes its catalog relation; otherwise a lone-file job. */
+function fileJobs(file: string, ctx: ClusterContext | null): PlannedJob[] {
+  if (!existsSync(file)) throw new FormatError("FILE_NOT_FOUND", `file ${file} does not exist`, { file });
+  if (statSync(file).isDirectory()) throw new FormatError("FILE_IS_DIRECTORY", `${file} is a directory; name a relation file, or use --pgdata`, { file });
+  const lone: PlannedJob = { job: { kind: "file", path: file }, db: 0, order: 0, bytes: sizeOf(file), label: file };
+  const m = /^(\d+)$/.exec(basename(parseSegmentPath(file).base));
+  if (!ctx || !m) return [lone];
+  const pgdata = resolve(ctx.pgdata);
+  const parts = relative(pgdata, resolve(file)).split(sep);
+  if (parts[0] === ".." ) return [lone];
+  try {
+    let cat: DatabaseCatalog | undefined;
+    if (parts[0] === "base" && parts.length === 3) cat = ctx.database(Number(parts[1]));
+    else if (parts[0] === "global") cat = ctx.database(ctx.cluster.databases()[0].oid);
+    const filenode = Number(m[1]);
+    const rel = cat ? [...cat.classes.values()].find((c) => c.filenode === filenode && (parts[0] === "global") === c.shared) : undefined;
+    return cat && rel ? [planned(cat, rel)] : [lone];
+  } catch {
+    return [lone];
+  }
+}

@@ -1,0 +1,121 @@
+// verify_heapam's TOAST chunk checks for one plain (VARTAG_ONDISK) pointer, in its order:
+// the chunks the TOAST index would return for the value, each checked against the running
+// expected chunk_seq, then the end of the sequence. Beyond amcheck: a compressed value must
+// decompress to exactly va_rawsize - 4 bytes.
+import type { Location } from "../../formats/schema/errors.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import { decompressTcinfo } from "../../formats/compression/index.js";
+import type { FindingSink } from "../findings.js";
+import { chunkFields } from "./chunk-fields.js";
+import { tidOf, type ToastRelation } from "./toast-rel.js";
+
+export interface PlainPointer {
+  valueId: number;
+  rawsize: number;
+  extsize: number;
+  compressed: boolean;
+}
+
+export interface PlainCheckResult {
+  /** the stored bytes S when every chunk check passed, else null */
+  stored: Uint8Array | null;
+}
+
+/** Check one plain TOAST value; findings are located at the parent attribute `where`. */
+export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Location, sink: FindingSink | null, decompress: boolean): PlainCheckResult {
+  const v = p.valueId;
+  const report = (code: string, msg: string, key?: number): void => {
+    if (!sink) throw new FormatError(code, msg, where);
+    const t = key === undefined ? undefined : tidOf(key);
+    sink.add(code, msg, where, t ? `TOAST relation ${rel.label}, chunk tuple (${t.block},${t.item}).` : `TOAST relation ${rel.label}.`);
+  };
+  const chunks = rel.plainChunks(v);
+  if (!chunks) {
+    report("TOAST_VALUE_MISSING", `toast value ${v} not found in toast table`);
+    return { stored: null };
+  }
+  const max = rel.maxChunk;
+  const last = Math.floor((p.extsize - 1) / max);
+  let expected = 0;
+  let ok = true;
+  const stored = new Uint8Array(p.extsize);
+  for (const c of chunks) {
+    const { block, item } = tidOf(c.key);
+    const at = rel.tupleAt(block, item);
+    if ("why" in at) {
+      report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${c.seq ?? "?"} cannot be read: ${at.why}`, c.key);
+      ok = false;
+      continue;
+    }
+    if (c.seq === null) {
+      report("TOAST_CHUNK_NULL_SEQ", `toast value ${v} has toast chunk with null sequence number`, c.key);
+      ok = false;
+      continue;
+    }
+    const seq = c.seq;
+    if (seq !== expected) {
+      report("TOAST_CHUNK_UNEXPECTED_SEQ", `toast value ${v} index scan returned chunk ${seq} when expecting chunk ${expected}`, c.key);
+      ok = false;
+    }
+    expected = seq + 1;
+    let f;
+    try {
+      f = chunkFields(at.page.subarray(at.off, at.off + at.len));
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${(at.page[at.off + 24] ?? 0).toString(16)}`, c.key);
+      ok = false;
+      continue;
+    }
+    if (f.data === null) {
+      report("TOAST_CHUNK_NULL_DATA", `toast value ${v} chunk ${seq} has null data`, c.key);
+      ok = false;
+      continue;
+    }
+    if (f.dataKind !== "4b" && f.dataKind !== "1b") {
+      report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${f.dataHeader.toString(16)}`, c.key);
+      ok = false;
+      continue;
+    }
+    if (seq > last) {
+      report("TOAST_CHUNK_EXTRA", `toast value ${v} chunk ${seq} follows last expected chunk ${last}`, c.key);
+      ok = false;
+      continue;
+    }
+    const want = seq < last ? max : p.extsize - last * max;
+    if (f.data.length !== want) {
+      report("TOAST_CHUNK_BAD_SIZE", `toast value ${v} chunk ${seq} has size ${f.data.length}, but expected size ${want}`, c.key);
+      ok = false;
+      continue;
+    }
+    if (ok) stored.set(f.data, seq * max);
+  }
+  if (expected <= last) {
+    report("TOAST_VALUE_TRUNCATED", `toast value ${v} was expected to end at chunk ${last}, but ended while expecting chunk ${expected}`);
+    ok = false;
+  }
+  if (!ok) return { stored: null };
+  if (decompress && p.compressed) checkDecompresses(stored, p.rawsize - 4, `toast value ${v}`, where, sink);
+  return { stored };
+}
+
+/** A compressed payload (va_tcinfo + stream) must decompress to exactly `rawSize` bytes. */
+export function checkDecompresses(payload: Uint8Array, rawSize: number, what: string, where: Location, sink: FindingSink | null): Uint8Array | null {
+  let raw: Uint8Array;
+  try {
+    raw = decompressTcinfo(payload);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const msg = `${what} does not decompress: ${e.message}`;
+    if (!sink) throw new FormatError("TOAST_DECOMPRESS_FAILED", msg, where, e.code);
+    sink.add("TOAST_DECOMPRESS_FAILED", msg, where, `${e.code} at payload offset ${e.location.offset ?? "?"}${e.detail ? `; ${e.detail}` : ""}`);
+    return null;
+  }
+  if (raw.length !== rawSize) {
+    const msg = `${what} decompresses to ${raw.length} bytes, but its header says ${rawSize}`;
+    if (!sink) throw new FormatError("TOAST_RAWSIZE_MISMATCH", msg, where);
+    sink.add("TOAST_RAWSIZE_MISMATCH", msg, where);
+    return null;
+  }
+  return raw;
+}

@@ -1,0 +1,145 @@
+// A TOAST relation as the checks see it. One sequential scan finds every chunk tuple: plain
+// chunks go into a map chunk_id -> chunks in the order the TOAST index returns them
+// (chunk_seq, then TID; NULL chunk_seq last), direct chunks (chunk_id NULL, or 0 by the v1
+// convention) into a list for the unreachable-chunk check. Visibility is SnapshotToast's:
+// every chunk counts unless its inserter is known aborted (HEAP_XMIN_INVALID) or xmin is 0.
+import { FormatError } from "../../formats/schema/errors.js";
+import { HEAP_HASNULL, HEAP_NATTS_MASK, HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID, HTH } from "../../formats/heap/tuple-header.js";
+import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
+import type { RelationFork } from "../../formats/storage/relfile.js";
+import { scanPages } from "../scan.js";
+import { toastMaxChunkSize } from "../../formats/toast/chunk-desc.js";
+import { BlockCache } from "../block-cache.js";
+
+/** A chunk's place: block * 65536 + item (exact below 2^53). */
+export const tidKey = (block: number, item: number): number => block * 65536 + item;
+export const tidOf = (key: number): { block: number; item: number } => ({ block: Math.floor(key / 65536), item: key % 65536 });
+
+export interface PlainChunkRef {
+  /** chunk_seq, or null when the tuple has it NULL */
+  seq: number | null;
+  key: number;
+}
+
+export interface DirectChunkInfo {
+  key: number;
+  /** xmin committed and xmax invalid or aborted */
+  live: boolean;
+}
+
+export interface TupleAt {
+  page: Uint8Array;
+  /** offset of the tuple in the page */
+  off: number;
+  len: number;
+}
+
+export class ToastRelation {
+  readonly cache: BlockCache;
+  readonly maxChunk: number;
+  private plain?: Map<number, PlainChunkRef[]>;
+  private direct?: DirectChunkInfo[];
+
+  constructor(
+    readonly fork: RelationFork,
+    /** pg_class OID of the TOAST relation (what pointers must name) */
+    readonly oid: number,
+    readonly label: string,
+    /** liveness of a chunk tuple (xmin committed, xmax invalid/aborted), from the caller's XID context */
+    private readonly isLive: (page: Uint8Array, off: number) => boolean,
+    /** the TOAST index is partial on chunk_id IS NOT NULL (Direct TOAST layout) */
+    readonly indexPartial: boolean,
+  ) {
+    this.cache = new BlockCache(fork, 64);
+    this.maxChunk = toastMaxChunkSize(fork.geometry.blockSize);
+  }
+
+  get nblocks(): number {
+    return this.fork.nblocks;
+  }
+
+  private scan(): void {
+    const plain = new Map<number, PlainChunkRef[]>();
+    const direct: DirectChunkInfo[] = [];
+    for (const [blkno, page] of scanPages(this.fork)) {
+      const dv = pageView(page);
+      if (pageIsNew(dv)) continue;
+      const special = pdSpecial(dv);
+      if (pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special > page.length) continue; // reported by the page checks
+      const n = maxOffsetNumber(dv);
+      for (let i = 1; i <= n; i++) {
+        const w = itemIdWord(dv, i);
+        if (lpFlags(w) !== LP_NORMAL) continue;
+        const off = lpOff(w);
+        const len = lpLen(w);
+        if (off < 24 || off + len > special || len < 24) continue;
+        const infomask = dv.getUint16(off + HTH.t_infomask, true);
+        const xmin = dv.getUint32(off + HTH.t_xmin, true);
+        // SnapshotToast: skip known-aborted inserts and speculative-insertion leftovers
+        if ((infomask & (HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID)) === HEAP_XMIN_INVALID || xmin === 0) continue;
+        const hoff = page[off + HTH.t_hoff];
+        const natts = dv.getUint16(off + HTH.t_infomask2, true) & HEAP_NATTS_MASK;
+        if (natts < 1 || hoff + 4 > len) continue;
+        const bits = infomask & HEAP_HASNULL ? page[off + 23] : 0xff;
+        const key = tidKey(blkno, i);
+        const idNull = (bits & 1) === 0;
+        const id = idNull ? 0 : dv.getUint32(off + hoff, true);
+        if (idNull || id === 0) {
+          direct.push({ key, live: this.isLive(page, off) });
+          continue;
+        }
+        let seq: number | null = null;
+        if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = dv.getInt32(off + hoff + 4, true);
+        let list = plain.get(id);
+        if (!list) plain.set(id, (list = []));
+        list.push({ seq, key });
+      }
+    }
+    for (const l of plain.values()) if (l.length > 1) l.sort(cmpRef);
+    this.plain = plain;
+    this.direct = direct;
+  }
+
+  /** Chunks of plain value `valueId`, in TOAST index order. */
+  plainChunks(valueId: number): PlainChunkRef[] | undefined {
+    if (!this.plain) this.scan();
+    return this.plain!.get(valueId);
+  }
+
+  /** Every direct chunk (chunk_id NULL or 0) of the relation. */
+  directChunks(): DirectChunkInfo[] {
+    if (!this.direct) this.scan();
+    return this.direct!;
+  }
+
+  /**
+   * The tuple at (block, item): null with a reason when the block is beyond the relation or the
+   * item is not a used LP_NORMAL item inside the page.
+   */
+  tupleAt(block: number, item: number): TupleAt | { why: string } {
+    if (block >= this.fork.nblocks) return { why: `block ${block} is beyond the end of the TOAST relation (${this.fork.nblocks} blocks)` };
+    let page: Uint8Array;
+    try {
+      page = this.cache.get(block);
+    } catch (e) {
+      if (e instanceof FormatError) return { why: e.message };
+      throw e;
+    }
+    const dv = pageView(page);
+    if (pageIsNew(dv)) return { why: `block ${block} is a new (empty) page` };
+    const n = maxOffsetNumber(dv);
+    if (item < 1 || item > n) return { why: `item ${item} is outside the page's line pointers 1..${n}` };
+    const w = itemIdWord(dv, item);
+    if (lpFlags(w) !== LP_NORMAL) return { why: `line pointer (${block},${item}) has lp_flags ${lpFlags(w)}, not LP_NORMAL` };
+    const off = lpOff(w);
+    const len = lpLen(w);
+    if (off < 24 || off + len > pdSpecial(dv) || len < 24) return { why: `line pointer (${block},${item}) has lp_off ${off} lp_len ${len}, outside the page's items` };
+    return { page, off, len };
+  }
+}
+
+function cmpRef(a: PlainChunkRef, b: PlainChunkRef): number {
+  if (a.seq === null || b.seq === null) return a.seq === b.seq ? a.key - b.key : a.seq === null ? 1 : -1;
+  return a.seq - b.seq || a.key - b.key;
+}

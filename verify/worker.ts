@@ -1,0 +1,31 @@
+// A verification worker thread: opens the cluster once, verifies the relations it is sent and
+// answers with their reports; page counts go back in batches for the progress display.
+import { parentPort, workerData } from "node:worker_threads";
+import { ClusterContext } from "./cluster-context.js";
+import { failedReport, verifyJob, type RelationJob, type RelationReport, type VerifyOptions } from "./relation.js";
+
+const { pgdata, opts } = workerData as { pgdata?: string; opts: VerifyOptions };
+const ctx = pgdata ? new ClusterContext(pgdata) : null;
+let pending = 0;
+const flush = (): void => {
+  if (pending) parentPort!.postMessage({ type: "pages", n: pending });
+  pending = 0;
+};
+
+parentPort!.on("message", (m: { id: number; job: RelationJob }) => {
+  let report: RelationReport;
+  try {
+    report = verifyJob(m.job, {
+      ctx,
+      opts,
+      onPages: (n) => {
+        pending += n;
+        if (pending >= 256) flush();
+      },
+    });
+  } catch (e) {
+    report = failedReport(m.job, e);
+  }
+  flush();
+  parentPort!.postMessage({ type: "done", id: m.id, report });
+});
