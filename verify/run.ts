@@ -10,7 +10,8 @@ import { Worker } from "node:worker_threads";
 import { FormatError } from "../formats/schema/errors.js";
 import { ClusterContext } from "./cluster-context.js";
 import { DEFAULT_VERIFY_OPTIONS, safeVerifyJob, type RelationReport, type VerifyOptions } from "./relation.js";
-import { findPgdata, planJobs, type PlannedJob, type TargetSpec } from "./targets.js";
+import { planJobs, type PlannedJob, type TargetSpec } from "./targets.js";
+import { findPgdata } from "../formats/catalog/locate.js";
 
 export interface RunOptions extends VerifyOptions {
   /** worker threads (default: number of cores); 1 runs in this thread */

@@ -1,6 +1,7 @@
 // What `pgdisk verify` checks: every relation with storage of every database (shared catalogs
 // once), one database, named relations (a table brings its TOAST relation, the TOAST index and
 // its indexes), or lone files (found in the catalog when they sit inside a cluster).
+import { findPgdata } from "../formats/catalog/locate.js";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { FormatError } from "../formats/schema/errors.js";
@@ -113,17 +114,6 @@ function defaultDatabase(ctx: ClusterContext): string {
   throw new FormatError("USAGE", `name the database of the relations with -d (databases: ${dbs.map((d) => d.name).join(", ")})`);
 }
 
-/** Walk up from a file to the data directory that holds it. */
-export function findPgdata(file: string): string | undefined {
-  let d = dirname(resolve(file));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(`${d}/global/pg_control`) || existsSync(`${d}/global/pg_control.pgdisk`)) return d;
-    const up = dirname(d);
-    if (up === d) break;
-    d = up;
-  }
-  return undefined;
-}
 
 /** A file inside a cluster becomes its catalog relation; otherwise a lone-file job. */
 function fileJobs(file: string, ctx: ClusterContext | null): PlannedJob[] {

@@ -1,6 +1,7 @@
 // What a dump (or a browse, or a verify) is about: a lone file, a relation of a cluster found by
 // name, or every relation of a database. Resolves names through the offline catalog and builds
 // the per-relation decoding context.
+import { findPgdata } from "../../formats/catalog/locate.js";
 import { existsSync, statSync } from "node:fs";
 import { dirname, basename, resolve, relative, sep } from "node:path";
 import { FormatError } from "../../formats/schema/errors.js";
@@ -26,17 +27,6 @@ export interface ResolvedRelation {
   geometry: Geometry;
 }
 
-/** Walk up from a file to the data directory that holds it (the folder with global/pg_control). */
-export function findPgdata(file: string): string | undefined {
-  let d = dirname(resolve(file));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(`${d}/global/pg_control`) || existsSync(`${d}/global/pg_control.pgdisk`)) return d;
-    const up = dirname(d);
-    if (up === d) break;
-    d = up;
-  }
-  return undefined;
-}
 
 const FORK_RE = /^(\d+)(?:_(fsm|vm|init))?$/;
 

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { assertClusterStopped } from "../safety.js";
-import { copyClusterForOutput } from "../output-copy.js";
+import { copyClusterForOutput, abandonOutput } from "../output-copy.js";
 import { BtreeCatalog } from "./index-info.js";
 import { convertIndex, SAVINGS_BUCKETS, type ConvertMode, type IndexConversion, type TargetFormat } from "./convert.js";
 import { clusterHasPrefixPages, settleControlName, type ControlNameAction } from "./control-name.js";
@@ -182,13 +182,6 @@ export function migrateBtree(o: MigrateBtreeOptions): MigrateBtreeReport {
       seconds: (performance.now() - t0) / 1000,
     };
   } catch (e) {
-    // The output is a half-converted copy: remove it rather than leave it looking usable.
-    rmSync(output, { recursive: true, force: true });
-    if (e instanceof FormatError) {
-      const moved = new FormatError(e.code, e.message, e.location, `${e.detail ? e.detail + "; " : ""}the output ${output} was removed; the input was not changed`);
-      moved.stack = e.stack;
-      throw moved;
-    }
-    throw e;
+    throw abandonOutput(output, e);
   }
 }

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { assertClusterStopped } from "../safety.js";
-import { copyClusterForOutput } from "../output-copy.js";
+import { copyClusterForOutput, abandonOutput } from "../output-copy.js";
 import { clusterHasDirectToast, clusterHasPrefixPages, CONTROL_RENAMED, type ControlNameAction } from "../btree/control-name.js";
 import { convertTable, FIRST_NORMAL_OBJECT_ID, type TableConversion } from "./table.js";
 import type { TargetFlavour } from "./plan.js";
@@ -178,13 +178,6 @@ export function migrateToast(o: MigrateToastOptions): MigrateToastReport {
       seconds: (performance.now() - t0) / 1000,
     };
   } catch (e) {
-    // the output is a half-converted copy: remove it rather than leave it looking usable
-    rmSync(output, { recursive: true, force: true });
-    if (e instanceof FormatError) {
-      const moved = new FormatError(e.code, e.message, e.location, `${e.detail ? e.detail + "; " : ""}the output ${output} was removed; the input was not changed`);
-      moved.stack = e.stack;
-      throw moved;
-    }
-    throw e;
+    throw abandonOutput(output, e);
   }
 }
