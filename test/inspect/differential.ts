@@ -92,7 +92,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     assert.ok(snaps.reduce((n, s) => n + s.pages.length, 0) > 200, "more than 200 pages");
   });
 
-  test("page_header equals pageinspect on every page", () => {
+  test("page_header equals pageinspect on every page", (t) => {
     const rows = srv.rows("SELECT relid, blk, h.lsn, h.checksum, h.flags, h.lower, h.upper, h.special, h.pagesize, h.version, h.prune_xid FROM pgd_pages, page_header(page) h", "postgres");
     const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}`, (r) => r.slice(2).join(" "));
     let compared = 0;
@@ -110,9 +110,10 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
       }
     }
     assert.equal(compared + snaps.reduce((n, s) => n + s.dump.filter((p) => p.isNew).length, 0), rows.length);
+    t.diagnostic(`${rows.length} pages compared`);
   });
 
-  test("heap_page_items equals pageinspect on every heap page (tables, TOAST, catalogs)", () => {
+  test("heap_page_items equals pageinspect on every heap page (tables, TOAST, catalogs)", (t) => {
     const rows = srv.rows(
       "SELECT relid, blk, i.lp, i.lp_off, i.lp_flags, i.lp_len, i.t_xmin, i.t_xmax, i.t_field3, i.t_ctid, i.t_infomask2, i.t_infomask, i.t_hoff, i.t_bits FROM pgd_pages, heap_page_items(page) i WHERE am = 'heap'",
       "postgres",
@@ -133,9 +134,10 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     }
     assert.equal(compared, rows.length, "every heap item compared");
     assert.ok(compared > o.minHeapItems, `compared ${compared} heap items`);
+    t.diagnostic(`${compared} heap items compared`);
   });
 
-  test("bt_page_items equals pageinspect on every btree page", () => {
+  test("bt_page_items equals pageinspect on every btree page", (t) => {
     const rows = srv.rows(
       "SELECT relid, blk, i.itemoffset, i.ctid, i.itemlen, i.nulls, i.vars, i.data, i.dead, i.htid, i.tids FROM pgd_pages, bt_page_items(page) i WHERE am = 'btree' AND blk > 0",
       "postgres",
@@ -159,9 +161,10 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     }
     assert.equal(compared, rows.length);
     assert.ok(compared > o.minBtreeItems, `compared ${compared} btree items`);
+    t.diagnostic(`${compared} btree items compared`);
   });
 
-  test("every value decoded from the files equals the type output function's text (COPY TO) (toasted and compressed included)", () => {
+  test("every value decoded from the files equals the type output function's text (COPY TO) (toasted and compressed included)", (t) => {
     let compared = 0;
     let toasted = 0;
     let compressed = 0;
@@ -197,6 +200,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
       assert.equal(live, theirs.size, `${s.rel.name}: live tuples offline = rows SELECT sees`);
     }
     assert.ok(compared > o.minRows, `compared ${compared} rows`);
+    t.diagnostic(`${compared} rows compared (${toasted} toasted values, ${compressed} compressed)`);
     assert.ok(toasted >= o.minToasted, `${toasted} toasted values`);
     assert.ok(compressed >= Math.min(o.minToasted, 10), `${compressed} compressed values`);
   });
@@ -208,7 +212,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
   });
 
 
-  test("bt_metap and bt_page_stats equal pageinspect for every user btree index", () => {
+  test("bt_metap and bt_page_stats equal pageinspect for every user btree index", (t) => {
     // Runs last: CREATE EXTENSION adds catalog rows that the value comparison must not see.
     srv.sql("CREATE EXTENSION IF NOT EXISTS pageinspect;", DB);
     let compared = 0;
