@@ -9,7 +9,7 @@ import { assertClusterStopped } from "../safety.js";
 import { copyClusterForOutput, abandonOutput } from "../output-copy.js";
 import { BtreeCatalog } from "./index-info.js";
 import { convertIndex, SAVINGS_BUCKETS, type ConvertMode, type IndexConversion, type TargetFormat } from "./convert.js";
-import { clusterHasPrefixPages, settleControlName, type ControlNameAction } from "./control-name.js";
+import { clusterHasPrefixPages, settleControlName, type ControlNameAction } from "../control-name.js";
 import { PREFIX_POLICIES, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
 
 export const FIRST_NORMAL_OBJECT_ID = 16384;

@@ -1,4 +1,5 @@
 // Text rendering of a `pgdisk migrate btree` report (the JSON form is the report itself).
+import { controlReportLines } from "../control-name.js";
 import type { MigrateBtreeReport } from "./engine.js";
 
 const mib = (n: number): string => `${(n / 1048576).toFixed(2)} MiB`;
@@ -33,12 +34,6 @@ export function renderMigrateBtreeText(r: MigrateBtreeReport): string {
     });
   }
   out.push("");
-  const c = r.control;
-  if (c.action === "renamed") out.push(`pg_control renamed to ${c.file}: ${c.reason}. A stock PostgreSQL will not start on the output; a patched server's user renames it back deliberately.`);
-  else if (c.action === "restored") out.push(`pg_control restored (${c.file}): ${c.reason}.`);
-  else if (c.action === "kept-renamed") out.push(`pg_control stays renamed (${c.file}): ${c.reason}.`);
-  else out.push(`pg_control unchanged: ${c.reason}.`);
-  out.push(`SQL for the catalogs written to ${r.sqlFile}`);
-  out.push(`done in ${r.seconds.toFixed(1)} s`);
+  out.push(...controlReportLines(r.control, r.sqlFile, r.seconds));
   return out.join("\n") + "\n";
 }

@@ -7,7 +7,7 @@ import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/
 import { FormatError } from "../../formats/schema/errors.js";
 import { assertClusterStopped } from "../safety.js";
 import { copyClusterForOutput, abandonOutput } from "../output-copy.js";
-import { clusterHasDirectToast, clusterHasPrefixPages, CONTROL_RENAMED, type ControlNameAction } from "../btree/control-name.js";
+import { clusterHasDirectToast, clusterHasPrefixPages, CONTROL_RENAMED, type ControlNameAction } from "../control-name.js";
 import { convertTable, FIRST_NORMAL_OBJECT_ID, type TableConversion } from "./table.js";
 import type { TargetFlavour } from "./plan.js";
 import { migrateSql } from "./sql.js";

@@ -1,4 +1,5 @@
 // Text rendering of a `pgdisk migrate toast` report (the JSON form is the report itself).
+import { controlReportLines } from "../control-name.js";
 import type { MigrateToastReport } from "./engine.js";
 import type { PagesTouched } from "./measure.js";
 
@@ -38,12 +39,6 @@ export function renderMigrateToastText(r: MigrateToastReport): string {
   const T = r.totals;
   out.push("");
   out.push(`total: ${T.tables} table(s), ${T.converted} of ${T.pointers} pointers converted, ${T.keptPlain} kept plain; TOAST ${mib(T.toastBytesBefore)} -> ${mib(T.toastBytesAfter)}, TOAST indexes ${mib(T.indexBytesBefore)} -> ${mib(T.indexBytesAfter)}; ${T.oidsNoLongerUsed} OIDs no longer used`);
-  const c = r.control;
-  if (c.action === "renamed") out.push(`pg_control renamed to ${c.file}: ${c.reason}. A stock PostgreSQL will not start on the output; a patched server's user renames it back deliberately.`);
-  else if (c.action === "restored") out.push(`pg_control restored (${c.file}): ${c.reason}.`);
-  else if (c.action === "kept-renamed") out.push(`pg_control stays renamed (${c.file}): ${c.reason}.`);
-  else out.push(`pg_control unchanged: ${c.reason}.`);
-  out.push(`SQL for the catalogs written to ${r.sqlFile}`);
-  out.push(`done in ${r.seconds.toFixed(1)} s`);
+  out.push(...controlReportLines(r.control, r.sqlFile, r.seconds));
   return out.join("\n") + "\n";
 }

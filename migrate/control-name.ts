@@ -3,12 +3,12 @@
 // pg_control.pgdisk; converting back restores the name once neither format remains anywhere.
 import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { Cluster } from "../../formats/catalog/cluster.js";
-import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
-import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdSpecial } from "../../formats/page/page.js";
-import { LP_NORMAL, lpFlags, lpOff } from "../../formats/page/item-id.js";
-import { BTP_DELETED, BTP_LEAF, BTP_META, BTP_PREFIX, readBTOpaque, SizeOfBTPageOpaqueData } from "../../formats/nbtree/opaque.js";
-import { HEAP_HASNULL, HTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
+import { Cluster } from "../formats/catalog/cluster.js";
+import { RelationFork, scanBlocks } from "../formats/storage/relfile.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdSpecial } from "../formats/page/page.js";
+import { LP_NORMAL, lpFlags, lpOff } from "../formats/page/item-id.js";
+import { BTP_DELETED, BTP_LEAF, BTP_META, BTP_PREFIX, readBTOpaque, SizeOfBTPageOpaqueData } from "../formats/nbtree/opaque.js";
+import { HEAP_HASNULL, HTH, SizeofHeapTupleHeader } from "../formats/heap/tuple-header.js";
 
 export const CONTROL_RENAMED = "pg_control.pgdisk";
 
@@ -98,4 +98,17 @@ export function settleControlName(pgdata: string, prefixRemains: { found: boolea
   if (direct.found) return { action: "kept-renamed", file: renamed, reason: `no BTP_PREFIX page remains, but Direct TOAST values do (${direct.where})` };
   renameSync(renamed, plain);
   return { action: "restored", file: plain, reason: "no BTP_PREFIX page and no Direct TOAST value remains" };
+}
+
+/** The closing lines both converters print: what happened to pg_control, the SQL file, the time. */
+export function controlReportLines(c: ControlNameAction, sqlFile: string, seconds: number): string[] {
+  const first =
+    c.action === "renamed"
+      ? `pg_control renamed to ${c.file}: ${c.reason}. A stock PostgreSQL will not start on the output; a patched server's user renames it back deliberately.`
+      : c.action === "restored"
+        ? `pg_control restored (${c.file}): ${c.reason}.`
+        : c.action === "kept-renamed"
+          ? `pg_control stays renamed (${c.file}): ${c.reason}.`
+          : `pg_control unchanged: ${c.reason}.`;
+  return [first, `SQL for the catalogs written to ${sqlFile}`, `done in ${seconds.toFixed(1)} s`];
 }
