@@ -45,7 +45,8 @@ function screen(): string {
 }
 
 /** Poll the pane until `re` matches; fail showing the screen. */
-async function waitFor(re: RegExp, what: string, ms = 20_000): Promise<string> {
+// Generous: other test files load both cores while this one runs (startup is ~1 s when idle).
+async function waitFor(re: RegExp, what: string, ms = 90_000): Promise<string> {
   const until = Date.now() + ms;
   let s = "";
   while (Date.now() < until) {
