@@ -22,6 +22,11 @@ export async function runBrowse(file: string | undefined, o: BrowseCliOptions): 
       return EXIT_USAGE;
     }
     const session = new BrowseSession({ pgdata: o.pgdata, file, database: o.database, table: o.table, blockSize: o.blockSize });
+    // ink renders only its last frame when it believes it runs in CI (CI=true and the like); this
+    // command is interactive on a real terminal, so that belief must not hold here. ink reads the
+    // variables when it loads, which is just below.
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
     // ink and React load only here: every other pgdisk command starts without them.
     const { runBrowser } = await import("../inspect/browse/run.js");
     await runBrowser(session);
