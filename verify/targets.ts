@@ -1,9 +1,8 @@
 // What `pgdisk verify` checks: every relation with storage of every database (shared catalogs
 // once), one database, named relations (a table brings its TOAST relation, the TOAST index and
 // its indexes), or lone files (found in the catalog when they sit inside a cluster).
-import { findPgdata } from "../formats/catalog/locate.js";
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, relative, resolve, sep } from "node:path";
+import { basename, relative, resolve, sep } from "node:path";
 import { FormatError } from "../formats/schema/errors.js";
 import type { DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.js";
 import { parseSegmentPath } from "../formats/storage/relfile.js";

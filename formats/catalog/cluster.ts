@@ -123,7 +123,7 @@ export class Cluster {
     return new RelationFork(path, this.geometry);
   }
 
-  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, dbOid: number): CatalogRow[] {
+  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc): CatalogRow[] {
     const map = readRelMap(join(dir, "pg_filenode.map"));
     const filenode = map.get(catalogOid);
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
@@ -133,11 +133,10 @@ export class Cluster {
     } finally {
       fork.close();
     }
-    void dbOid;
   }
 
   databases(): DatabaseInfo[] {
-    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, pgDatabaseDesc, 0)
+    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, pgDatabaseDesc)
       .map((r) => ({
         oid: r.oid as number,
         name: r.datname as string,
@@ -168,7 +167,7 @@ export class Cluster {
 
   /** Catalog rows of a mapped catalog in a database directory (used by DatabaseCatalog). */
   mappedCatalog(db: DatabaseInfo, catalogOid: number, desc: TupleDesc): CatalogRow[] {
-    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc, db.oid);
+    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc);
   }
 }
 

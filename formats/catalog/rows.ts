@@ -4,6 +4,8 @@ import { FormatError } from "../schema/errors.js";
 import type { TupleDesc } from "../heap/descriptor.js";
 import { deformHeapTuple, type AttrSlot } from "../heap/deform.js";
 import { datumBytes } from "../heap/datum-bytes.js";
+import { readArray } from "../datum/arrays.js";
+import { builtinTypeLookup } from "../datum/builtin-types.js";
 import { HTH } from "../heap/tuple-header.js";
 import { tupleState } from "../heap/visibility.js";
 import type { XactStatusLookup } from "../storage/clog.js";
@@ -53,45 +55,20 @@ export function catalogValue(tuple: Uint8Array, slot: AttrSlot, typid: number): 
       return utf8.decode(d.bytes);
     case 22:
     case 30:
-      return simpleArray(d.bytes).map((e) => (typid === 22 ? new DataView(e.buffer, e.byteOffset).getInt16(0, true) : new DataView(e.buffer, e.byteOffset).getUint32(0, true)));
+      return arrayElements(d.bytes).map((e) => (typid === 22 ? new DataView(e.buffer, e.byteOffset).getInt16(0, true) : new DataView(e.buffer, e.byteOffset).getUint32(0, true)));
     case 1009:
-      return simpleArray(d.bytes).map((e) => utf8.decode(e));
+      return arrayElements(d.bytes).map((e) => utf8.decode(e));
     default:
       return d.bytes.slice(); // raw payload (e.g. anyarray attmissingval, aclitem[])
   }
 }
 
-/**
- * Elements of a 1-D array without NULLs, given the payload after the varlena header. Offsets in
- * ArrayType are defined for the 4-byte-header form, so payload offset p is array offset p + 4.
- */
-export function simpleArray(payload: Uint8Array): Uint8Array[] {
-  const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-  const ndim = dv.getInt32(0, true);
-  if (ndim === 0) return [];
-  const dataoffset = dv.getInt32(4, true);
-  const elemtype = dv.getUint32(8, true);
-  if (ndim !== 1 || dataoffset !== 0) throw new FormatError("CATALOG_ARRAY_UNEXPECTED", `catalog array has ndim ${ndim}, dataoffset ${dataoffset}`, {});
-  const n = dv.getInt32(12, true);
-  let p = ((16 + 8 * ndim + 7) & ~7) - 4;
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < n; i++) {
-    if (elemtype === 21) {
-      p = ((p + 4 + 1) & ~1) - 4;
-      out.push(payload.subarray(p, p + 2));
-      p += 2;
-    } else if (elemtype === 26) {
-      p = ((p + 4 + 3) & ~3) - 4;
-      out.push(payload.subarray(p, p + 4));
-      p += 4;
-    } else if (elemtype === 25) {
-      p = ((p + 4 + 3) & ~3) - 4;
-      const len = dv.getUint32(p, true) >>> 2;
-      out.push(payload.subarray(p + 4, p + len));
-      p += len;
-    } else throw new FormatError("CATALOG_ARRAY_UNEXPECTED", `catalog array of element type ${elemtype}`, {});
-  }
-  return out;
+/** Elements of a catalog array (int2vector, oidvector, text[]: never NULL elements). */
+function arrayElements(payload: Uint8Array): Uint8Array[] {
+  return readArray(payload, builtinTypeLookup).elements.map((e, i) => {
+    if (!e) throw new FormatError("CATALOG_ARRAY_UNEXPECTED", `catalog array element ${i + 1} is NULL`, {});
+    return e;
+  });
 }
 
 export interface ScanOptions {

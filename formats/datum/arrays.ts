@@ -7,7 +7,7 @@
 import { defineStruct, i32, register, u32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { DecodeContext, DecoderTable } from "./decoder.js";
-import { alignBytes, alignUp } from "./types.js";
+import { alignBytes, alignUp, type TypeLookup } from "./types.js";
 import { embeddedVarlena, view } from "./util.js";
 
 /** ArrayType after vl_len_ (the caller strips the varlena header). */
@@ -33,7 +33,7 @@ export interface DecodedArray {
 }
 
 /** Split an array payload into its elements. Needs the element type's length and alignment. */
-export function readArray(d: Uint8Array, ctx: DecodeContext): DecodedArray {
+export function readArray(d: Uint8Array, types: TypeLookup): DecodedArray {
   const err = (code: string, msg: string, offset?: number): FormatError => new FormatError(code, `array: ${msg}`, { offset });
   if (d.length < ArrayTypeHeader.size) throw err("ARRAY_TRUNCATED", `header needs ${ArrayTypeHeader.size} bytes, got ${d.length}`);
   const dv = view(d);
@@ -60,7 +60,7 @@ export function readArray(d: Uint8Array, ctx: DecodeContext): DecodedArray {
   if (hasNulls && (dataAt < bitmapAt + Math.ceil(nitems / 8) || dataAt > d.length)) throw err("ARRAY_BAD_DATAOFFSET", `dataoffset ${dataoffset} is inconsistent with ${nitems} items`, ArrayTypeHeader.offsets.dataoffset);
   const elements: (Uint8Array | null)[] = [];
   if (nitems === 0) return { elemtype, dims, lbounds, elements };
-  const et = ctx.types(elemtype);
+  const et = types(elemtype);
   if (!et) throw err("ARRAY_UNKNOWN_ELEMTYPE", `element type ${elemtype} is unknown, so its elements cannot be located`);
   const align = alignBytes(et.align);
   let off = dataAt;
@@ -96,7 +96,7 @@ export function quoteArrayElement(s: string, delim = ","): string {
 }
 
 export function arrayText(d: Uint8Array, ctx: DecodeContext): string {
-  const a = readArray(d, ctx);
+  const a = readArray(d, ctx.types);
   if (a.elements.length === 0) return "{}";
   const delim = a.elemtype === BOX_OID ? ";" : ","; // typdelim: box is the only built-in type without ','
   const texts = a.elements.map((e) => (e === null ? "NULL" : quoteArrayElement(ctx.toText(e, a.elemtype, ctx.typmod), delim)));
@@ -113,7 +113,7 @@ export function arrayText(d: Uint8Array, ctx: DecodeContext): string {
 
 /** int2vectorout / oidvectorout: the elements separated by single spaces. */
 function vectorText(d: Uint8Array, ctx: DecodeContext): string {
-  return readArray(d, ctx)
+  return readArray(d, ctx.types)
     .elements.map((e) => (e === null ? "" : ctx.toText(e, ctx.typeOid === 22 ? 21 : 26, -1)))
     .join(" ");
 }

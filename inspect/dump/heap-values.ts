@@ -4,7 +4,8 @@ import { FormatError, findingFrom, type Finding, type Location } from "../../for
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { TupleLayout } from "../../formats/heap/deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
-import { datumToText } from "../../formats/datum/index.js";
+import { datumToText, builtinTypeLookup } from "../../formats/datum/index.js";
+import { readArray } from "../../formats/datum/arrays.js";
 import type { TypeLookup } from "../../formats/datum/types.js";
 import type { ToastReader } from "../../formats/toast/reader.js";
 import type { DumpValue } from "./model.js";
@@ -73,16 +74,11 @@ export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDe
   return out;
 }
 
-/** Text of attmissingval's single element. */
+/** Text of attmissingval's single element (attmissingval is a one-element array of the column's type). */
 function missingValueText(arrayPayload: Uint8Array, typid: number, typmod: number, types: TypeLookup): string {
-  const t = types(typid);
-  if (!t) return `\\x${Buffer.from(arrayPayload).toString("hex")}`;
-  // The array's data starts at MAXALIGN(16 + 8*ndim) in 4-byte-header coordinates; ndim is 1.
-  const p = 24 - 4;
-  if (t.len > 0) return datumToText(arrayPayload.subarray(p, p + t.len), typid, typmod, types);
-  const dv = new DataView(arrayPayload.buffer, arrayPayload.byteOffset, arrayPayload.byteLength);
-  const len = dv.getUint32(p, true) >>> 2;
-  return datumToText(arrayPayload.subarray(p + 4, p + len), typid, typmod, types);
+  const el = readArray(arrayPayload, (oid) => types(oid) ?? builtinTypeLookup(oid)).elements[0];
+  if (!el) throw new FormatError("MISSINGVAL_EMPTY", "attmissingval holds no value", {});
+  return datumToText(el, typid, typmod, types);
 }
 
 /** int4[] rather than _int4, as format_type shows array types. */

@@ -2,8 +2,8 @@
 // Pure over the page bytes (plus the catalog-derived context); the caller does the I/O.
 import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
 import { PageHeaderData, PD_FLAG_NAMES, lsnText } from "../../formats/page/page-header.js";
-import { LP_FLAG_NAMES, LP_NORMAL, LP_DEAD, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import { itemIdWord, maxOffsetNumber, pageFreeSpace, pageIsAllZero, pageView, pdSpecial } from "../../formats/page/page.js";
+import { LP_FLAG_NAMES, LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import { itemIdWord, maxOffsetNumber, pageFreeSpace, pageIsAllZero, pageView } from "../../formats/page/page.js";
 import { checkLinePointers, checkPageHeader } from "../../formats/page/sanity.js";
 import { pgChecksumPage } from "../../formats/page/checksum.js";
 import { HeapTupleHeaderData, infomaskNames, HEAP_NATTS_MASK, HEAP_HASNULL } from "../../formats/heap/tuple-header.js";
@@ -125,7 +125,6 @@ export function dumpPage(page: Uint8Array, block: number, fileOffset: number, ct
   } else {
     dumpIndexPage(page, out, ctx, badItems, findings);
   }
-  void pdSpecial;
   return out;
 }
 
@@ -204,4 +203,3 @@ export function dumpHeapTuple(tuple: Uint8Array, ctx: PageDumpContext, loc: Loca
   return heap;
 }
 
-export { LP_DEAD };

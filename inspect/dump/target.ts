@@ -3,7 +3,7 @@
 // the per-relation decoding context.
 import { findPgdata } from "../../formats/catalog/locate.js";
 import { existsSync, statSync } from "node:fs";
-import { dirname, basename, resolve, relative, sep } from "node:path";
+import { basename, resolve, relative, sep } from "node:path";
 import { FormatError } from "../../formats/schema/errors.js";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { typeLookupFor } from "../../formats/catalog/types.js";

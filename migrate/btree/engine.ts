@@ -1,7 +1,7 @@
 // `pgdisk migrate btree`: copy a stopped cluster and convert btree indexes in the copy between
 // plain and BTP_PREFIX leaves (new-formats.md §2.6, §4). The input is only read. Returns plain
 // data; the CLI renders it.
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";

@@ -1,7 +1,7 @@
 // `pgdisk migrate toast`: copy a stopped cluster and convert the TOAST values of tables in the
 // copy between stock and Direct TOAST (new-formats.md §1.6, §4). The input is only read. Returns
 // plain data; the CLI renders it.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";

@@ -31,7 +31,7 @@ import { ToastHeapWriter } from "../../formats/toast/heap-writer.js";
 import { buildToastIndex } from "../../formats/toast/index-build.js";
 import { emptyStats, PageCache, tupleAt, Touch } from "../../formats/toast/pages.js";
 import { encodeDirectPointer, encodePlainPointer, reformTuple } from "../../formats/toast/reform.js";
-import { sliceCount, tierOf, type DirectTier } from "../../formats/toast/tiers.js";
+import { sliceCount, type DirectTier } from "../../formats/toast/tiers.js";
 import { writeDirectValue, writePlainValue } from "../../formats/toast/value-writer.js";
 import { planPage, type KeepReason, type PointerDecision, type TargetFlavour } from "./plan.js";
 import { measureClasses, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";

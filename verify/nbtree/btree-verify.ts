@@ -52,7 +52,6 @@ export interface BtreeStats {
 
 const P_NONE = 0;
 const INVALID = -1;
-const PAGE_BAD = 0;
 const PAGE_NEW = 1;
 const PAGE_OK = 2;
 
