@@ -1,10 +1,12 @@
-// heapallindexed as an exact comparison. The B-tree walk hands over every live leaf tuple; each
-// is normalised (posting lists split into plain tuples as _bt_form_posting does, compressed
-// values decompressed, 4-byte headers on short values packed: index-form.ts) and stored by heap
-// TID. Then every live heap tuple (xmin committed, not deleted by a committed transaction: what
-// a fresh MVCC snapshot sees, which is what amcheck's CREATE INDEX-style scan probes) gets its
-// expected index tuple formed from its key columns, under the TID of its HOT chain's root, and
-// must be present byte for byte. Expression and partial indexes are reported as skipped.
+// heapallindexed: the heap TID compared exactly, the key bytes through a 64-bit fingerprint
+// (fingerprint.ts). The B-tree walk hands over every live leaf tuple; each is normalised
+// (posting lists split into plain tuples as _bt_form_posting does, compressed values
+// decompressed, 4-byte headers on short values packed: index-form.ts) and its fingerprint
+// stored under each of its heap TIDs. Then every live heap tuple (xmin committed, not deleted
+// by a committed transaction: what a fresh MVCC snapshot sees, which is what amcheck's CREATE
+// INDEX-style scan probes) gets its expected index tuple formed from its key columns, under the
+// TID of its HOT chain's root, and an entry with that TID and that tuple's fingerprint must be
+// present. Expression and partial indexes are reported as skipped.
 import type { Location } from "../../formats/schema/errors.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { TupleDesc, AttrDesc } from "../../formats/heap/descriptor.js";
@@ -28,20 +30,13 @@ import type { ToastRelation } from "../toast/toast-rel.js";
 import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
+import { FingerprintSet, fingerprint, FP } from "./fingerprint.js";
 
 const NAMEOID = 19;
 
-/** The index side: normalised leaf tuples (bytes after t_tid) by heap TID. */
+/** The index side: a fingerprint of each normalised leaf tuple, by heap TID (fingerprint.ts). */
 export class IndexEntries implements LeafCollector {
-  private arena = new Uint8Array(1 << 16);
-  private used = 0;
-  private entOff = new Int32Array(1024);
-  private entLen = new Int32Array(1024);
-  private nent = 0;
-  private slotEnt = new Int32Array(1024);
-  private slotNext = new Int32Array(1024);
-  private nslot = 0;
-  private readonly byTid = new Map<number, number>();
+  private readonly set: FingerprintSet;
   private readonly kv = new KeyView();
   private readonly vals = new IndexValues();
   private readonly out = new FormBuffer();
@@ -52,29 +47,38 @@ export class IndexEntries implements LeafCollector {
     readonly sink: FindingSink,
     readonly relName: string,
     readonly fileOf: (blk: number) => string,
-  ) {}
+    /** expected number of entries (sizes the table; it grows past it) */
+    expected = 1024,
+  ) {
+    this.set = new FingerprintSet(expected);
+  }
 
   add(t: TupleInfo, blk: number, off: number): void {
     const keyEnd = t.posting ? t.postingOff : t.size;
     if (keyEnd > t.len || keyEnd < 8) return;
-    let src = t.buf;
-    let start = t.start;
-    let len = (keyEnd + 7) & ~7;
-    let patchInfo = true;
     if (this.needsNormalising(t, blk, off)) {
       if (!this.reform(t)) return;
-      src = this.out.bytes;
-      start = 0;
-      len = ((src[6] | (src[7] << 8)) & INDEX_SIZE_MASK) || 8;
-      patchInfo = false;
+      const b = this.out.bytes;
+      const info = b[6] | (b[7] << 8);
+      fingerprint(b, 0, (info & INDEX_SIZE_MASK) || 8, info);
+    } else {
+      // the plain tuple of one heap TID: size = MAXALIGN(key size), INDEX_ALT_TID_MASK clear
+      const len = (keyEnd + 7) & ~7;
+      fingerprint(t.buf, t.start, len, (t.tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len);
     }
-    const e = this.store(src, start, len, patchInfo, t.tinfo);
+    const hi = FP[0];
+    const lo = FP[1];
     if (t.posting) {
+      const b = t.buf;
       for (let i = 0; i < t.nposting; i++) {
         const p = t.start + t.postingOff + 6 * i;
-        this.link(tidAt(t.buf, p), e);
+        this.set.add((b[p] | (b[p + 1] << 8)) * 65536 + (b[p + 2] | (b[p + 3] << 8)), b[p + 4] | (b[p + 5] << 8), hi, lo);
       }
-    } else this.link(t.heapTid, e);
+      this.entries += t.nposting;
+    } else {
+      this.set.add(t.tidBlock, t.tidOff, hi, lo);
+      this.entries++;
+    }
   }
 
   /** Any compressed value, or a 4-byte header index_form_tuple would have packed? */
@@ -123,66 +127,13 @@ export class IndexEntries implements LeafCollector {
     return true;
   }
 
-  private store(src: Uint8Array, start: number, len: number, patchInfo: boolean, tinfo: number): number {
-    const n = len - 6;
-    if (this.used + n > this.arena.length) {
-      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + n));
-      a.set(this.arena.subarray(0, this.used));
-      this.arena = a;
-    }
-    const at = this.used;
-    for (let i = 0; i < n; i++) this.arena[at + i] = src[start + 6 + i];
-    if (patchInfo) {
-      // the plain tuple of one heap TID: size = MAXALIGN(key size), INDEX_ALT_TID_MASK clear
-      const info = (tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len;
-      this.arena[at] = info & 0xff;
-      this.arena[at + 1] = info >>> 8;
-    }
-    this.used += n;
-    if (this.nent === this.entOff.length) {
-      this.entOff = grow(this.entOff);
-      this.entLen = grow(this.entLen);
-    }
-    this.entOff[this.nent] = at;
-    this.entLen[this.nent] = n;
-    return this.nent++;
-  }
-
-  private link(tid: number, e: number): void {
-    if (this.nslot === this.slotEnt.length) {
-      this.slotEnt = grow(this.slotEnt);
-      this.slotNext = grow(this.slotNext);
-    }
-    const s = this.nslot++;
-    this.slotEnt[s] = e;
-    this.slotNext[s] = this.byTid.get(tid) ?? -1;
-    this.byTid.set(tid, s);
-    this.entries++;
-  }
-
-  /** Is there an entry for `tid` equal to bytes [6, size) of `formed`? 0 none for the TID, 1 found, 2 TID present with other bytes. */
-  match(tid: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
-    let s = this.byTid.get(tid);
-    if (s === undefined) return 0;
-    const n = size - 6;
-    for (; s !== -1; s = this.slotNext[s]) {
-      const e = this.slotEnt[s];
-      if (this.entLen[e] !== n) continue;
-      const at = this.entOff[e];
-      let i = 0;
-      while (i < n && this.arena[at + i] === formed[6 + i]) i++;
-      if (i === n) return 1;
-    }
-    return 2;
+  /** Is there an entry for heap TID (block, off) whose tuple is formed[0, size)? 0 none for the TID, 1 found, 2 TID present with other bytes. */
+  match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
+    fingerprint(formed, 0, size, formed[6] | (formed[7] << 8));
+    return this.set.match(block, off, FP[0], FP[1]);
   }
 }
 
-function grow(a: Int32Array): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-const tidAt = (b: Uint8Array, o: number): number => ((b[o] | (b[o + 1] << 8)) * 65536 + (b[o + 2] | (b[o + 3] << 8))) * 65536 + (b[o + 4] | (b[o + 5] << 8));
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
 export interface HeapSide {
@@ -286,8 +237,7 @@ export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink)
         continue;
       }
       const size = formIndexTuple(h.attrs, vals, out);
-      const tid = blk * 65536 + rootOff;
-      const m = entries.match(tid, out.bytes, size);
+      const m = entries.match(blk, rootOff, out.bytes, size);
       if (m !== 1) {
         sink.add(
           "BT_HEAP_TUPLE_NOT_INDEXED",
