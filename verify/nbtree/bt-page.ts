@@ -23,7 +23,7 @@ export class BtPage {
   readonly level: number;
   readonly maxoff: number;
   readonly firstDataKey: number;
-  readonly lsn: string;
+  private lsnText?: string;
   prefix: PrefixLeafPage | null = null;
   /** the BTP_PREFIX page could not be decoded: its data items are unknown */
   undecodable = false;
@@ -40,7 +40,6 @@ export class BtPage {
     this.next = o.btpo_next;
     this.level = o.btpo_level;
     this.maxoff = this.flags & BTP_DELETED ? 0 : maxOffsetNumber(dv);
-    this.lsn = `${dv.getUint32(0, true).toString(16).toUpperCase()}/${dv.getUint32(4, true).toString(16).toUpperCase()}`;
     const n = this.maxoff + 1;
     this.start = new Int32Array(n);
     this.len = new Int32Array(n);
@@ -57,6 +56,15 @@ export class BtPage {
     }
     const stockFirst = this.next === 0 ? P_HIKEY : P_FIRSTKEY;
     this.firstDataKey = this.flags & BTP_PREFIX ? stockFirst + 1 : stockFirst;
+  }
+
+  /** pd_lsn as PostgreSQL prints it (for messages; formatted when asked) */
+  get lsn(): string {
+    if (this.lsnText === undefined) {
+      const dv = pageView(this.raw);
+      this.lsnText = `${dv.getUint32(0, true).toString(16).toUpperCase()}/${dv.getUint32(4, true).toString(16).toUpperCase()}`;
+    }
+    return this.lsnText;
   }
 
   get leaf(): boolean {

@@ -57,6 +57,28 @@ const PAGE_OK = 2;
 
 class Stop extends Error {}
 
+/** Indexes up to this size are held in memory for the walk. */
+const WHOLE_LIMIT = 256 * 2 ** 20;
+
+/** The whole fork in one buffer (1 MiB reads), or null when it is too big or not readable as a whole. */
+function readWhole(fork: RelationFork, bs: number): Uint8Array | null {
+  const first = fork.firstBlock;
+  const n = fork.nblocks - first;
+  if (n <= 0 || n * bs > WHOLE_LIMIT) return null;
+  const whole = new Uint8Array(n * bs);
+  try {
+    for (let b = 0; b < n; ) {
+      const got = fork.readBlocks(first + b, Math.min(128, n - b), whole.subarray(b * bs));
+      if (got <= 0) return null;
+      b += got;
+    }
+  } catch (e) {
+    if (e instanceof FormatError) return null; // the block-by-block scan reports it where it happens
+    throw e;
+  }
+  return whole;
+}
+
 export class BtreeVerifier {
   readonly stats: BtreeStats = { pages: 0, leafTuples: 0, levels: 0 };
   private state!: Uint8Array;
@@ -111,13 +133,27 @@ export class BtreeVerifier {
     const t = this.t;
     const n = t.fork.nblocks;
     this.state = new Uint8Array(n);
-    for (const [blk, raw] of scanPages(t.fork)) {
-      this.stats.pages++;
-      t.onPage?.(blk);
-      this.pass1(blk, raw);
+    // An index up to WHOLE_LIMIT is read into memory once: pass 2 revisits every page (each
+    // leaf through its parent's downlink, and again as a level is walked) without reading again.
+    const whole = readWhole(t.fork, t.blockSize);
+    if (whole) {
+      const first = t.fork.firstBlock;
+      const bs = t.blockSize;
+      for (let blk = first; blk < n; blk++) {
+        this.stats.pages++;
+        t.onPage?.(blk);
+        this.pass1(blk, whole.subarray((blk - first) * bs, (blk - first + 1) * bs));
+      }
+    } else {
+      for (const [blk, raw] of scanPages(t.fork)) {
+        this.stats.pages++;
+        t.onPage?.(blk);
+        this.pass1(blk, raw);
+      }
     }
     if (!this.meta) return this.stats;
     this.cache = new BlockCache(t.fork, 1024);
+    if (whole) this.cache.useWhole(whole, t.fork.firstBlock);
     try {
       this.walk();
     } catch (e) {
@@ -333,11 +369,10 @@ export class BtreeVerifier {
       this.keyLoad(p, off, A, this.av);
       const keysz = A.nkeyatts(this.nkeyatts);
       const scantid = this.heapkeyspace ? A.heapTid : NO_TID;
-      const itid = `(${blk},${off})`;
       if (hk) {
         const st = this.heapkeyspace && A.posting ? A.maxTid : scantid;
         const ok = p.leaf ? leq(btCompare(this.t.keys!, A, this.av, keysz, st, this.H, this.hv)) : this.invariantL(A, this.av, keysz, scantid, p, P_HIKEY, this.H, this.hv);
-        if (!ok) this.sink.add("BT_HIGHKEY_VIOLATED", `high key invariant violated for index "${r}"`, this.at(blk, off), `Index tid=${itid} points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
+        if (!ok) this.sink.add("BT_HIGHKEY_VIOLATED", `high key invariant violated for index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
       }
       const nx = off + 1;
       if (nx <= p.maxoff && !p.bad[nx]) {
@@ -348,7 +383,7 @@ export class BtreeVerifier {
             "BT_ITEM_ORDER",
             `item order invariant violated for index "${r}"`,
             this.at(blk, off),
-            `Lower index tid=${itid} (points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, A)}) higher index tid=(${blk},${nx}) (points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, this.B)}) page lsn=${p.lsn}.`,
+            `Lower index tid=(${blk},${off}) (points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, A)}) higher index tid=(${blk},${nx}) (points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, this.B)}) page lsn=${p.lsn}.`,
           );
         }
       }
@@ -359,14 +394,13 @@ export class BtreeVerifier {
   private itemChecks(p: BtPage, off: number, A: TupleInfo, kind: string): void {
     const blk = p.blk;
     const r = this.rel();
-    const itid = `(${blk},${off})`;
     if (A.broken || (!p.coded[off] && A.size !== p.len[off])) {
-      this.sink.add("BT_TUPLE_SIZE_LP_LEN", `index tuple size does not equal lp_len in index "${r}"`, this.at(blk, off), `Index tid=${itid} tuple size=${A.broken ? "?" : A.size} lp_len=${p.len[off]} page lsn=${p.lsn}.`);
+      this.sink.add("BT_TUPLE_SIZE_LP_LEN", `index tuple size does not equal lp_len in index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) tuple size=${A.broken ? "?" : A.size} lp_len=${p.len[off]} page lsn=${p.lsn}.`);
       p.bad[off] = 1;
       return;
     }
     if (!this.nattsOk(p, off, A)) {
-      this.sink.add("BT_TUPLE_NATTS", `wrong number of index tuple attributes in index "${r}"`, this.at(blk, off), `Index tid=${itid} natts=${A.natts} points to ${kind} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
+      this.sink.add("BT_TUPLE_NATTS", `wrong number of index tuple attributes in index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) natts=${A.natts} points to ${kind} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
       p.bad[off] = 1;
       return;
     }
@@ -381,7 +415,7 @@ export class BtreeVerifier {
       for (let i = 0; i < A.nposting; i++) {
         const tid = readTid6(p.buf, A.start + A.postingOff + 6 * i);
         if (i > 0 && tid <= last) {
-          this.sink.add("BT_POSTING_MISPLACED_TID", `posting list contains misplaced TID in index "${r}"`, this.at(blk, off), `Index tid=${itid} posting list offset=${i} page lsn=${p.lsn}.`);
+          this.sink.add("BT_POSTING_MISPLACED_TID", `posting list contains misplaced TID in index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) posting list offset=${i} page lsn=${p.lsn}.`);
           p.bad[off] = 1;
           return;
         }
@@ -390,7 +424,7 @@ export class BtreeVerifier {
     }
     const lower = this.heapkeyspace && (p.leaf || A.heapTid === NO_TID);
     if (A.size > (lower ? this.maxItem : this.maxItemNoHeapTid)) {
-      this.sink.add("BT_TUPLE_TOO_LARGE", `index row size ${A.size} exceeds maximum for index "${r}"`, this.at(blk, off), `Index tid=${itid} points to ${kind} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
+      this.sink.add("BT_TUPLE_TOO_LARGE", `index row size ${A.size} exceeds maximum for index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) points to ${kind} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
     }
     if (p.leaf && (A.heapTid === NO_TID || A.heapTid % 65536 === 0)) {
       this.sink.add("BT_NON_PIVOT_NO_HEAP_TID", `block ${blk} or its right sibling block or child block in index "${r}" contains non-pivot tuple that lacks a heap TID`, this.at(blk, off));
@@ -398,7 +432,7 @@ export class BtreeVerifier {
       return;
     }
     if (!this.keyLoad(p, off, A, this.av)) {
-      this.sink.add("BT_TUPLE_UNDECODABLE", `index tuple ${itid} in index "${r}" cannot be walked with the index's key attributes`, this.at(blk, off));
+      this.sink.add("BT_TUPLE_UNDECODABLE", `index tuple (${blk},${off}) in index "${r}" cannot be walked with the index's key attributes`, this.at(blk, off));
       p.bad[off] = 1;
     }
   }

@@ -51,7 +51,7 @@ export class ToastRelation {
     /** the TOAST index is partial on chunk_id IS NOT NULL (Direct TOAST layout) */
     readonly indexPartial: boolean,
   ) {
-    this.cache = new BlockCache(fork, 64);
+    this.cache = new BlockCache(fork, 256);
     this.maxChunk = toastMaxChunkSize(fork.geometry.blockSize);
   }
 
