@@ -98,7 +98,7 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
       }
     }
   }
-  const lps = checkLinePointers(dv, loc, o.am === "heap" ? { minItemLen: HEAP_MIN_TUPLE } : {});
+  const lps = linePointersPlain(dv, maxoff, o.am === "heap" ? HEAP_MIN_TUPLE : 0) ? NO_FINDINGS : checkLinePointers(dv, loc, o.am === "heap" ? { minItemLen: HEAP_MIN_TUPLE } : {});
   for (const f of lps) {
     const item = f.location.item;
     if (item !== undefined && skip.has(item)) continue;
@@ -109,6 +109,58 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
     if (f.code === "LP_OVERLAP") bad.add(Number(/overlaps item (\d+)/.exec(f.message)?.[1] ?? 0));
   }
   return { isNew: false, usable: true, badItems: bad, maxoff };
+}
+
+const NO_FINDINGS: ReturnType<typeof checkLinePointers> = [];
+// (off << 16 | end) of each item with storage, for the overlap test (reused; a page has < 2048 items)
+const spans = new Int32Array(2048);
+
+/**
+ * Every condition checkLinePointers tests, without building findings: true means it would find
+ * nothing (the common page), so only pages with a problem pay for its messages.
+ */
+function linePointersPlain(dv: DataView, n: number, minItemLen: number): boolean {
+  const lower = pdLower(dv);
+  if (lower > SizeOfPageHeaderData && (lower - SizeOfPageHeaderData) % 4 !== 0) return false;
+  if (n > spans.length) return false;
+  const upper = pdUpper(dv);
+  const special = pdSpecial(dv);
+  let ns = 0;
+  let prevOff = 1 << 30;
+  let descending = true;
+  for (let i = 1; i <= n; i++) {
+    const w = itemIdWord(dv, i);
+    const off = lpOff(w);
+    const flags = lpFlags(w);
+    const len = lpLen(w);
+    if (flags === LP_UNUSED) {
+      if (off !== 0 || len !== 0) return false;
+      continue;
+    }
+    if (flags === LP_REDIRECT) {
+      if (len !== 0 || off < 1 || off > n) return false;
+      continue;
+    }
+    if (len === 0) {
+      if (flags === LP_DEAD) continue;
+      return false;
+    }
+    if (off & 7 || off < upper || off + len > special) return false;
+    if (flags === LP_NORMAL && len < minItemLen) return false;
+    if (off > prevOff) descending = false;
+    prevOff = off;
+    spans[ns++] = (off << 16) | (off + len);
+  }
+  if (ns < 2) return true;
+  const s = spans.subarray(0, ns);
+  if (descending) {
+    // each item ends at or before the start of the one above it
+    for (let k = 1; k < ns; k++) if ((s[k] & 0xffff) > s[k - 1] >>> 16) return false;
+    return true;
+  }
+  s.sort();
+  for (let k = 1; k < ns; k++) if ((s[k - 1] & 0xffff) > s[k] >>> 16) return false;
+  return true;
 }
 
 /** Every condition checkPageHeader tests, at once: true means it would find nothing. */

@@ -73,6 +73,14 @@ function payloadOf(b: Uint8Array, o: number, l: number): [Uint8Array, number, nu
 }
 
 const cmpVarlenaBytes: DatumCmp = (a, ao, al, b, bo, bl) => {
+  // plain 1- and 4-byte headers (nearly every key) compared in place, without payloadOf's arrays
+  const a0 = a[ao];
+  const b0 = b[bo];
+  if (a0 !== 0x01 && b0 !== 0x01 && (a0 & 3) !== 2 && (b0 & 3) !== 2) {
+    const ah = a0 & 1 ? 1 : 4;
+    const bh = b0 & 1 ? 1 : 4;
+    return cmpBytes(a, ao + ah, al - ah, b, bo + bh, bl - bh);
+  }
   const x = payloadOf(a, ao, al);
   const y = payloadOf(b, bo, bl);
   if (!x || !y) return NaN;
