@@ -2,7 +2,8 @@
 import { Command, Option } from "commander";
 import { join } from "node:path";
 import { dumpRelation, emptySummary, type DumpOptions, type DumpEvent } from "../inspect/dump/dump.js";
-import { TextRenderer } from "../inspect/dump/render-text.js";
+import { TextByteRenderer } from "../inspect/dump/render-text-bytes.js";
+import { ByteOut } from "../inspect/dump/byte-out.js";
 import { JsonRenderer } from "../inspect/dump/render-json.js";
 import { CopyRenderer } from "../inspect/dump/render-copy.js";
 import { resolveByName, resolveDatabase, resolveFile, type ResolvedRelation } from "../inspect/dump/target.js";
@@ -38,6 +39,7 @@ interface DumpCliOptions {
   detoast?: boolean;
   format: "text" | "json" | "copy";
   values: boolean;
+  hex?: boolean;
   checksums?: boolean;
   blockSize?: number;
   color?: boolean;
@@ -90,17 +92,37 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   }
   const rels = targets(file, o);
   const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  // COPY output needs every value, so it always resolves TOAST pointers.
+  const opts: DumpOptions = { blocks: o.blocks, detoast: o.format === "copy" || (o.detoast ?? false), checksums: o.checksums, values: o.format !== "text" || o.values, hex: o.hex };
+  const jobs = o.jobs ?? availableParallelism();
+  const parallel = jobs > 1 && rels.reduce((n, r) => n + approxBlocks(r), 0) > PARALLEL_MIN_BLOCKS;
+  let summary = emptySummary();
+  if (o.format === "text") {
+    // Text goes out as bytes rendered from reused page records (no string per item).
+    const out = new ByteOut((chunk) => void process.stdout.write(chunk), process.stdout.isTTY ? 1 << 14 : 1 << 20);
+    const renderer = new TextByteRenderer(out, colour, { values: o.values, hex: o.hex });
+    try {
+      if (parallel) {
+        const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array) => (out.flush(), void process.stdout.write(b)) };
+        summary = await dumpParallel(rels, opts, { jobs, format: "text", colour, values: opts.values !== false }, sink);
+      } else {
+        for (const r of rels) {
+          const it = dumpRelation(r, opts, summary, { records: true });
+          for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
+        }
+      }
+      renderer.event({ type: "end", summary });
+    } finally {
+      out.flush();
+    }
+    return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
+  }
   const buf = new BufferedOutput(process.stdout.isTTY ? 1 : 1 << 20);
   const json = o.format === "json" ? new JsonRenderer(buf.write, buf.writeBytes) : undefined;
-  const renderer: { event(e: DumpEvent): void } = json ?? (o.format === "copy" ? new CopyRenderer(buf.write) : new TextRenderer(buf.write, colour, { values: o.values }));
+  const renderer: { event(e: DumpEvent): void } = json ?? new CopyRenderer(buf.write);
   const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean) => (json ? json.fragmentBytes(b, empty) : buf.writeBytes(b)) };
-  // COPY output needs every value, so it always resolves TOAST pointers.
-  const opts: DumpOptions = { blocks: o.blocks, detoast: o.format === "copy" || (o.detoast ?? false), checksums: o.checksums, values: o.format !== "text" || o.values };
-  let summary = emptySummary();
   try {
-    const jobs = o.jobs ?? availableParallelism();
-    const blocks = rels.reduce((n, r) => n + approxBlocks(r), 0);
-    if (jobs > 1 && blocks > PARALLEL_MIN_BLOCKS) {
+    if (parallel) {
       summary = await dumpParallel(rels, opts, { jobs, format: o.format, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {
@@ -112,7 +134,7 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   } finally {
     buf.flush();
   }
-  if (o.format !== "text") process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
+  process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
   return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
 }
 
@@ -129,7 +151,8 @@ export function makeInspectCommand(): Command {
     .option("-b, --blocks <range>", "blocks to dump: N, A:B (B exclusive), A: or :B", parseBlockRange)
     .option("--detoast", "resolve TOAST pointers through the table's TOAST relation")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "copy"]).default("text"))
-    .option("--no-values", "do not show decoded attribute values (text format)")
+    .option("--no-values", "item headers only, no decoded values or keys (text format; as pg_filedump -i)")
+    .option("--hex", "item bytes in hex: index key bytes with --no-values, and items of kinds pgdisk does not decode")
     .option("--checksums", "verify page checksums even if pg_control says they are off")
     .option("--no-checksums", "do not verify page checksums")
     .option("--block-size <bytes>", "block size of a lone file (default: from its first page header)", parseBlockSize)

@@ -60,6 +60,25 @@ const TID_POSID = IT_TID + ItemPointerData.offsets.ip_posid;
  * a NULL result; throws FormatError where pageinspect raises an error; returns [] for a deleted page.
  */
 export function btPageItems(page: Uint8Array, blcksz = 8192): BtPageItem[] | null {
+  const shape = btItemsPageShape(page, blcksz);
+  if (!shape) return null;
+  if (shape.deleted) return [];
+  const dv = pageView(page);
+  const n = maxOffsetNumber(dv);
+  const rows: BtPageItem[] = new Array(n);
+  for (let off = 1; off <= n; off++) rows[off - 1] = printTuple(page, dv, off, shape.leaf, shape.rightmost);
+  return rows;
+}
+
+export interface BtItemsPageShape {
+  leaf: boolean;
+  rightmost: boolean;
+  /** a deleted page: bt_page_items shows no rows */
+  deleted: boolean;
+}
+
+/** bt_page_items' page-level checks: null for a new page; throws FormatError where pageinspect errors. */
+export function btItemsPageShape(page: Uint8Array, blcksz = 8192): BtItemsPageShape | null {
   if (page.length !== blcksz) throw new FormatError("PAGE_SIZE_INVALID", `invalid page size: expected ${blcksz} bytes, got ${page.length}`);
   const dv = pageView(page);
   if (pageIsNew(dv)) return null;
@@ -70,20 +89,14 @@ export function btPageItems(page: Uint8Array, blcksz = 8192): BtPageItem[] | nul
   const o = readBTOpaque(dv);
   if (pIsMeta(o.btpo_flags)) throw new FormatError("BT_PAGE_IS_META", "block is a meta page");
   if (pIsLeaf(o.btpo_flags) && o.btpo_level !== 0) throw new FormatError("BT_LEAF_LEVEL_NONZERO", "block is not a valid btree leaf page");
-  if (pIsDeleted(o.btpo_flags)) return [];
-  const leaf = pIsLeaf(o.btpo_flags);
-  const rightmost = o.btpo_next === 0;
-  const n = maxOffsetNumber(dv);
-  const rows: BtPageItem[] = new Array(n);
-  for (let off = 1; off <= n; off++) rows[off - 1] = printTuple(page, dv, off, leaf, rightmost);
-  return rows;
+  return { leaf: pIsLeaf(o.btpo_flags), rightmost: o.btpo_next === 0, deleted: pIsDeleted(o.btpo_flags) };
 }
 
 // "01 ab ff": ASCII built in a byte buffer (reused), then decoded once.
 const HEX_ASCII = new TextEncoder().encode("0123456789abcdef");
 let hexScratch = new Uint8Array(3 * 8192);
 const latin1 = new TextDecoder("latin1");
-function hexSpaced(b: Uint8Array, start: number, len: number): string {
+export function hexSpaced(b: Uint8Array, start: number, len: number): string {
   if (len <= 0) return "";
   if (hexScratch.length < 3 * len) hexScratch = new Uint8Array(3 * len);
   let o = 0;
@@ -96,7 +109,36 @@ function hexSpaced(b: Uint8Array, start: number, len: number): string {
   return latin1.decode(hexScratch.subarray(0, o - 1));
 }
 
-function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolean, rightmost: boolean): BtPageItem {
+/**
+ * The fields of one bt_page_items row, as numbers and byte ranges of the page (no allocation):
+ * the hot path of page dumps fills one of these per item and formats straight from the page.
+ */
+export interface BtItemFields {
+  /** raw t_tid */
+  tidBlock: number;
+  tidOffset: number;
+  itemlen: number;
+  nulls: boolean;
+  vars: boolean;
+  /** key bytes: [dataStart, dataStart + dataLen) of the page */
+  dataStart: number;
+  dataLen: number;
+  /** LP_DEAD; null for pivot-position tuples */
+  dead: boolean | null;
+  /** heap TID shown by pageinspect; htidBlock -1 when NULL */
+  htidBlock: number;
+  htidOffset: number;
+  /** posting list: count TIDs of 6 bytes from postingStart; postingCount -1 when not a posting tuple */
+  postingStart: number;
+  postingCount: number;
+}
+
+export const emptyBtItemFields = (): BtItemFields => ({ tidBlock: 0, tidOffset: 0, itemlen: 0, nulls: false, vars: false, dataStart: 0, dataLen: 0, dead: null, htidBlock: -1, htidOffset: 0, postingStart: 0, postingCount: -1 });
+
+const tidBlockAt = (dv: DataView, at: number): number => dv.getUint16(at, true) * 65536 + dv.getUint16(at + 2, true);
+
+/** Fill `out` with item `offset`'s bt_page_items fields; throws FormatError where pageinspect errors. */
+export function readBtItemFields(page: Uint8Array, dv: DataView, offset: number, leaf: boolean, rightmost: boolean, out: BtItemFields): BtItemFields {
   const w = itemIdWord(dv, offset);
   const flags = lpFlags(w);
   // pageinspect's ItemIdIsValid only tests the pointer: an unused slot is read at lp_off (0) like any other
@@ -117,40 +159,62 @@ function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolea
     throw new FormatError("BT_INVALID_TUPLE_LENGTH", `invalid tuple length ${dlen} for tuple at offset number ${offset}`, { item: offset, offset: p });
   }
   if (p + dataOff + dlen > page.length) throw new FormatError("LP_OUT_OF_PAGE", `item ${offset} data extends beyond the page`, { item: offset, offset: p });
-  const data = hexSpaced(page, p + dataOff, dlen);
 
   const isPivotPosition = !leaf || (!rightmost && offset === P_HIKEY);
-  let htid: Tid | null;
+  let htidAt = -1;
   if (pivot) {
     if ((posid & BT_PIVOT_HEAP_TID_ATTR) !== 0) {
-      const at = p + size - SizeOfItemPointerData;
-      if (at < p || at + 6 > page.length) throw new FormatError("BT_PIVOT_TID_OUT_OF_TUPLE", `pivot heap TID of item ${offset} lies outside the page`, { item: offset });
-      htid = readTid(dv, at);
-    } else htid = null;
+      htidAt = p + size - SizeOfItemPointerData;
+      if (htidAt < p || htidAt + 6 > page.length) throw new FormatError("BT_PIVOT_TID_OUT_OF_TUPLE", `pivot heap TID of item ${offset} lies outside the page`, { item: offset });
+    }
   } else if (posting) {
     if (p + rawBlock + 6 > page.length) throw new FormatError("BT_POSTING_OUT_OF_TUPLE", `posting list of item ${offset} lies beyond the page`, { item: offset });
-    htid = readTid(dv, p + rawBlock);
-  } else htid = readTid(dv, p + IT_TID);
+    htidAt = p + rawBlock;
+  } else htidAt = p + IT_TID;
   // pageinspect hides the "heap TID" of a pivot-position tuple that is not a heapkeyspace pivot
-  if (isPivotPosition && !pivot) htid = null;
+  if (isPivotPosition && !pivot) htidAt = -1;
 
-  let tids: Tid[] | null = null;
+  out.postingCount = -1;
   if (posting) {
     const cnt = posid & BT_OFFSET_MASK;
     if (p + rawBlock + cnt * 6 > page.length) throw new FormatError("BT_POSTING_OUT_OF_TUPLE", `posting list of item ${offset} extends beyond the page`, { item: offset });
-    tids = new Array(cnt);
-    for (let i = 0; i < cnt; i++) tids[i] = readTid(dv, p + rawBlock + i * 6);
+    out.postingStart = p + rawBlock;
+    out.postingCount = cnt;
   }
+  out.tidBlock = rawBlock;
+  out.tidOffset = posid;
+  out.itemlen = size;
+  out.nulls = (info & INDEX_NULL_MASK) !== 0;
+  out.vars = (info & INDEX_VAR_MASK) !== 0;
+  out.dataStart = p + dataOff;
+  out.dataLen = dlen;
+  out.dead = isPivotPosition ? null : flags === LP_DEAD;
+  out.htidBlock = htidAt < 0 ? -1 : tidBlockAt(dv, htidAt);
+  out.htidOffset = htidAt < 0 ? 0 : dv.getUint16(htidAt + 4, true);
+  return out;
+}
+
+/** The posting list of fields `f` as TIDs. */
+export function btPostingTids(dv: DataView, f: BtItemFields): Tid[] | null {
+  if (f.postingCount < 0) return null;
+  const tids: Tid[] = new Array(f.postingCount);
+  for (let i = 0; i < f.postingCount; i++) tids[i] = readTid(dv, f.postingStart + i * 6);
+  return tids;
+}
+
+const scratchFields = emptyBtItemFields();
+function printTuple(page: Uint8Array, dv: DataView, offset: number, leaf: boolean, rightmost: boolean): BtPageItem {
+  const f = readBtItemFields(page, dv, offset, leaf, rightmost, scratchFields);
   return {
     itemoffset: offset,
-    ctid: { block: rawBlock, offset: posid },
-    itemlen: size,
-    nulls: (info & INDEX_NULL_MASK) !== 0,
-    vars: (info & INDEX_VAR_MASK) !== 0,
-    data,
-    dead: isPivotPosition ? null : flags === LP_DEAD,
-    htid,
-    tids,
+    ctid: { block: f.tidBlock, offset: f.tidOffset },
+    itemlen: f.itemlen,
+    nulls: f.nulls,
+    vars: f.vars,
+    data: hexSpaced(page, f.dataStart, f.dataLen),
+    dead: f.dead,
+    htid: f.htidBlock < 0 ? null : { block: f.htidBlock, offset: f.htidOffset },
+    tids: btPostingTids(dv, f),
   };
 }
 

@@ -49,33 +49,33 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
   const spans = new Int32Array(3 * n);
   let ns = 0;
   let sorted = true;
+  const at = (i: number): Location => ({ ...loc, item: i, offset: itemIdOffset(i), path: `linp[${i}]` });
   for (let i = 1; i <= n; i++) {
     const w = itemIdWord(dv, i);
     const off = lpOff(w);
     const flags = lpFlags(w);
     const len = lpLen(w);
-    const at = (): Location => ({ ...loc, item: i, offset: itemIdOffset(i), path: `linp[${i}]` });
     if (flags === LP_UNUSED) {
-      if (off !== 0 || len !== 0) out.push({ code: "LP_UNUSED_NONZERO", severity: "warning", message: `unused line pointer ${i} has lp_off ${off} and lp_len ${len} (expected 0)`, location: at() });
+      if (off !== 0 || len !== 0) out.push({ code: "LP_UNUSED_NONZERO", severity: "warning", message: `unused line pointer ${i} has lp_off ${off} and lp_len ${len} (expected 0)`, location: at(i) });
       continue;
     }
     if (flags === LP_REDIRECT) {
-      if (len !== 0) out.push({ code: "LP_REDIRECT_HAS_LENGTH", severity: "error", message: `redirect line pointer ${i} has lp_len ${len}, expected 0`, location: at() });
-      if (off < 1 || off > n) out.push({ code: "LP_REDIRECT_OUT_OF_RANGE", severity: "error", message: `line pointer redirection to item at offset ${off} exceeds maximum offset ${n}`, location: at() });
+      if (len !== 0) out.push({ code: "LP_REDIRECT_HAS_LENGTH", severity: "error", message: `redirect line pointer ${i} has lp_len ${len}, expected 0`, location: at(i) });
+      if (off < 1 || off > n) out.push({ code: "LP_REDIRECT_OUT_OF_RANGE", severity: "error", message: `line pointer redirection to item at offset ${off} exceeds maximum offset ${n}`, location: at(i) });
       continue;
     }
     if (flags === LP_DEAD && len === 0) continue;
     if (flags === LP_NORMAL && len === 0) {
-      out.push({ code: "LP_NORMAL_ZERO_LENGTH", severity: "error", message: `line pointer ${i} is LP_NORMAL with lp_len 0`, location: at() });
+      out.push({ code: "LP_NORMAL_ZERO_LENGTH", severity: "error", message: `line pointer ${i} is LP_NORMAL with lp_len 0`, location: at(i) });
       continue;
     }
-    if (off & 7) out.push({ code: "LP_NOT_ALIGNED", severity: "error", message: `line pointer ${i} to item at offset ${off} is not maximally aligned`, location: at() });
+    if (off & 7) out.push({ code: "LP_NOT_ALIGNED", severity: "error", message: `line pointer ${i} to item at offset ${off} is not maximally aligned`, location: at(i) });
     if (off < upper || off + len > special) {
-      out.push({ code: "LP_OUTSIDE_ITEM_AREA", severity: "error", message: `line pointer ${i} to item at offset ${off} with length ${len} lies outside the item area [pd_upper ${upper}, pd_special ${special})`, location: at() });
+      out.push({ code: "LP_OUTSIDE_ITEM_AREA", severity: "error", message: `line pointer ${i} to item at offset ${off} with length ${len} lies outside the item area [pd_upper ${upper}, pd_special ${special})`, location: at(i) });
       continue;
     }
     if (opts.minItemLen !== undefined && flags === LP_NORMAL && len < opts.minItemLen) {
-      out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at() });
+      out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at(i) });
     }
     // Items are usually placed downwards from pd_special, so descending offsets need no sort.
     if (ns > 0 && off > spans[3 * (ns - 1)]) sorted = false;
@@ -84,16 +84,24 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
     spans[3 * ns + 2] = i;
     ns++;
   }
-  let order: number[] | undefined;
-  if (!sorted) order = Array.from({ length: ns }, (_, k) => k).sort((a, b) => spans[3 * b] - spans[3 * a]);
+  // Out of order (a btree high key sits below the items it bounds): sort by offset, descending,
+  // ties in item order, through packed keys and a numeric typed-array sort.
+  let order: Uint32Array | undefined;
+  if (!sorted) {
+    order = new Uint32Array(ns);
+    for (let k = 0; k < ns; k++) order[k] = spans[3 * k]! * 16384 + (16383 - k);
+    order.sort();
+    order.reverse();
+    for (let k = 0; k < ns; k++) order[k] = 16383 - (order[k]! % 16384);
+  }
   // Walk from the highest offset down: each item must end at or before the start of the one above it.
   for (let k = 1; k < ns; k++) {
-    const hi = order ? order[k - 1] : k - 1;
-    const lo = order ? order[k] : k;
-    if (spans[3 * lo + 1] > spans[3 * hi]) {
+    const hi = order ? order[k - 1]! : k - 1;
+    const lo = order ? order[k]! : k;
+    if (spans[3 * lo + 1]! > spans[3 * hi]!) {
       const a = spans[3 * hi + 2];
       const b = spans[3 * lo + 2];
-      out.push({ code: "LP_OVERLAP", severity: "error", message: `item ${b} at offset ${spans[3 * lo]} (length ${spans[3 * lo + 1] - spans[3 * lo]}) overlaps item ${a} at offset ${spans[3 * hi]}`, location: { ...loc, item: b, offset: spans[3 * lo] } });
+      out.push({ code: "LP_OVERLAP", severity: "error", message: `item ${b} at offset ${spans[3 * lo]} (length ${spans[3 * lo + 1]! - spans[3 * lo]!}) overlaps item ${a} at offset ${spans[3 * hi]}`, location: { ...loc, item: b, offset: spans[3 * lo] } });
     }
   }
   return out;

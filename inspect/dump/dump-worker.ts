@@ -3,7 +3,8 @@
 import { parentPort } from "node:worker_threads";
 import { dumpBlocks, emptySummary, type DumpOptions } from "./dump.js";
 import { resolveSpec, type RelationSpec } from "./target.js";
-import { TextRenderer } from "./render-text.js";
+import { TextByteRenderer } from "./render-text-bytes.js";
+import { ByteOut } from "./byte-out.js";
 import { CopyRenderer } from "./render-copy.js";
 
 export interface DumpJob {
@@ -23,21 +24,36 @@ parentPort!.on("message", (job: DumpJob) => {
   try {
     const r = resolveSpec(job.spec);
     const summary = emptySummary();
-    const parts: string[] = [];
-    const write = (s: string): void => void parts.push(s);
-    const renderer = job.format === "text" ? new TextRenderer(write, job.colour, { values: job.values }) : job.format === "copy" ? new CopyRenderer(write) : undefined;
     const findings: unknown[] = [];
-    let first = true;
-    for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary)) {
-      if (renderer) renderer.event(e);
-      else if (e.type === "page") {
-        parts.push(first ? JSON.stringify(e.page) : `,\n${JSON.stringify(e.page)}`);
-        first = false;
-      } else if (e.type === "finding") findings.push(e.finding);
+    let bytes: Uint8Array;
+    let empty: boolean;
+    if (job.format === "text") {
+      // Pages rendered straight to bytes from reused page records.
+      const chunks: Uint8Array[] = [];
+      const out = new ByteOut((c) => void chunks.push(c));
+      const renderer = new TextByteRenderer(out, job.colour, { values: job.values, hex: job.opts.hex });
+      for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary, { records: true })) renderer.event(e);
+      out.flush();
+      bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      empty = out.written === 0;
+    } else {
+      const parts: string[] = [];
+      const write = (s: string): void => void parts.push(s);
+      const renderer = job.format === "copy" ? new CopyRenderer(write) : undefined;
+      let first = true;
+      for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary)) {
+        if (renderer) renderer.event(e);
+        else if (e.type === "page") {
+          parts.push(first ? JSON.stringify(e.page) : `,\n${JSON.stringify(e.page)}`);
+          first = false;
+        } else if (e.type === "finding") findings.push(e.finding);
+      }
+      bytes = encoder.encode(parts.join(""));
+      empty = parts.length === 0;
     }
-    // UTF-8 bytes move to the main thread without a copy (transferred, not cloned).
-    const bytes = encoder.encode(parts.join(""));
-    parentPort!.postMessage({ id: job.id, bytes, empty: parts.length === 0, findings, summary }, [bytes.buffer]);
+    // The bytes move to the main thread without a copy (transferred, not cloned).
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    parentPort!.postMessage({ id: job.id, bytes: owned, empty, findings, summary }, [owned.buffer as ArrayBuffer]);
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: { message: (e as Error).message, code: (e as { code?: string }).code, location: (e as { location?: unknown }).location } });
   }

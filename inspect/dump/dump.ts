@@ -3,7 +3,8 @@
 import type { Finding } from "../../formats/schema/errors.js";
 import { FormatError, findingFrom } from "../../formats/schema/errors.js";
 import { scanBlocks } from "../../formats/storage/relfile.js";
-import { dumpPage } from "./page-dump.js";
+import { scanPage } from "./page-dump.js";
+import { PageRecord, recordToDumpPage } from "./page-record.js";
 import { dumpContext, openFork, type ResolvedRelation } from "./target.js";
 import type { DumpPage, DumpSummary, DumpTarget } from "./model.js";
 
@@ -20,11 +21,19 @@ export interface DumpOptions {
   checksums?: boolean;
   /** decode attribute values and index keys (default true) */
   values?: boolean;
+  /** item bytes in hex: index key bytes even without values, items of kinds not decoded */
+  hex?: boolean;
+}
+
+export interface ScanOptions {
+  /** yield "record" events (one PageRecord, reused: consume each before the next) instead of pages */
+  records?: boolean;
 }
 
 export type DumpEvent =
   | { type: "relation"; target: DumpTarget }
   | { type: "page"; page: DumpPage }
+  | { type: "record"; record: PageRecord }
   | { type: "finding"; finding: Finding }
   | { type: "end"; summary: DumpSummary };
 
@@ -85,19 +94,22 @@ export function planRelation(r: ResolvedRelation, opts: DumpOptions): RelationPl
 }
 
 /** Page events for blocks [from, to) of `r`; counts into `summary`. */
-export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number, to: number, summary: DumpSummary): Generator<DumpEvent> {
+export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number, to: number, summary: DumpSummary, scan: ScanOptions = {}): Generator<DumpEvent> {
   const fork = openFork(r);
   try {
     const label = fork.segments[0]?.path ?? r.path;
-    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values });
+    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex });
+    const rec = new PageRecord();
+    let ctx = ctxBase;
     for (const [blkno, page] of scanBlocks(fork, from, to)) {
       const { path, position } = fork.fileOf(blkno);
-      const p = dumpPage(page, blkno, position, { ...ctxBase, file: path });
+      if (ctx.file !== path) ctx = { ...ctxBase, file: path };
+      scanPage(page, blkno, position, ctx, rec);
       summary.pages++;
-      if (p.isNew) summary.newPages++;
-      summary.items += p.items.length;
-      for (const f of p.findings) count(summary, f);
-      yield { type: "page", page: p };
+      if (rec.isNew) summary.newPages++;
+      summary.items += rec.n;
+      for (const f of rec.findings) count(summary, f);
+      yield scan.records ? { type: "record", record: rec } : { type: "page", page: recordToDumpPage(rec) };
     }
   } catch (e) {
     if (!(e instanceof FormatError && e.code.startsWith("REL_SHORT"))) throw e;
@@ -110,10 +122,10 @@ export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number
 }
 
 /** Dump one relation fork: its target, its pages, then file-level findings. */
-export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: DumpSummary = emptySummary()): Generator<DumpEvent, DumpSummary> {
+export function* dumpRelation(r: ResolvedRelation, opts: DumpOptions, summary: DumpSummary = emptySummary(), scan: ScanOptions = {}): Generator<DumpEvent, DumpSummary> {
   const plan = planRelation(r, opts);
   yield { type: "relation", target: plan.target };
-  yield* dumpBlocks(r, opts, plan.from, plan.to, summary);
+  yield* dumpBlocks(r, opts, plan.from, plan.to, summary, scan);
   if (plan.tail) {
     count(summary, plan.tail);
     yield { type: "finding", finding: plan.tail };

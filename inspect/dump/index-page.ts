@@ -1,22 +1,21 @@
 // Index pages (and FSM/VM pages) in a dump: btree items as bt_page_items shows them, with keys
 // decoded through the index's descriptor; other access methods' special spaces decoded.
-import { FormatError, findingFrom, type Finding } from "../../formats/schema/errors.js";
+import { FormatError, findingFrom } from "../../formats/schema/errors.js";
 import { detectPageKind, type AmName } from "../../formats/am/detect.js";
 import { BrinSpecialSpace, BrinMetaPageData, BRIN_PAGETYPE_META } from "../../formats/am/brin.js";
 import { GinPageOpaqueData } from "../../formats/am/gin.js";
 import { GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { HashPageOpaqueData, HashMetaPageData } from "../../formats/am/hash.js";
 import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
-import { btMetap, btPageItems, btPageStats, btItemAt } from "../../formats/nbtree/page-items.js";
-import { isPivot, isPosting, nattsOf } from "../../formats/nbtree/index-tuple.js";
-import { BTP_LEAF } from "../../formats/nbtree/opaque.js";
+import { btMetap, btPageStats, btItemAt, btItemsPageShape, readBtItemFields, type BtItemsPageShape } from "../../formats/nbtree/page-items.js";
+import { INDEX_ALT_TID_MASK, nattsOf } from "../../formats/nbtree/index-tuple.js";
 import { deformIndexTuple } from "../../formats/heap/index-deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText } from "../../formats/datum/index.js";
-import { tidText } from "../../formats/page/item-pointer.js";
 import { itemIdWord, maxOffsetNumber, pageView, pdSpecial } from "../../formats/page/page.js";
-import { LP_FLAG_NAMES, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import type { DumpItem, DumpPage, DumpValue } from "./model.js";
+import { lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import type { DumpValue } from "./model.js";
+import type { ItemRecord, PageRecord } from "./page-record.js";
 import type { PageDumpContext } from "./page-dump.js";
 
 const AMS = new Set(["heap", "btree", "hash", "gist", "gin", "spgist", "brin", "sequence"]);
@@ -30,105 +29,113 @@ export function detectKind(page: Uint8Array, am?: string): { am: string; kind: s
 const plain = (o: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v]));
 
-export function dumpIndexPage(page: Uint8Array, out: DumpPage, ctx: PageDumpContext, badItems: Set<number>, findings: Finding[], hasItems = true): void {
+/** Special space, metapage and items of an index (or FSM/VM) page into `rec`. */
+export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpContext, badItems: ReadonlySet<number>, hasItems = true): void {
   const dv = pageView(page);
-  const loc = { file: ctx.file, block: out.block };
+  const loc = { file: ctx.file, block: rec.block };
   const special = pdSpecial(dv);
   try {
-    switch (out.am) {
+    switch (rec.am) {
       case "btree":
-        return dumpBtree(page, out, ctx, badItems, findings);
+        return dumpBtree(page, dv, rec, ctx, badItems);
       case "hash":
-        out.special = plain(HashPageOpaqueData.decode(page, special));
-        if (out.kind === "meta") out.meta = plain(HashMetaPageData.decode(page, 24));
+        rec.special = plain(HashPageOpaqueData.decode(page, special));
+        if (rec.kind === "meta") rec.meta = plain(HashMetaPageData.decode(page, 24));
         break;
       case "gist":
-        out.special = plain(GISTPageOpaqueData.decode(page, special));
+        rec.special = plain(GISTPageOpaqueData.decode(page, special));
         break;
       case "gin":
-        out.special = plain(GinPageOpaqueData.decode(page, special));
+        rec.special = plain(GinPageOpaqueData.decode(page, special));
         break;
       case "spgist":
-        out.special = plain(SpGistPageOpaqueData.decode(page, special));
+        rec.special = plain(SpGistPageOpaqueData.decode(page, special));
         break;
       case "brin": {
         const s = BrinSpecialSpace.decode(page, special);
-        out.special = plain(s);
-        if (dv.getUint16(page.length - 2, true) === BRIN_PAGETYPE_META) out.meta = plain(BrinMetaPageData.decode(page, 24));
+        rec.special = plain(s);
+        if (dv.getUint16(page.length - 2, true) === BRIN_PAGETYPE_META) rec.meta = plain(BrinMetaPageData.decode(page, 24));
         break;
       }
     }
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    findings.push(findingFrom(e, "error", loc));
+    rec.findings.push(findingFrom(e, "error", loc));
   }
   if (!hasItems) return;
   const n = maxOffsetNumber(dv);
   for (let i = 1; i <= n; i++) {
     const w = itemIdWord(dv, i);
-    const item: DumpItem = { lp: i, lp_off: lpOff(w), lp_flags: lpFlags(w), flag: LP_FLAG_NAMES[lpFlags(w)], lp_len: lpLen(w) };
+    const item = rec.addItem(i, lpOff(w), lpFlags(w), lpLen(w));
     if (ctx.hex && !badItems.has(i) && item.lp_len) item.hex = Buffer.from(page.subarray(item.lp_off, item.lp_off + item.lp_len)).toString("hex");
-    out.items.push(item);
   }
 }
 
-function dumpBtree(page: Uint8Array, out: DumpPage, ctx: PageDumpContext, badItems: Set<number>, findings: Finding[]): void {
-  const loc = { file: ctx.file, block: out.block };
-  if (out.kind === "meta") {
-    out.meta = { ...btMetap(page) };
+function dumpBtree(page: Uint8Array, dv: DataView, rec: PageRecord, ctx: PageDumpContext, badItems: ReadonlySet<number>): void {
+  const loc = { file: ctx.file, block: rec.block };
+  if (rec.kind === "meta") {
+    rec.meta = { ...btMetap(page) };
     return;
   }
-  out.special = { ...btPageStats(page, out.block) };
-  const dv = pageView(page);
-  const flags = dv.getUint16(pdSpecial(dv) + 12, true);
-  const rightmost = dv.getUint32(pdSpecial(dv) + 4, true) === 0;
-  const leaf = (flags & BTP_LEAF) !== 0;
-  let rows: ReturnType<typeof btPageItems> = null;
-  try {
-    rows = badItems.size ? null : btPageItems(page, ctx.pageSize);
-  } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
-    findings.push(findingFrom(e, "error", loc));
+  rec.special = { ...btPageStats(page, rec.block) };
+  // bt_page_items' rows: none when a line pointer is damaged or pageinspect would refuse the page.
+  let shape: BtItemsPageShape | null = null;
+  if (!badItems.size) {
+    try {
+      shape = btItemsPageShape(page, ctx.pageSize);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      rec.findings.push(findingFrom(e, "error", loc));
+    }
   }
   const n = maxOffsetNumber(dv);
+  let decode = shape !== null && !shape.deleted;
+  const first = rec.n;
   for (let i = 1; i <= n; i++) {
     const w = itemIdWord(dv, i);
-    const item: DumpItem = { lp: i, lp_off: lpOff(w), lp_flags: lpFlags(w), flag: LP_FLAG_NAMES[lpFlags(w)], lp_len: lpLen(w) };
-    out.items.push(item);
-    const r = rows ? rows[i - 1] : undefined;
-    if (!r) continue;
-    const tuple = btItemAt(page, i);
-    const pivot = isPivot(tuple);
-    const kind = i === 1 && !rightmost ? "highkey" : pivot && (tuple[6] | (tuple[7] << 8)) === 0x2008 && !leaf ? "minus-infinity" : pivot ? "pivot" : isPosting(tuple) ? "posting" : "tuple";
-    item.btree = {
-      ctid: tidText(r.ctid),
-      nulls: r.nulls,
-      vars: r.vars,
-      data: r.data,
-      dead: r.dead,
-      htid: r.htid ? tidText(r.htid) : null,
-      tids: r.tids ? r.tids.map(tidText) : null,
-      kind,
-    };
-    if (ctx.indexDesc && ctx.values && kind !== "minus-infinity") {
-      try {
-        const natts = pivot ? nattsOf(tuple, ctx.indexDesc.attrs.length) : ctx.indexDesc.attrs.length;
-        const slots = deformIndexTuple(tuple, ctx.indexDesc, natts);
-        item.btree.keys = slots.map((s, k): DumpValue => {
-          const a = ctx.indexDesc!.attrs[k];
-          const v: DumpValue = { attnum: a.attnum, name: a.name, type: ctx.values!.types(a.typid)?.name ?? String(a.typid), isnull: s.isnull };
-          if (s.missing) v.missing = true;
-          if (!s.isnull && !s.missing) {
-            const d = datumBytes(tuple, s);
-            if (d.kind === "inline") v.value = datumToText(d.bytes, ctx.values!.decodeAs ? ctx.values!.decodeAs(a.typid) : a.typid, a.typmod, ctx.values!.types);
-            else v.storage = "external";
-          }
-          return v;
-        });
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        findings.push(findingFrom(e, "error", { ...loc, item: i, offset: item.lp_off }));
-      }
+    const item = rec.addItem(i, lpOff(w), lpFlags(w), lpLen(w));
+    if (!decode) continue;
+    const b = item.btreeBox;
+    try {
+      readBtItemFields(page, dv, i, shape!.leaf, shape!.rightmost, b);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      rec.findings.push(findingFrom(e, "error", loc));
+      // As bt_page_items: one bad item and the page has no rows.
+      for (let k = first; k < rec.n; k++) rec.items[k]!.btree = null;
+      decode = false;
+      continue;
     }
+    const tInfo = dv.getUint16(item.lp_off + 6, true);
+    const pivot = (tInfo & INDEX_ALT_TID_MASK) !== 0 && b.postingCount < 0;
+    b.kind = i === 1 && !shape!.rightmost ? "highkey" : pivot && tInfo === 0x2008 && !shape!.leaf ? "minus-infinity" : pivot ? "pivot" : b.postingCount >= 0 ? "posting" : "tuple";
+    b.keys = undefined;
+    item.btree = b;
+    if (ctx.indexDesc && ctx.values && b.kind !== "minus-infinity") b.keys = btreeKeys(page, item, pivot, ctx, loc, rec);
+  }
+}
+
+function btreeKeys(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: PageDumpContext, loc: { file: string; block: number }, rec: PageRecord): DumpValue[] | undefined {
+  const desc = ctx.indexDesc!;
+  const values = ctx.values!;
+  try {
+    const tuple = btItemAt(page, item.lp);
+    const natts = pivot ? nattsOf(tuple, desc.attrs.length) : desc.attrs.length;
+    const slots = deformIndexTuple(tuple, desc, natts);
+    return slots.map((s, k): DumpValue => {
+      const a = desc.attrs[k]!;
+      const v: DumpValue = { attnum: a.attnum, name: a.name, type: values.types(a.typid)?.name ?? String(a.typid), isnull: s.isnull };
+      if (s.missing) v.missing = true;
+      if (!s.isnull && !s.missing) {
+        const d = datumBytes(tuple, s);
+        if (d.kind === "inline") v.value = datumToText(d.bytes, values.decodeAs ? values.decodeAs(a.typid) : a.typid, a.typmod, values.types);
+        else v.storage = "external";
+      }
+      return v;
+    });
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+    return undefined;
   }
 }

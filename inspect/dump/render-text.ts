@@ -5,12 +5,19 @@ import { describeLocation } from "../../formats/schema/errors.js";
 import type { DumpEvent } from "./dump.js";
 import type { DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue } from "./model.js";
 
+export interface TextOptions {
+  /** show decoded values and keys */
+  values: boolean;
+  /** show index key bytes in hex when keys are not shown (always when values are on) */
+  hex?: boolean;
+}
+
 export class TextRenderer {
   private readonly c: ChalkInstance;
   constructor(
     private readonly write: (s: string) => void,
     colour: boolean,
-    private readonly opts: { values: boolean } = { values: true },
+    private readonly opts: TextOptions = { values: true },
   ) {
     this.c = new Chalk({ level: colour ? 1 : 0 });
   }
@@ -36,29 +43,35 @@ export class TextRenderer {
   }
 
   page(p: DumpPage): void {
-    const c = this.c;
-    this.write(c.bold.cyan(`Block ${p.block}`) + c.dim(` (${p.file} @ ${p.fileOffset})`) + `  ${p.am}/${p.kind}\n`);
-    if (p.isNew) {
-      this.write("  new page (all zero)\n");
-    } else if (p.header) {
-      const h = p.header;
-      const ck = h.checksum ? (h.checksum.ok ? c.green(" ok") : c.red(` MISMATCH, computed ${h.checksum.computed}`)) : "";
-      this.write(
-        `  header  lsn ${h.lsn}  checksum ${h.pd_checksum}${ck}  flags 0x${hex4(h.pd_flags)}${h.flagNames.length ? ` (${h.flagNames.join("|")})` : ""}\n` +
-          `          lower ${h.pd_lower}  upper ${h.pd_upper}  special ${h.pd_special}  size ${h.pageSize}  version ${h.layoutVersion}  prune_xid ${h.pd_prune_xid}  items ${h.items}  free ${h.freeSpace}\n`,
-      );
-    }
-    if (p.meta) this.write(`  meta    ${kv(p.meta)}\n`);
-    if (p.special) this.write(`  special ${kv(p.special)}\n`);
+    this.pageHead(p);
     for (const it of p.items) this.item(it);
     for (const f of p.findings) this.write("  " + this.finding(f) + "\n");
     this.write("\n");
   }
 
+  /** The block line, page header, metapage and special space of a page. */
+  pageHead(p: Pick<DumpPage, "block" | "file" | "fileOffset" | "am" | "kind" | "isNew" | "header" | "meta" | "special">): void {
+    const c = this.c;
+    let s = c.bold.cyan(`Block ${p.block}`) + c.dim(` (${p.file} @ ${p.fileOffset})`) + `  ${p.am}/${p.kind}\n`;
+    if (p.isNew) {
+      s += "  new page (all zero)\n";
+    } else if (p.header) {
+      const h = p.header;
+      const ck = h.checksum ? (h.checksum.ok ? c.green(" ok") : c.red(` MISMATCH, computed ${h.checksum.computed}`)) : "";
+      s +=
+        `  header  lsn ${h.lsn}  checksum ${h.pd_checksum}${ck}  flags 0x${hex4(h.pd_flags)}${h.flagNames.length ? ` (${h.flagNames.join("|")})` : ""}\n` +
+        `          lower ${h.pd_lower}  upper ${h.pd_upper}  special ${h.pd_special}  size ${h.pageSize}  version ${h.layoutVersion}  prune_xid ${h.pd_prune_xid}  items ${h.items}  free ${h.freeSpace}\n`;
+    }
+    if (p.meta) s += `  meta    ${kv(p.meta)}\n`;
+    if (p.special) s += `  special ${kv(p.special)}\n`;
+    this.write(s);
+  }
+
   item(it: DumpItem): void {
     const c = this.c;
     const flag = it.flag === "NORMAL" ? it.flag : it.flag === "DEAD" ? c.red(it.flag) : c.yellow(it.flag);
-    let line = `  lp ${String(it.lp).padStart(3)}  ${flag.padEnd(8)} off ${String(it.lp_off).padStart(4)}  len ${String(it.lp_len).padStart(4)}`;
+    // padded on the visible name, so colour codes do not shift the columns
+    let line = `  lp ${String(it.lp).padStart(3)}  ${flag}${" ".repeat(Math.max(0, 8 - it.flag.length))} off ${String(it.lp_off).padStart(4)}  len ${String(it.lp_len).padStart(4)}`;
     if (it.heap) {
       const h = it.heap;
       line += `  xmin ${h.t_xmin}  xmax ${h.t_xmax}  cid ${h.t_field3}  ctid ${h.t_ctid}  natts ${h.natts}  hoff ${h.t_hoff}  infomask 0x${hex4(h.t_infomask)} infomask2 0x${hex4(h.t_infomask2)}`;
@@ -74,7 +87,7 @@ export class TextRenderer {
       this.write(line + "\n");
       if (b.tids && b.tids.length) this.write(c.dim(`        tids (${b.tids.length}) ${b.tids.slice(0, 8).join(" ")}${b.tids.length > 8 ? " ..." : ""}`) + "\n");
       if (b.keys && this.opts.values) for (const v of b.keys) this.write(`        ${this.value(v)}\n`);
-      else if (b.data) this.write(c.dim(`        data ${b.data}`) + "\n");
+      else if (b.data && (this.opts.values || this.opts.hex)) this.write(c.dim(`        data ${b.data}`) + "\n");
       return;
     }
     this.write(line + (it.hex ? c.dim(`  ${it.hex}`) : "") + "\n");

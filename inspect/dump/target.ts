@@ -96,11 +96,11 @@ export function openFork(r: ResolvedRelation): RelationFork {
 }
 
 /** Build the page-dump context (descriptors, type lookup, TOAST reader) for a resolved relation. */
-export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string; values?: boolean }): PageDumpContext {
+export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string; values?: boolean; hex?: boolean }): PageDumpContext {
   const cat = r.catalog;
   const rel = r.rel;
   const checksums = opts.checksums ?? (r.cluster ? r.cluster.control.dataChecksumVersion !== 0 : false);
-  const ctx: PageDumpContext = { file: opts.fileLabel, pageSize: r.geometry.blockSize, checksums, clog: r.cluster?.clog };
+  const ctx: PageDumpContext = { file: opts.fileLabel, pageSize: r.geometry.blockSize, checksums, clog: r.cluster?.clog, hex: opts.hex };
   if (r.fork === "fsm" || r.fork === "vm") {
     ctx.am = r.fork;
     return ctx;

@@ -1,0 +1,179 @@
+// Text output assembled as bytes: numbers and ASCII written digit by digit into a large buffer
+// that is handed to the sink whole (and not reused), so a dump of millions of items builds no
+// intermediate strings. Non-ASCII text (values, names) goes through Buffer's UTF-8 encoder.
+const HEX = new TextEncoder().encode("0123456789abcdef");
+
+export class ByteOut {
+  /** hot renderers write into buf at pos directly, after reserve() */
+  buf: Buffer;
+  pos = 0;
+  /** bytes handed to the sink so far */
+  written = 0;
+
+  constructor(
+    /** receives each full chunk; owns it afterwards */
+    private readonly sink: (chunk: Uint8Array) => void,
+    private readonly chunkSize = 1 << 20,
+  ) {
+    this.buf = Buffer.allocUnsafe(chunkSize);
+  }
+
+  /** Make room for n more bytes (buf may change). */
+  reserve(n: number): void {
+    this.room(n);
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    this.flush();
+    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
+  }
+
+  flush(): void {
+    if (!this.pos) return;
+    const chunk = this.buf.subarray(0, this.pos);
+    this.written += this.pos;
+    this.buf = Buffer.allocUnsafe(this.chunkSize);
+    this.pos = 0;
+    this.sink(chunk);
+  }
+
+  /** Any string, UTF-8 encoded. */
+  text(s: string): void {
+    if (s.length < 64) {
+      // Short ASCII strings are cheaper copied by hand than through the encoder.
+      this.room(s.length * 3);
+      const b = this.buf;
+      let p = this.pos;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) {
+          this.pos += b.write(s, this.pos, "utf8");
+          return;
+        }
+        b[p++] = c;
+      }
+      this.pos = p;
+      return;
+    }
+    this.room(s.length * 3);
+    this.pos += this.buf.write(s, this.pos, "utf8");
+  }
+
+  /** Pre-encoded bytes (constants). */
+  bytes(src: Uint8Array): void {
+    const n = src.length;
+    this.room(n);
+    const b = this.buf;
+    let p = this.pos;
+    if (n < 32) for (let i = 0; i < n; i++) b[p++] = src[i]!;
+    else {
+      b.set(src, p);
+      p += n;
+    }
+    this.pos = p;
+  }
+
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.pos++] = c;
+  }
+
+  /** A non-negative integer in decimal, right-aligned in `width` columns (never cut). */
+  uint(n: number, width = 0): void {
+    let digits = 1;
+    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
+    const pad = width > digits ? width - digits : 0;
+    this.room(pad + digits);
+    const b = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < pad; i++) b[p++] = 32;
+    let q = p + digits;
+    this.pos = q;
+    let t = n;
+    do {
+      const d = t % 10;
+      b[--q] = 48 + d;
+      t = (t - d) / 10;
+    } while (t > 0);
+  }
+
+  /** At least 4 lowercase hex digits (as n.toString(16).padStart(4, "0")). */
+  hex4(n: number): void {
+    if (n > 0xffff) {
+      this.text(n.toString(16));
+      return;
+    }
+    this.room(4);
+    const b = this.buf;
+    const p = this.pos;
+    b[p] = HEX[(n >> 12) & 15]!;
+    b[p + 1] = HEX[(n >> 8) & 15]!;
+    b[p + 2] = HEX[(n >> 4) & 15]!;
+    b[p + 3] = HEX[n & 15]!;
+    this.pos = p + 4;
+  }
+
+  /** Bytes [start, start + len) of src as "xx xx xx". */
+  hexSpaced(src: Uint8Array, start: number, len: number): void {
+    if (len <= 0) return;
+    this.room(3 * len);
+    const b = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < len; i++) {
+      const v = src[start + i]!;
+      if (i) b[p++] = 32;
+      b[p++] = HEX[v >> 4]!;
+      b[p++] = HEX[v & 15]!;
+    }
+    this.pos = p;
+  }
+}
+
+// Position-passing writers for hot loops: each returns the new position (callers reserve first).
+
+/** Copy constant bytes. */
+export function putBytes(b: Uint8Array, p: number, src: Uint8Array): number {
+  for (let i = 0; i < src.length; i++) b[p++] = src[i]!;
+  return p;
+}
+
+/** A non-negative integer (below 2^53) in decimal, right-aligned in `width` columns. */
+export function putUint(b: Uint8Array, p: number, n: number, width: number): number {
+  const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : String(n).length;
+  for (let i = digits; i < width; i++) b[p++] = 32;
+  let q = p + digits;
+  const end = q;
+  let t = n;
+  while (t >= 10) {
+    const next = Math.floor(t / 10);
+    b[--q] = 48 + (t - next * 10);
+    t = next;
+  }
+  b[--q] = 48 + t;
+  return end;
+}
+
+/** At least 4 lowercase hex digits of a 16-bit value. */
+export function putHex4(b: Uint8Array, p: number, n: number): number {
+  b[p] = HEX[(n >> 12) & 15]!;
+  b[p + 1] = HEX[(n >> 8) & 15]!;
+  b[p + 2] = HEX[(n >> 4) & 15]!;
+  b[p + 3] = HEX[n & 15]!;
+  return p + 4;
+}
+
+/** "xx xx xx" for bytes [start, start + len) of src. */
+export function putHexSpaced(b: Uint8Array, p: number, src: Uint8Array, start: number, len: number): number {
+  for (let i = 0; i < len; i++) {
+    const v = src[start + i]!;
+    b[p] = 32;
+    b[p + 1] = HEX[v >> 4]!;
+    b[p + 2] = HEX[v & 15]!;
+    p += 3;
+  }
+  return p;
+}
+
+const encoder = new TextEncoder();
+export const ascii = (s: string): Uint8Array => encoder.encode(s);

@@ -1,0 +1,224 @@
+// The text dump of PageRecords, written as bytes: the same text TextRenderer gives for the
+// equivalent DumpPage (a test holds them equal), without building a string per item.
+// Relation headers, findings, values and the summary go through TextRenderer's own wording.
+import { Chalk } from "chalk";
+import { LP_FLAG_NAMES, LP_DEAD } from "../../formats/page/item-id.js";
+import { ascii, putBytes, putHex4, putHexSpaced, putUint, type ByteOut } from "./byte-out.js";
+import { TextRenderer, type TextOptions } from "./render-text.js";
+import type { ItemRecord, PageRecord } from "./page-record.js";
+import type { DumpEvent } from "./dump.js";
+
+/** The escape codes a chalk style puts around text (empty without colour). */
+function codes(style: (s: string) => string): [Uint8Array, Uint8Array] {
+  const [open = "", close = ""] = style("\u0000").split("\u0000");
+  return [ascii(open), ascii(close)];
+}
+
+const L = {
+  lp: ascii("  lp "),
+  sp2: ascii("  "),
+  off: ascii(" off "),
+  len: ascii("  len "),
+  xmin: ascii("  xmin "),
+  xmax: ascii("  xmax "),
+  cid: ascii("  cid "),
+  ctid: ascii("  ctid ("),
+  natts: ascii(")  natts "),
+  hoff: ascii("  hoff "),
+  infomask: ascii("  infomask 0x"),
+  infomask2: ascii(" infomask2 0x"),
+  indent: ascii("        "),
+  tbits: ascii("  t_bits "),
+  btCtid: ascii("  ctid ("),
+  htid: ascii(")  htid ("),
+  close: ascii(")"),
+  dead: ascii("  dead"),
+  nulls: ascii("  nulls"),
+  vars: ascii("  vars"),
+  tids: ascii("        tids ("),
+  more: ascii(" ..."),
+  data: ascii("        data"),
+};
+const FLAG_TEXT = LP_FLAG_NAMES.map((f) => ascii(f));
+const BT_KIND = new Map<string, Uint8Array>(["pivot", "posting", "tuple", "minus-infinity", "highkey"].map((k) => [k, ascii("  " + k)]));
+const flagLineCache = new WeakMap<string[], Uint8Array>();
+
+export class TextByteRenderer {
+  private readonly strings: TextRenderer;
+  private readonly dim: [Uint8Array, Uint8Array];
+  private readonly red: [Uint8Array, Uint8Array];
+  private readonly yellow: [Uint8Array, Uint8Array];
+  private readonly stateText = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly out: ByteOut,
+    colour: boolean,
+    private readonly opts: TextOptions = { values: true },
+  ) {
+    this.strings = new TextRenderer((s) => out.text(s), colour, opts);
+    const c = new Chalk({ level: colour ? 1 : 0 });
+    this.dim = codes(c.dim);
+    this.red = codes(c.red);
+    this.yellow = codes(c.yellow);
+  }
+
+  event(e: DumpEvent): void {
+    if (e.type === "record") this.record(e.record);
+    else this.strings.event(e);
+  }
+
+  record(r: PageRecord): void {
+    const s = this.strings;
+    s.pageHead(r);
+    const o = this.out;
+    for (let i = 0; i < r.n; i++) this.item(r.page, r.items[i]!);
+    for (const f of r.findings) o.text("  " + s.finding(f) + "\n");
+    o.byte(10);
+  }
+
+  private item(page: Uint8Array, it: ItemRecord): void {
+    const o = this.out;
+    const h = it.heap;
+    const bt = it.btree;
+    // Everything but values fits in this bound: fixed text, numbers, t_bits, key hex, 8 TIDs.
+    o.reserve(768 + (h ? h.natts : 0) + (bt ? bt.dataLen * 3 : 0) + (it.hex ? it.hex.length : 0));
+    const b = o.buf;
+    let p = o.pos;
+    const dim = this.dim;
+    p = putBytes(b, p, L.lp);
+    p = putUint(b, p, it.lp, 3);
+    p = putBytes(b, p, L.sp2);
+    const flag = FLAG_TEXT[it.lp_flags]!;
+    const style = it.lp_flags === 1 ? undefined : it.lp_flags === LP_DEAD ? this.red : this.yellow;
+    if (style) p = putBytes(b, p, style[0]);
+    p = putBytes(b, p, flag);
+    if (style) p = putBytes(b, p, style[1]);
+    for (let k = flag.length; k < 8; k++) b[p++] = 32;
+    p = putBytes(b, p, L.off);
+    p = putUint(b, p, it.lp_off, 4);
+    p = putBytes(b, p, L.len);
+    p = putUint(b, p, it.lp_len, 4);
+    if (h) {
+      p = putBytes(b, p, L.xmin);
+      p = putUint(b, p, h.t_xmin, 0);
+      p = putBytes(b, p, L.xmax);
+      p = putUint(b, p, h.t_xmax, 0);
+      p = putBytes(b, p, L.cid);
+      p = putUint(b, p, h.t_field3, 0);
+      p = putBytes(b, p, L.ctid);
+      p = putUint(b, p, h.ctidBlock, 0);
+      b[p++] = 44;
+      p = putUint(b, p, h.ctidOffset, 0);
+      p = putBytes(b, p, L.natts);
+      p = putUint(b, p, h.natts, 0);
+      p = putBytes(b, p, L.hoff);
+      p = putUint(b, p, h.t_hoff, 0);
+      p = putBytes(b, p, L.infomask);
+      p = putHex4(b, p, h.t_infomask);
+      p = putBytes(b, p, L.infomask2);
+      p = putHex4(b, p, h.t_infomask2);
+      if (h.state !== undefined && h.state !== "live") {
+        p = putBytes(b, p, dim[0]);
+        p = putBytes(b, p, this.stateBytes(h.state));
+        p = putBytes(b, p, dim[1]);
+      }
+      b[p++] = 10;
+      if (h.flags.length) {
+        p = putBytes(b, p, dim[0]);
+        p = putBytes(b, p, L.indent);
+        p = putBytes(b, p, this.flagLine(h.flags));
+        p = putBytes(b, p, dim[1]);
+        if (h.hasBits && it.lp_len > 23) {
+          // pageinspect's t_bits: a character per bit of the bitmap bytes that lie inside the tuple
+          p = putBytes(b, p, dim[0]);
+          p = putBytes(b, p, L.tbits);
+          const nbits = ((h.natts + 7) >> 3) * 8;
+          const at = it.lp_off + 23;
+          for (let k = 0; k < nbits && 23 + (k >> 3) < it.lp_len; k++) b[p++] = (page[at + (k >> 3)]! >> (k & 7)) & 1 ? 49 : 48;
+          p = putBytes(b, p, dim[1]);
+        }
+        b[p++] = 10;
+      }
+      o.pos = p;
+      if (this.opts.values && h.values) for (const v of h.values) o.text(`        ${this.strings.value(v)}\n`);
+      return;
+    }
+    if (bt) {
+      p = putBytes(b, p, BT_KIND.get(bt.kind)!);
+      p = putBytes(b, p, L.btCtid);
+      p = putUint(b, p, bt.tidBlock, 0);
+      b[p++] = 44;
+      p = putUint(b, p, bt.tidOffset, 0);
+      if (bt.htidBlock >= 0) {
+        p = putBytes(b, p, L.htid);
+        p = putUint(b, p, bt.htidBlock, 0);
+        b[p++] = 44;
+        p = putUint(b, p, bt.htidOffset, 0);
+      }
+      b[p++] = 41;
+      if (bt.dead) {
+        p = putBytes(b, p, this.red[0]);
+        p = putBytes(b, p, L.dead);
+        p = putBytes(b, p, this.red[1]);
+      }
+      if (bt.nulls) p = putBytes(b, p, L.nulls);
+      if (bt.vars) p = putBytes(b, p, L.vars);
+      b[p++] = 10;
+      if (bt.postingCount > 0) {
+        p = putBytes(b, p, dim[0]);
+        p = putBytes(b, p, L.tids);
+        p = putUint(b, p, bt.postingCount, 0);
+        b[p++] = 41;
+        const shown = Math.min(8, bt.postingCount);
+        for (let k = 0; k < shown; k++) {
+          const at = bt.postingStart + 6 * k;
+          b[p++] = 32;
+          b[p++] = 40;
+          p = putUint(b, p, (page[at]! | (page[at + 1]! << 8)) * 65536 + (page[at + 2]! | (page[at + 3]! << 8)), 0);
+          b[p++] = 44;
+          p = putUint(b, p, page[at + 4]! | (page[at + 5]! << 8), 0);
+          b[p++] = 41;
+        }
+        if (bt.postingCount > 8) p = putBytes(b, p, L.more);
+        p = putBytes(b, p, dim[1]);
+        b[p++] = 10;
+      }
+      if (bt.keys && this.opts.values) {
+        o.pos = p;
+        for (const v of bt.keys) o.text(`        ${this.strings.value(v)}\n`);
+        return;
+      }
+      if (bt.dataLen > 0 && (this.opts.values || this.opts.hex)) {
+        p = putBytes(b, p, dim[0]);
+        p = putBytes(b, p, L.data);
+        p = putHexSpaced(b, p, page, bt.dataStart, bt.dataLen);
+        p = putBytes(b, p, dim[1]);
+        b[p++] = 10;
+      }
+      o.pos = p;
+      return;
+    }
+    o.pos = p;
+    if (it.hex) this.dimmed(ascii(`  ${it.hex}`));
+    o.byte(10);
+  }
+
+  private dimmed(b: Uint8Array): void {
+    this.out.bytes(this.dim[0]);
+    this.out.bytes(b);
+    this.out.bytes(this.dim[1]);
+  }
+
+  private stateBytes(state: string): Uint8Array {
+    let b = this.stateText.get(state);
+    if (!b) this.stateText.set(state, (b = ascii(`  [${state}]`)));
+    return b;
+  }
+
+  /** flag lists are shared between tuples with the same masks, so their text is cached by identity */
+  private flagLine(flags: string[]): Uint8Array {
+    let b = flagLineCache.get(flags);
+    if (!b) flagLineCache.set(flags, (b = ascii(flags.join("|"))));
+    return b;
+  }
+}
