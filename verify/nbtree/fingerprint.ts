@@ -1,6 +1,6 @@
 // The heapallindexed set: one entry per (heap TID, normalised index tuple), kept as the TID
-// itself and a 64-bit fingerprint of the tuple's bytes, in an open-addressing hash table over
-// one Int32Array (no objects, no strings, no Map of boxed numbers). A lookup compares the TID
+// itself and a 64-bit fingerprint of the tuple's bytes, in typed arrays bucketed by heap block
+// (no objects, no strings, no Map of boxed numbers). A lookup compares the TID
 // exactly and then the fingerprints of the entries with that TID (normally one). The bytes
 // fingerprinted are t_info (given separately, as callers patch it) and bytes [8, size) of the
 // MAXALIGNed tuple, read four at a time through an Int32Array over the page's buffer.
@@ -11,6 +11,9 @@
 // xxhash-style rounds, each finished with an avalanche mix), so damage that is not crafted to
 // collide is missed about once in 1.8e19 damaged entries. amcheck's Bloom filter accepts a few
 // percent of false positives by design.
+
+/** heap line pointer numbers probed (MaxHeapTuplesPerPage is far below for every page size) */
+const MAX_OFF = 2048;
 
 const HOST_LE = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
@@ -83,71 +86,103 @@ export function fingerprint(b: Uint8Array, start: number, size: number, info: nu
   FP[1] = fmix(h2 ^ h1);
 }
 
-const EMPTY = 0;
+/**
+ * Entries (heap block, offset, fingerprint) appended in index order, then bucketed by heap block
+ * with one counting sort (finish), so the heap scan's probes, which come in block order, read
+ * the entries of one block after another instead of jumping around a hash table.
+ */
+export class TidFingerprints {
+  private ent = new Int32Array(4 * 1024);
+  private n = 0;
+  // after finish(): entries (offset, hi, lo) grouped by block; bucket[b] .. bucket[b + 1]
+  private sorted: Int32Array | null = null;
+  private bucket = new Int32Array(1);
+  private nblocks = 0;
+  // chains of the current block's entries by offset
+  private curBlk = -1;
+  private readonly head = new Int32Array(MAX_OFF + 1);
+  private readonly stamp = new Int32Array(MAX_OFF + 1);
+  private stampNow = 0;
+  private next = new Int32Array(16);
 
-/** Entries (block, offset + 1, fpHi, fpLo) in linear-probing slots of four int32. */
-export class FingerprintSet {
-  private slots: Int32Array;
-  private mask: number;
-  size = 0;
-
-  constructor(expected = 1024) {
-    let cap = 1024;
-    while (cap < expected * 2) cap *= 2;
-    this.slots = new Int32Array(cap * 4);
-    this.mask = cap - 1;
-  }
-
-  private static slotOf(block: number, off: number, mask: number): number {
-    let h = (Math.imul(block | 0, P1) + off) | 0;
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x2c1b3c6d);
-    h ^= h >>> 12;
-    return h & mask;
+  /** entries added */
+  get size(): number {
+    return this.n;
   }
 
   /** Add heap TID (block, off) with fingerprint (hi, lo); duplicates are kept. */
   add(block: number, off: number, hi: number, lo: number): void {
-    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    this.put(this.slots, this.mask, block | 0, off + 1, hi, lo);
-    this.size++;
+    if (this.n * 4 === this.ent.length) {
+      const e = new Int32Array(this.ent.length * 2);
+      e.set(this.ent);
+      this.ent = e;
+    }
+    const p = this.n++ * 4;
+    const e = this.ent;
+    e[p] = block | 0;
+    e[p + 1] = off;
+    e[p + 2] = hi;
+    e[p + 3] = lo;
   }
 
-  private put(s: Int32Array, mask: number, block: number, off1: number, hi: number, lo: number): void {
-    let i = FingerprintSet.slotOf(block, off1 - 1, mask);
-    while (s[i * 4 + 1] !== EMPTY) i = (i + 1) & mask;
-    const p = i * 4;
-    s[p] = block;
-    s[p + 1] = off1;
-    s[p + 2] = hi;
-    s[p + 3] = lo;
-  }
-
-  private grow(): void {
-    const old = this.slots;
-    const cap = (this.mask + 1) * 2;
-    const s = new Int32Array(cap * 4);
-    const mask = cap - 1;
-    for (let p = 0; p < old.length; p += 4) if (old[p + 1] !== EMPTY) this.put(s, mask, old[p], old[p + 1], old[p + 2], old[p + 3]);
-    this.slots = s;
-    this.mask = mask;
+  /** Group the entries by block; TIDs at or beyond `nblocks` (no heap tuple can have them) are dropped. */
+  finish(nblocks: number): void {
+    const e = this.ent;
+    const n = this.n;
+    const bucket = new Int32Array(nblocks + 1);
+    for (let p = 0; p < n * 4; p += 4) {
+      const b = e[p] >>> 0;
+      if (b < nblocks) bucket[b + 1]++;
+    }
+    let widest = 0;
+    for (let b = 0; b < nblocks; b++) {
+      if (bucket[b + 1] > widest) widest = bucket[b + 1];
+      bucket[b + 1] += bucket[b];
+    }
+    const sorted = new Int32Array(bucket[nblocks] * 3);
+    const fill = bucket.slice(0, nblocks);
+    for (let p = 0; p < n * 4; p += 4) {
+      const b = e[p] >>> 0;
+      if (b >= nblocks) continue;
+      const q = fill[b]++ * 3;
+      sorted[q] = e[p + 1];
+      sorted[q + 1] = e[p + 2];
+      sorted[q + 2] = e[p + 3];
+    }
+    this.sorted = sorted;
+    this.bucket = bucket;
+    this.nblocks = nblocks;
+    this.next = new Int32Array(Math.max(16, widest));
+    this.ent = new Int32Array(0);
+    this.curBlk = -1;
   }
 
   /** 0: no entry has this TID; 1: one with this TID has the fingerprint; 2: the TID is there with other fingerprints. */
   match(block: number, off: number, hi: number, lo: number): 0 | 1 | 2 {
-    const s = this.slots;
-    const mask = this.mask;
-    const b = block | 0;
-    const o1 = off + 1;
-    let found: 0 | 2 = 0;
-    for (let i = FingerprintSet.slotOf(b, off, mask); ; i = (i + 1) & mask) {
-      const p = i * 4;
-      const so = s[p + 1];
-      if (so === EMPTY) return found;
-      if (so === o1 && s[p] === b) {
-        if (s[p + 2] === hi && s[p + 3] === lo) return 1;
-        found = 2;
+    if (!this.sorted) throw new Error("TidFingerprints.match before finish");
+    if (block >= this.nblocks || off > MAX_OFF) return 0;
+    const s = this.sorted;
+    const from = this.bucket[block];
+    if (block !== this.curBlk) {
+      // chain this block's entries by offset (stamped heads: nothing to clear between blocks)
+      this.curBlk = block;
+      const st = ++this.stampNow;
+      const to = this.bucket[block + 1];
+      for (let k = to - 1; k >= from; k--) {
+        const o = s[k * 3];
+        if (o > MAX_OFF || o < 0) continue;
+        if (this.stamp[o] !== st) {
+          this.stamp[o] = st;
+          this.head[o] = -1;
+        }
+        this.next[k - from] = this.head[o];
+        this.head[o] = k;
       }
     }
+    if (this.stamp[off] !== this.stampNow) return 0;
+    for (let k = this.head[off]; k !== -1; k = this.next[k - from]) {
+      if (s[k * 3 + 1] === hi && s[k * 3 + 2] === lo) return 1;
+    }
+    return 2;
   }
 }

@@ -30,13 +30,13 @@ import type { ToastRelation } from "../toast/toast-rel.js";
 import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
-import { FingerprintSet, fingerprint, FP } from "./fingerprint.js";
+import { TidFingerprints, fingerprint, FP } from "./fingerprint.js";
 
 const NAMEOID = 19;
 
 /** The index side: a fingerprint of each normalised leaf tuple, by heap TID (fingerprint.ts). */
 export class IndexEntries implements LeafCollector {
-  private readonly set: FingerprintSet;
+  private readonly set = new TidFingerprints();
   private readonly kv = new KeyView();
   private readonly vals = new IndexValues();
   private readonly out = new FormBuffer();
@@ -47,11 +47,7 @@ export class IndexEntries implements LeafCollector {
     readonly sink: FindingSink,
     readonly relName: string,
     readonly fileOf: (blk: number) => string,
-    /** expected number of entries (sizes the table; it grows past it) */
-    expected = 1024,
-  ) {
-    this.set = new FingerprintSet(expected);
-  }
+  ) {}
 
   add(t: TupleInfo, blk: number, off: number): void {
     const keyEnd = t.posting ? t.postingOff : t.size;
@@ -127,6 +123,11 @@ export class IndexEntries implements LeafCollector {
     return true;
   }
 
+  /** Done adding: the heap has `nblocks` blocks (entries beyond them can match nothing). */
+  finish(nblocks: number): void {
+    this.set.finish(nblocks);
+  }
+
   /** Is there an entry for heap TID (block, off) whose tuple is formed[0, size)? 0 none for the TID, 1 found, 2 TID present with other bytes. */
   match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
     fingerprint(formed, 0, size, formed[6] | (formed[7] << 8));
@@ -174,6 +175,7 @@ export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink)
   const direct = new DirectState();
   const badLp = new Set<number>();
   const x = h.xids;
+  entries.finish(h.fork.nblocks);
   for (const [blk, page] of scanPages(h.fork)) {
     const dv = pageView(page);
     if (pageIsNew(dv)) continue;
