@@ -125,41 +125,41 @@ function workerUrl(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
 
+/** Jobs this thread takes itself while it dispatches (catalog relations of a page or two). */
+const TINY_COST = 3;
+
 /**
- * Verify on `n` threads: n - 1 worker threads take the largest relations first (two in flight
- * each, so none waits for the next), while this thread, which needs no start-up, takes the
- * smallest ones from the other end of the queue between messages.
+ * Verify on `n` worker threads, the most expensive relations first (estimated cost, not bytes:
+ * an index's heapallindexed costs far more per byte than a table scan), one relation in flight
+ * per worker so none waits behind a queue of its own while another idles. This thread only
+ * dispatches, and between messages verifies the tiny relations (catalogs) from the cheap end
+ * of the queue, one at a time, so it answers the workers within about a millisecond.
  */
 async function runPool(planned: PlannedJob[], n: number, ctx: ClusterContext | null, pgdata: string | undefined, opts: VerifyOptions, done: (j: PlannedJob, r: RelationReport) => void, pages: (n: number) => void): Promise<void> {
-  const queue = [...planned].sort((a, b) => b.bytes - a.bytes);
+  const queue = [...planned].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
   const byId = new Map<number, PlannedJob>();
   let nextId = 0;
   let failed: unknown = null;
-  const threads = n - 1;
   const finished = new Promise<void>((resolveAll, rejectAll) => {
-    let live = threads;
+    let live = n;
     const workers: Worker[] = [];
-    for (let i = 0; i < threads; i++) {
+    for (let i = 0; i < n; i++) {
       const w = new Worker(workerUrl(), { workerData: { pgdata, opts } });
       workers.push(w);
-      let inFlight = 0;
       const feed = (): void => {
-        while (inFlight < 2) {
-          const j = queue.shift();
-          if (!j) {
-            if (inFlight === 0) void w.terminate();
-            return;
-          }
-          const id = nextId++;
-          byId.set(id, j);
-          inFlight++;
-          w.postMessage({ id, job: j.job });
+        const j = queue.shift();
+        if (!j) {
+          void w.terminate();
+          return;
         }
+        const id = nextId++;
+        byId.set(id, j);
+        w.postMessage({ id, job: j.job });
       };
       w.on("message", (m: { type: string; id?: number; report?: RelationReport; n?: number }) => {
         if (m.type === "pages") pages(m.n!);
+        else if (m.type === "ready") feed();
         else if (m.type === "done") {
-          inFlight--;
           done(byId.get(m.id!)!, m.report!);
           feed();
         }
@@ -173,11 +173,10 @@ async function runPool(planned: PlannedJob[], n: number, ctx: ClusterContext | n
       w.on("exit", () => {
         if (--live === 0 && !failed) resolveAll();
       });
-      feed();
     }
   });
-  // this thread: the small end of the queue, yielding to worker messages between relations
-  while (queue.length && !failed) {
+  // this thread: tiny relations from the cheap end, yielding to worker messages after each
+  while (queue.length && !failed && queue[queue.length - 1].cost <= TINY_COST) {
     const j = queue.pop()!;
     done(j, safeVerifyJob(j.job, { ctx, opts, onPages: pages }));
     await new Promise((r) => setImmediate(r));

@@ -1,5 +1,6 @@
 // A verification worker thread: opens the cluster once, verifies the relations it is sent and
-// answers with their reports; page counts go back in batches for the progress display.
+// answers with their reports (one at a time, after a "ready"); page counts go back in batches
+// for the progress display.
 import { parentPort, workerData } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
 import { failedReport, verifyJob, type RelationJob, type RelationReport, type VerifyOptions } from "./relation.js";
@@ -29,3 +30,5 @@ parentPort!.on("message", (m: { id: number; job: RelationJob }) => {
   flush();
   parentPort!.postMessage({ type: "done", id: m.id, report });
 });
+// the cluster is open: ask for the first relation
+parentPort!.postMessage({ type: "ready" });
