@@ -138,19 +138,31 @@ export function putBytes(b: Uint8Array, p: number, src: Uint8Array): number {
   return p;
 }
 
+/** "00" .. "99" as ASCII pairs. */
+const DIGIT_PAIRS = new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join(""));
+
 /** A non-negative integer (below 2^53) in decimal, right-aligned in `width` columns. */
 export function putUint(b: Uint8Array, p: number, n: number, width: number): number {
+  if (n < 10 && width <= 1) {
+    b[p] = 48 + n;
+    return p + 1;
+  }
   const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : String(n).length;
   for (let i = digits; i < width; i++) b[p++] = 32;
-  let q = p + digits;
-  const end = q;
+  const end = p + digits;
+  let q = end;
   let t = n;
-  while (t >= 10) {
-    const next = Math.floor(t / 10);
-    b[--q] = 48 + (t - next * 10);
+  while (t >= 100) {
+    const next = Math.floor(t / 100);
+    const r = (t - next * 100) * 2;
+    b[--q] = DIGIT_PAIRS[r + 1]!;
+    b[--q] = DIGIT_PAIRS[r]!;
     t = next;
   }
-  b[--q] = 48 + t;
+  if (t >= 10) {
+    b[--q] = DIGIT_PAIRS[t * 2 + 1]!;
+    b[--q] = DIGIT_PAIRS[t * 2]!;
+  } else b[--q] = 48 + t;
   return end;
 }
 

@@ -5,8 +5,9 @@ import { Chalk } from "chalk";
 import { LP_FLAG_NAMES, LP_DEAD } from "../../formats/page/item-id.js";
 import { ascii, putBytes, putHex4, putHexSpaced, putUint, type ByteOut } from "./byte-out.js";
 import { TextRenderer, type TextOptions } from "./render-text.js";
-import type { ItemRecord, PageRecord } from "./page-record.js";
+import type { BtreeFields, HeapFields, ItemRecord, PageRecord } from "./page-record.js";
 import type { DumpEvent } from "./dump.js";
+import type { DumpHeader } from "./model.js";
 
 /** The escape codes a chalk style puts around text (empty without colour). */
 function codes(style: (s: string) => string): [Uint8Array, Uint8Array] {
@@ -15,6 +16,20 @@ function codes(style: (s: string) => string): [Uint8Array, Uint8Array] {
 }
 
 const L = {
+  block: ascii("Block "),
+  openParen: ascii(" ("),
+  at: ascii(" @ "),
+  headerLsn: ascii("  header  lsn "),
+  checksum: ascii("  checksum "),
+  flags: ascii("  flags 0x"),
+  lower: ascii("\n          lower "),
+  upper: ascii("  upper "),
+  special: ascii("  special "),
+  size: ascii("  size "),
+  version: ascii("  version "),
+  pruneXid: ascii("  prune_xid "),
+  items: ascii("  items "),
+  free: ascii("  free "),
   lp: ascii("  lp "),
   sp2: ascii("  "),
   off: ascii(" off "),
@@ -46,6 +61,8 @@ const flagLineCache = new WeakMap<string[], Uint8Array>();
 export class TextByteRenderer {
   private readonly strings: TextRenderer;
   private readonly dim: [Uint8Array, Uint8Array];
+  private readonly blockStyle: [Uint8Array, Uint8Array];
+  private readonly okText: Uint8Array;
   private readonly red: [Uint8Array, Uint8Array];
   private readonly yellow: [Uint8Array, Uint8Array];
   private readonly stateText = new Map<string, Uint8Array>();
@@ -58,6 +75,8 @@ export class TextByteRenderer {
     this.strings = new TextRenderer((s) => out.text(s), colour, opts);
     const c = new Chalk({ level: colour ? 1 : 0 });
     this.dim = codes(c.dim);
+    this.blockStyle = codes(c.bold.cyan);
+    this.okText = ascii(c.green(" ok"));
     this.red = codes(c.red);
     this.yellow = codes(c.yellow);
   }
@@ -69,11 +88,79 @@ export class TextByteRenderer {
 
   record(r: PageRecord): void {
     const s = this.strings;
-    s.pageHead(r);
     const o = this.out;
+    if (r.isNew || !r.header) s.pageHead(r);
+    else this.pageHead(r, r.header);
     for (let i = 0; i < r.n; i++) this.item(r.page, r.items[i]!);
     for (const f of r.findings) o.text("  " + s.finding(f) + "\n");
     o.byte(10);
+  }
+
+  private lastFile = "";
+  private fileText: Uint8Array = new Uint8Array(0);
+  private kindText = new Map<string, Uint8Array>();
+
+  /** TextRenderer.pageHead's text for a page with a header, as bytes. */
+  private pageHead(r: PageRecord, h: DumpHeader): void {
+    const o = this.out;
+    if (r.file !== this.lastFile) {
+      this.lastFile = r.file;
+      this.fileText = ascii(r.file);
+    }
+    let kind = this.kindText.get(r.am + "/" + r.kind);
+    if (!kind) this.kindText.set(r.am + "/" + r.kind, (kind = ascii(`  ${r.am}/${r.kind}\n`)));
+    // one reservation covers the page head (the short texts below write inside it: buf stays put)
+    o.reserve(1024 + this.fileText.length);
+    const b = o.buf;
+    let p = o.pos;
+    p = putBytes(b, p, this.blockStyle[0]);
+    p = putBytes(b, p, L.block);
+    p = putUint(b, p, r.block, 0);
+    p = putBytes(b, p, this.blockStyle[1]);
+    p = putBytes(b, p, this.dim[0]);
+    p = putBytes(b, p, L.openParen);
+    p = putBytes(b, p, this.fileText);
+    p = putBytes(b, p, L.at);
+    p = putUint(b, p, r.fileOffset, 0);
+    b[p++] = 41;
+    p = putBytes(b, p, this.dim[1]);
+    p = putBytes(b, p, kind);
+    p = putBytes(b, p, L.headerLsn);
+    o.pos = p;
+    o.text(h.lsn);
+    p = o.pos;
+    p = putBytes(b, p, L.checksum);
+    p = putUint(b, p, h.pd_checksum, 0);
+    o.pos = p;
+    if (h.checksum) {
+      if (h.checksum.ok) o.bytes(this.okText);
+      else o.text(this.strings.checksumMismatch(h.checksum.computed));
+    }
+    p = o.pos;
+    p = putBytes(b, p, L.flags);
+    p = putHex4(b, p, h.pd_flags);
+    o.pos = p;
+    if (h.flagNames.length) o.text(` (${h.flagNames.join("|")})`);
+    p = o.pos;
+    p = putBytes(b, p, L.lower);
+    p = putUint(b, p, h.pd_lower, 0);
+    p = putBytes(b, p, L.upper);
+    p = putUint(b, p, h.pd_upper, 0);
+    p = putBytes(b, p, L.special);
+    p = putUint(b, p, h.pd_special, 0);
+    p = putBytes(b, p, L.size);
+    p = putUint(b, p, h.pageSize, 0);
+    p = putBytes(b, p, L.version);
+    p = putUint(b, p, h.layoutVersion, 0);
+    p = putBytes(b, p, L.pruneXid);
+    p = putUint(b, p, h.pd_prune_xid, 0);
+    p = putBytes(b, p, L.items);
+    p = putUint(b, p, h.items, 0);
+    p = putBytes(b, p, L.free);
+    p = putUint(b, p, h.freeSpace, 0);
+    b[p++] = 10;
+    o.pos = p;
+    if (r.meta || r.special) this.strings.metaAndSpecial(r);
   }
 
   private item(page: Uint8Array, it: ItemRecord): void {
@@ -99,6 +186,23 @@ export class TextByteRenderer {
     p = putBytes(b, p, L.len);
     p = putUint(b, p, it.lp_len, 4);
     if (h) {
+      o.pos = this.heapLine(b, p, page, it, h);
+      if (this.opts.values && h.values) for (const v of h.values) o.text(`        ${this.strings.value(v)}\n`);
+      return;
+    }
+    if (bt) {
+      o.pos = this.btreeLine(b, p, page, bt);
+      if (bt.keys && this.opts.values) for (const v of bt.keys) o.text(`        ${this.strings.value(v)}\n`);
+      return;
+    }
+    o.pos = p;
+    if (it.hex) this.dimmed(ascii(`  ${it.hex}`));
+    o.byte(10);
+  }
+
+  private heapLine(b: Uint8Array, p: number, page: Uint8Array, it: ItemRecord, h: HeapFields): number {
+    const dim = this.dim;
+    {
       p = putBytes(b, p, L.xmin);
       p = putUint(b, p, h.t_xmin, 0);
       p = putBytes(b, p, L.xmax);
@@ -139,11 +243,13 @@ export class TextByteRenderer {
         }
         b[p++] = 10;
       }
-      o.pos = p;
-      if (this.opts.values && h.values) for (const v of h.values) o.text(`        ${this.strings.value(v)}\n`);
-      return;
+      return p;
     }
-    if (bt) {
+  }
+
+  private btreeLine(b: Uint8Array, p: number, page: Uint8Array, bt: BtreeFields): number {
+    const dim = this.dim;
+    {
       p = putBytes(b, p, BT_KIND.get(bt.kind)!);
       p = putBytes(b, p, L.btCtid);
       p = putUint(b, p, bt.tidBlock, 0);
@@ -183,11 +289,7 @@ export class TextByteRenderer {
         p = putBytes(b, p, dim[1]);
         b[p++] = 10;
       }
-      if (bt.keys && this.opts.values) {
-        o.pos = p;
-        for (const v of bt.keys) o.text(`        ${this.strings.value(v)}\n`);
-        return;
-      }
+      if (bt.keys && this.opts.values) return p;
       if (bt.dataLen > 0 && (this.opts.values || this.opts.hex)) {
         p = putBytes(b, p, dim[0]);
         p = putBytes(b, p, L.data);
@@ -195,12 +297,8 @@ export class TextByteRenderer {
         p = putBytes(b, p, dim[1]);
         b[p++] = 10;
       }
-      o.pos = p;
-      return;
+      return p;
     }
-    o.pos = p;
-    if (it.hex) this.dimmed(ascii(`  ${it.hex}`));
-    o.byte(10);
   }
 
   private dimmed(b: Uint8Array): void {
@@ -216,9 +314,15 @@ export class TextByteRenderer {
   }
 
   /** flag lists are shared between tuples with the same masks, so their text is cached by identity */
+  private lastFlags: string[] | undefined;
+  private lastFlagLine: Uint8Array = new Uint8Array(0);
   private flagLine(flags: string[]): Uint8Array {
+    // neighbouring tuples mostly share their masks
+    if (flags === this.lastFlags) return this.lastFlagLine;
     let b = flagLineCache.get(flags);
     if (!b) flagLineCache.set(flags, (b = ascii(flags.join("|"))));
+    this.lastFlags = flags;
+    this.lastFlagLine = b;
     return b;
   }
 }

@@ -57,14 +57,22 @@ export class TextRenderer {
       s += "  new page (all zero)\n";
     } else if (p.header) {
       const h = p.header;
-      const ck = h.checksum ? (h.checksum.ok ? c.green(" ok") : c.red(` MISMATCH, computed ${h.checksum.computed}`)) : "";
+      const ck = h.checksum ? (h.checksum.ok ? c.green(" ok") : this.checksumMismatch(h.checksum.computed)) : "";
       s +=
         `  header  lsn ${h.lsn}  checksum ${h.pd_checksum}${ck}  flags 0x${hex4(h.pd_flags)}${h.flagNames.length ? ` (${h.flagNames.join("|")})` : ""}\n` +
         `          lower ${h.pd_lower}  upper ${h.pd_upper}  special ${h.pd_special}  size ${h.pageSize}  version ${h.layoutVersion}  prune_xid ${h.pd_prune_xid}  items ${h.items}  free ${h.freeSpace}\n`;
     }
-    if (p.meta) s += `  meta    ${kv(p.meta)}\n`;
-    if (p.special) s += `  special ${kv(p.special)}\n`;
     this.write(s);
+    this.metaAndSpecial(p);
+  }
+
+  checksumMismatch(computed: number): string {
+    return this.c.red(` MISMATCH, computed ${computed}`);
+  }
+
+  metaAndSpecial(p: Pick<DumpPage, "meta" | "special">): void {
+    if (p.meta) this.write(`  meta    ${kv(p.meta)}\n`);
+    if (p.special) this.write(`  special ${kv(p.special)}\n`);
   }
 
   item(it: DumpItem): void {
