@@ -4,7 +4,7 @@
 // index AMs, sequences) and every fsm/vm/init fork the page-level checks (header, checksum).
 import { existsSync, openSync, readSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import type { DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.js";
+import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../formats/catalog/cluster.js";
 import type { Finding, Location } from "../formats/schema/errors.js";
 import { FormatError } from "../formats/schema/errors.js";
 import type { TupleDesc } from "../formats/heap/descriptor.js";
@@ -19,8 +19,8 @@ import { HeapVerifier } from "./heap/heap-verify.js";
 import { live } from "./heap/liveness.js";
 import { XidContext } from "./heap/xid.js";
 import { BtreeVerifier } from "./nbtree/btree-verify.js";
-import { IndexEntries, nullTestPredicate, probeHeap } from "./nbtree/heapallindexed.js";
-import { indexKeysFor } from "./nbtree/index-keys.js";
+import { IndexEntries, nullTestPredicate, probeHeapMany } from "./nbtree/heapallindexed.js";
+import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 
@@ -41,7 +41,11 @@ export interface VerifyOptions {
 
 export const DEFAULT_VERIFY_OPTIONS: VerifyOptions = { heapallindexed: true, toast: true, decompress: true, capPerCode: 200 };
 
-export type RelationJob = { kind: "catalog"; db: number; oid: number } | { kind: "file"; path: string };
+export type RelationJob =
+  | { kind: "catalog"; db: number; oid: number }
+  | { kind: "file"; path: string }
+  /** B-tree indexes of one table whose heapallindexed probes share one scan of the table */
+  | { kind: "indexes"; db: number; oids: number[] };
 
 export type RelationStatus = "ok" | "warnings" | "corrupt";
 
@@ -70,7 +74,14 @@ export interface JobEnv {
   onPages?: (n: number) => void;
 }
 
+/** The reports of a job: one, or one per index of an "indexes" job (in its order). */
+export function verifyJobs(job: RelationJob, env: JobEnv): RelationReport[] {
+  if (job.kind !== "indexes") return [verifyJob(job, env)];
+  return verifyIndexGroup(job.db, job.oids, env);
+}
+
 export function verifyJob(job: RelationJob, env: JobEnv): RelationReport {
+  if (job.kind === "indexes") throw new Error("verifyJob: an indexes job has several reports (verifyJobs)");
   const t0 = performance.now();
   const sink = new FindingSink(env.opts.capPerCode);
   let report: RelationReport;
@@ -103,7 +114,23 @@ function baseReport(cat: DatabaseCatalog, rel: RelationInfo, file: string): Rela
   return { database: cat.db.name, schema: rel.namespaceName, name: rel.name, oid: rel.oid, relkind: rel.kind, am: amOf(rel), file, blocks: 0, checks: [], status: "ok", findings: [], stats: {}, ms: 0 };
 }
 
-function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv): RelationReport {
+/** A heapallindexed probe put off so that several indexes of one table share the table scan. */
+interface PendingProbe {
+  heap: RelationInfo;
+  info: IndexInfo;
+  plan: IndexKeyPlan;
+  entries: IndexEntries;
+  rel: RelationInfo;
+  label: string;
+  report: RelationReport;
+  sink: FindingSink;
+  /** the index's main fork path (where errors are located) */
+  path: string;
+  /** what the relation's check does after the probe: partial tail, other forks */
+  rest: () => void;
+}
+
+function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv, defer?: PendingProbe[]): RelationReport {
   const ctx = env.ctx!;
   const path = cat.path(rel);
   const report = baseReport(cat, rel, path);
@@ -146,7 +173,18 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
         toast?.fork.close();
       }
     } else if (rel.kind === "i" && rel.amName === "btree") {
-      verifyBtree(cat, rel, fork, sink, env, report, label, checksums);
+      const pending = verifyBtree(cat, rel, fork, sink, env, report, label, checksums, !!defer);
+      if (pending && defer) {
+        defer.push({
+          ...pending,
+          path,
+          rest: () => {
+            tail(fork, sink);
+            report.stats.forkPages = checkOtherForks(cat, rel, sink, checksums, env);
+          },
+        });
+        return report;
+      }
     } else {
       report.checks.push("pages");
       sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum) apply`, { file: path });
@@ -163,7 +201,7 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
   return report;
 }
 
-function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork, sink: FindingSink, env: JobEnv, report: RelationReport, label: string, checksums: boolean): void {
+function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork, sink: FindingSink, env: JobEnv, report: RelationReport, label: string, checksums: boolean, defer = false): Omit<PendingProbe, "path" | "rest"> | null {
   const ctx = env.ctx!;
   const info = cat.indexes().get(rel.oid);
   const onPage = env.onPages ? (): void => env.onPages!(1) : undefined;
@@ -171,7 +209,7 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
     report.checks.push("pages");
     sink.add("REL_INDEX_NOT_VALID", `cannot check index "${rel.name}": it is not valid; only page-level checks ran`, { file: fork.basePath }, "Index is not valid.");
     report.stats.pages = pageOnly(fork, sink, checksums, env, label);
-    return;
+    return null;
   }
   report.checks.push("pages", "btree", "parent");
   const plan = indexKeysFor(cat, rel, info);
@@ -187,14 +225,23 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   }
   const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPage }, sink);
   Object.assign(report.stats, v.run());
-  if (!entries || !heap) return;
+  if (!entries || !heap) return null;
   report.checks.push("heapallindexed");
+  if (!existsSync(cat.path(heap))) return null;
+  const pending = { heap, info, plan, entries, rel, label, report, sink };
+  if (defer) return pending;
+  probeTable(cat, ctx, [pending]);
+  return null;
+}
+
+/** heapallindexed for indexes of one table `heap`, in one scan of it. */
+function probeTable(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingProbe, "path" | "rest">[]): void {
+  const heap = ps[0].heap;
   const hpath = cat.path(heap);
-  if (!existsSync(hpath)) return;
   const hfork = new RelationFork(hpath, ctx.cluster.geometry);
   const toast = heap.toastRelid ? toastRelationFor(cat, heap.toastRelid, ctx) : null;
   try {
-    const hs = probeHeap(
+    const stats = probeHeapMany(
       {
         fork: hfork,
         relName: heap.name,
@@ -202,22 +249,84 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
         xids: new XidContext(ctx.horizons, heap.frozenXid, heap.minMxid, ctx.cluster.clog),
         multixact: ctx.multixact,
         toast,
-        indkey: info.keys,
-        attrs: plan.keys.attrs,
-        indexName: rel.name,
         isToast: heap.kind === "t",
-        predicate: info.pred ? nullTestPredicate(info.pred) : null,
       },
-      entries,
-      sink,
+      ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null })),
     );
-    report.stats.indexEntries = entries.entries;
-    report.stats.heapTuplesProbed = hs.liveTuples;
-    if (hs.unformable) sink.add("BT_HEAPALLINDEXED_SKIPPED", `${hs.unformable} live heap tuples of "${heap.name}" were not compared with index "${label}": their key values cannot be read (see the table's findings)`, { file: hpath });
+    ps.forEach((p, k) => {
+      const hs = stats[k];
+      p.report.stats.indexEntries = p.entries.entries;
+      p.report.stats.heapTuplesProbed = hs.liveTuples;
+      if (hs.unformable) p.sink.add("BT_HEAPALLINDEXED_SKIPPED", `${hs.unformable} live heap tuples of "${heap.name}" were not compared with index "${p.label}": their key values cannot be read (see the table's findings)`, { file: hpath });
+    });
   } finally {
     hfork.close();
     toast?.fork.close();
   }
+}
+
+/**
+ * B-tree indexes of one table: each index's own checks as verifyJob runs them, then one scan of
+ * the table probes all their heapallindexed entries, then each index's remaining checks. The
+ * reports are those the indexes would get one by one (ms: own time plus a share of the scan).
+ */
+function verifyIndexGroup(db: number, oids: number[], env: JobEnv): RelationReport[] {
+  const ctx = env.ctx!;
+  const cat = ctx.database(db);
+  const members: { report: RelationReport; sink: FindingSink; ms: number; failed?: boolean; pending?: PendingProbe }[] = [];
+  for (const oid of oids) {
+    const t0 = performance.now();
+    const rel = cat.classes.get(oid);
+    if (!rel) {
+      members.push({ report: failedReport({ kind: "catalog", db, oid }, new FormatError("RELATION_NOT_FOUND", `relation ${oid} does not exist in database "${cat.db.name}"`, {})), sink: new FindingSink(env.opts.capPerCode), ms: 0, failed: true });
+      continue;
+    }
+    const sink = new FindingSink(env.opts.capPerCode);
+    const defer: PendingProbe[] = [];
+    try {
+      const report = verifyCatalogRelation(cat, rel, sink, env, defer);
+      members.push({ report, sink, ms: performance.now() - t0, pending: defer[0] });
+    } catch (e) {
+      // as safeVerifyJob reports a single relation whose check threw
+      members.push({ report: failedReport({ kind: "catalog", db, oid }, e), sink, ms: 0, failed: true });
+    }
+  }
+  const pend = members.filter((m) => m.pending);
+  if (pend.length) {
+    const t0 = performance.now();
+    // every member names the same table; grouped anyway in case the catalog says otherwise
+    const byHeap = new Map<number, typeof pend>();
+    for (const m of pend) byHeap.set(m.pending!.heap.oid, [...(byHeap.get(m.pending!.heap.oid) ?? []), m]);
+    for (const group of byHeap.values()) {
+      try {
+        probeTable(cat, ctx, group.map((m) => m.pending!));
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        for (const m of group) {
+          m.sink.fromError(e, { file: m.pending!.path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
+          m.pending = undefined; // as a single index's check, a failed probe ends it
+        }
+      }
+    }
+    const share = (performance.now() - t0) / pend.length;
+    for (const m of pend) m.ms += share;
+  }
+  return members.map((m) => {
+    if (m.failed) return m.report;
+    const t0 = performance.now();
+    if (m.pending) {
+      try {
+        m.pending.rest();
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        m.sink.fromError(e, { file: m.pending.path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
+      }
+    }
+    m.report.findings = m.sink.finish({ file: m.report.file });
+    m.report.status = statusOf(m.report.findings);
+    m.report.ms = Math.round(m.ms + performance.now() - t0);
+    return m.report;
+  });
 }
 
 /** The TOAST relation of a table, with chunk liveness from its own XID context. */
@@ -315,7 +424,7 @@ function guessAm(path: string, bs: number): string {
 /** A relation whose verification threw: reported, so the run still covers the others. */
 export function failedReport(job: RelationJob, e: unknown): RelationReport {
   const msg = e instanceof FormatError ? `${e.code}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);
-  const name = job.kind === "file" ? job.path : `relation ${job.oid} of database ${job.db}`;
+  const name = job.kind === "file" ? job.path : job.kind === "indexes" ? `relations ${job.oids.join(", ")} of database ${job.db}` : `relation ${job.oid} of database ${job.db}`;
   return {
     name,
     am: "unknown",
@@ -335,5 +444,15 @@ export function safeVerifyJob(job: RelationJob, env: JobEnv): RelationReport {
     return verifyJob(job, env);
   } catch (e) {
     return failedReport(job, e);
+  }
+}
+
+/** verifyJobs that never throws: a job that fails reports each of its relations as failed. */
+export function safeVerifyJobs(job: RelationJob, env: JobEnv): RelationReport[] {
+  try {
+    return verifyJobs(job, env);
+  } catch (e) {
+    if (job.kind !== "indexes") return [failedReport(job, e)];
+    return job.oids.map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
   }
 }

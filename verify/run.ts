@@ -9,8 +9,8 @@ import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { FormatError } from "../formats/schema/errors.js";
 import { ClusterContext } from "./cluster-context.js";
-import { DEFAULT_VERIFY_OPTIONS, safeVerifyJob, type RelationReport, type VerifyOptions } from "./relation.js";
-import { planJobs, type PlannedJob, type TargetSpec } from "./targets.js";
+import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, type RelationReport, type VerifyOptions } from "./relation.js";
+import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
 
 export interface RunOptions extends VerifyOptions {
@@ -62,18 +62,16 @@ export async function runVerify(spec: TargetSpec, options: Partial<RunOptions> =
   const workers = Math.max(1, Math.min(opts.jobs ?? defaultJobs(), planned.length));
   const reports = new Map<PlannedJob, RelationReport>();
   const tick = (): void => opts.onProgress?.(progress);
+  const units = groupUnits(planned, opts.heapallindexed, workers);
+  const done = (u: Unit, rs: RelationReport[]): void => {
+    u.members.forEach((j, k) => reports.set(j, rs[k]));
+    progress.relationsDone += u.members.length;
+    tick();
+  };
   if (workers <= 1) {
-    for (const j of planned) {
-      reports.set(j, safeVerifyJob(j.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()) }));
-      progress.relationsDone++;
-      tick();
-    }
+    for (const u of units) done(u, safeVerifyJobs(u.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()) }));
   } else {
-    await runPool(planned, workers, ctx, pgdata, plain(opts), (j, r) => {
-      reports.set(j, r);
-      progress.relationsDone++;
-      tick();
-    }, (n) => {
+    await runPool(units, workers, ctx, pgdata, plain(opts), done, (n) => {
       progress.pagesDone += n;
       tick();
     });
@@ -135,9 +133,9 @@ const TINY_COST = 3;
  * dispatches, and between messages verifies the tiny relations (catalogs) from the cheap end
  * of the queue, one at a time, so it answers the workers within about a millisecond.
  */
-async function runPool(planned: PlannedJob[], n: number, ctx: ClusterContext | null, pgdata: string | undefined, opts: VerifyOptions, done: (j: PlannedJob, r: RelationReport) => void, pages: (n: number) => void): Promise<void> {
-  const queue = [...planned].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
-  const byId = new Map<number, PlannedJob>();
+async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgdata: string | undefined, opts: VerifyOptions, done: (u: Unit, r: RelationReport[]) => void, pages: (n: number) => void): Promise<void> {
+  const queue = [...units].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
+  const byId = new Map<number, Unit>();
   let nextId = 0;
   let failed: unknown = null;
   const finished = new Promise<void>((resolveAll, rejectAll) => {
@@ -156,11 +154,11 @@ async function runPool(planned: PlannedJob[], n: number, ctx: ClusterContext | n
         byId.set(id, j);
         w.postMessage({ id, job: j.job });
       };
-      w.on("message", (m: { type: string; id?: number; report?: RelationReport; n?: number }) => {
+      w.on("message", (m: { type: string; id?: number; reports?: RelationReport[]; n?: number }) => {
         if (m.type === "pages") pages(m.n!);
         else if (m.type === "ready") feed();
         else if (m.type === "done") {
-          done(byId.get(m.id!)!, m.report!);
+          done(byId.get(m.id!)!, m.reports!);
           feed();
         }
       });
@@ -178,7 +176,7 @@ async function runPool(planned: PlannedJob[], n: number, ctx: ClusterContext | n
   // this thread: tiny relations from the cheap end, yielding to worker messages after each
   while (queue.length && !failed && queue[queue.length - 1].cost <= TINY_COST) {
     const j = queue.pop()!;
-    done(j, safeVerifyJob(j.job, { ctx, opts, onPages: pages }));
+    done(j, safeVerifyJobs(j.job, { ctx, opts, onPages: pages }));
     await new Promise((r) => setImmediate(r));
   }
   await finished;

@@ -27,6 +27,8 @@ export interface PlannedJob {
   bytes: number;
   /** estimated work in about milliseconds (schedules the largest first; see estimateCost) */
   cost: number;
+  /** a B-tree index: its table's OID (indexes of one table can share heapallindexed's table scan) */
+  table?: number;
   label: string;
 }
 
@@ -48,7 +50,61 @@ function planned(cat: DatabaseCatalog, rel: RelationInfo): PlannedJob {
   const kindOrder = rel.kind === "i" ? 2 : rel.kind === "t" ? 1 : 0;
   // every fork's pages are read (main, and fsm/vm/init for their checksums)
   const bytes = sizeOf(cat.path(rel)) + sizeOf(cat.path(rel, "fsm")) + sizeOf(cat.path(rel, "vm")) + sizeOf(cat.path(rel, "init"));
-  return { job: { kind: "catalog", db: cat.db.oid, oid: rel.oid }, db: rel.shared ? 0 : cat.db.oid, order: kindOrder * 1e10 + rel.oid, bytes, cost: estimateCost(cat, rel, bytes), label: `${cat.db.name}.${rel.namespaceName}.${rel.name}` };
+  const table = rel.kind === "i" && rel.amName === "btree" ? cat.indexes().get(rel.oid)?.tableOid : undefined;
+  return { job: { kind: "catalog", db: cat.db.oid, oid: rel.oid }, db: rel.shared ? 0 : cat.db.oid, order: kindOrder * 1e10 + rel.oid, bytes, cost: estimateCost(cat, rel, bytes), label: `${cat.db.name}.${rel.namespaceName}.${rel.name}`, ...(table ? { table } : {}) };
+}
+
+/** What the scheduler hands out: one relation, or B-tree indexes of one table checked together. */
+export interface Unit {
+  job: RelationJob;
+  /** the planned relations it reports on, in the job's order */
+  members: PlannedJob[];
+  cost: number;
+  bytes: number;
+}
+
+/**
+ * Scheduling units: with heapallindexed, the B-tree indexes of one table are checked together
+ * so that one scan of the table probes them all; a table whose indexes would make one unit
+ * longer than its share of the run is split into up to `workers` units (largest first).
+ */
+export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number): Unit[] {
+  const single = (j: PlannedJob): Unit => ({ job: j.job, members: [j], cost: j.cost, bytes: j.bytes });
+  if (!heapallindexed) return planned.map(single);
+  const byTable = new Map<string, PlannedJob[]>();
+  const units: Unit[] = [];
+  for (const j of planned) {
+    if (j.table === undefined || j.job.kind !== "catalog") units.push(single(j));
+    else {
+      const key = `${j.job.db}:${j.table}`;
+      byTable.set(key, [...(byTable.get(key) ?? []), j]);
+    }
+  }
+  const total = planned.reduce((s, j) => s + j.cost, 0);
+  for (const list of byTable.values()) {
+    if (list.length === 1) {
+      units.push(single(list[0]));
+      continue;
+    }
+    const cost = list.reduce((s, j) => s + j.cost, 0);
+    const k = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / (total / Math.max(1, 2 * workers)))));
+    const bins: PlannedJob[][] = Array.from({ length: k }, () => []);
+    const load = new Array<number>(k).fill(0);
+    for (const j of [...list].sort((a, b) => b.cost - a.cost)) {
+      const b = load.indexOf(Math.min(...load));
+      bins[b].push(j);
+      load[b] += j.cost;
+    }
+    for (const members of bins) {
+      if (members.length === 1) units.push(single(members[0]));
+      else {
+        const first = members[0].job as { db: number };
+        // the shared scan: about a fifth of each member's estimate is its own table scan
+        units.push({ job: { kind: "indexes", db: first.db, oids: members.map((m) => (m.job as { oid: number }).oid) }, members, cost: members.reduce((s, m) => s + m.cost, 0) * 0.85, bytes: members.reduce((s, m) => s + m.bytes, 0) });
+      }
+    }
+  }
+  return units;
 }
 
 /**
@@ -119,7 +175,7 @@ export function planJobs(spec: TargetSpec, ctx: ClusterContext | null): PlannedJ
   // one job per relation (a table's index named twice, shared catalogs)
   const seen = new Set<string>();
   return jobs.filter((j) => {
-    const key = j.job.kind === "file" ? `f:${j.job.path}` : `${j.db}:${j.job.oid}`;
+    const key = j.job.kind === "file" ? `f:${j.job.path}` : j.job.kind === "indexes" ? `${j.db}:${j.job.oids.join(",")}` : `${j.db}:${j.job.oid}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

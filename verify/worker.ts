@@ -3,7 +3,7 @@
 // for the progress display.
 import { parentPort, workerData } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
-import { failedReport, verifyJob, type RelationJob, type RelationReport, type VerifyOptions } from "./relation.js";
+import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
 
 const { pgdata, opts } = workerData as { pgdata?: string; opts: VerifyOptions };
 const ctx = pgdata ? new ClusterContext(pgdata) : null;
@@ -14,21 +14,16 @@ const flush = (): void => {
 };
 
 parentPort!.on("message", (m: { id: number; job: RelationJob }) => {
-  let report: RelationReport;
-  try {
-    report = verifyJob(m.job, {
-      ctx,
-      opts,
-      onPages: (n) => {
-        pending += n;
-        if (pending >= 256) flush();
-      },
-    });
-  } catch (e) {
-    report = failedReport(m.job, e);
-  }
+  const reports = safeVerifyJobs(m.job, {
+    ctx,
+    opts,
+    onPages: (n) => {
+      pending += n;
+      if (pending >= 256) flush();
+    },
+  });
   flush();
-  parentPort!.postMessage({ type: "done", id: m.id, report });
+  parentPort!.postMessage({ type: "done", id: m.id, reports });
 });
 // the cluster is open: ask for the first relation
 parentPort!.postMessage({ type: "ready" });

@@ -137,21 +137,35 @@ export class IndexEntries implements LeafCollector {
 
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
-export interface HeapSide {
+/** The table side of heapallindexed, shared by every index probed in one scan. */
+export interface HeapBase {
   fork: RelationFork;
   relName: string;
   desc: TupleDesc;
   xids: XidContext;
   multixact: MultiXactReader | null;
   toast: ToastRelation | null;
+  /** the heap is a TOAST relation: direct chunks (chunk_id NULL) are never indexed */
+  isToast?: boolean;
+}
+
+/** One index probed by the scan. */
+export interface ProbeTarget {
+  entries: IndexEntries;
+  sink: FindingSink;
   /** heap attnum (1-based) of each index attribute */
   indkey: number[];
   /** index attributes (key + INCLUDE) */
   attrs: AttrDesc[];
   indexName: string;
-  /** the heap is a TOAST relation: direct chunks (chunk_id NULL) are never indexed */
-  isToast?: boolean;
   /** partial index predicate over the tuple's NULLs, when it is one pgdisk can evaluate */
+  predicate?: ((isNull: (attnum: number) => boolean) => boolean) | null;
+}
+
+export interface HeapSide extends HeapBase {
+  indkey: number[];
+  attrs: AttrDesc[];
+  indexName: string;
   predicate?: ((isNull: (attnum: number) => boolean) => boolean) | null;
 }
 
@@ -163,19 +177,38 @@ export interface HeapSideStats {
 
 /** Probe every live heap tuple against the index entries. */
 export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink): HeapSideStats {
-  const stats: HeapSideStats = { liveTuples: 0, unformable: 0 };
-  const vals = new IndexValues();
-  vals.n = h.attrs.length;
+  return probeHeapMany(h, [{ entries, sink, indkey: h.indkey, attrs: h.attrs, indexName: h.indexName, predicate: h.predicate }])[0];
+}
+
+interface TargetState {
+  t: ProbeTarget;
+  stats: HeapSideStats;
+  need: number;
+  vals: IndexValues;
+  direct: DirectState;
+}
+
+/**
+ * Probe every live heap tuple against the entries of several indexes of the table in one scan:
+ * the pages are read, screened and their HOT chains resolved, and each tuple's visibility and
+ * attribute offsets worked out once; each index then forms and looks up its own tuple, with
+ * exactly the findings and counts it would get from a scan of its own.
+ */
+export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStats[] {
   const out = new FormBuffer();
-  const need = Math.max(0, ...h.indkey);
+  const ts: TargetState[] = targets.map((t) => {
+    const vals = new IndexValues();
+    vals.n = t.attrs.length;
+    return { t, stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, direct: new DirectState() };
+  });
+  const need = Math.max(0, ...ts.map((s) => s.need));
   const attOff = new Int32Array(need + 1);
   const attLen = new Int32Array(need + 1);
   const attNull = new Uint8Array(need + 1);
   const root = new Uint16Array(2049);
-  const direct = new DirectState();
   const badLp = new Set<number>();
   const x = h.xids;
-  entries.finish(h.fork.nblocks);
+  for (const s of ts) s.t.entries.finish(h.fork.nblocks);
   for (const [blk, page] of scanPages(h.fork)) {
     const dv = pageView(page);
     if (pageIsNew(dv)) continue;
@@ -200,57 +233,66 @@ export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink)
       const hasnull = (infomask & HEAP_HASNULL) !== 0;
       if (hoff !== (hasnull ? (23 + ((natts + 7) >> 3) + 7) & ~7 : 24) || hoff > len || natts > h.desc.attrs.length) continue;
       if (h.isToast && hasnull && (page[t + 23] & 1) === 0) continue; // chunk_id NULL: a direct chunk
-      if (h.predicate && !h.predicate((attnum) => attnum > natts || (hasnull && (page[t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0))) continue;
-      stats.liveTuples++;
-      let rootOff = i;
-      if (infomask2 & HEAP_ONLY_TUPLE) {
-        rootOff = root[i];
+      const rootOff = infomask2 & HEAP_ONLY_TUPLE ? root[i] : i;
+      // attribute offsets once for all indexes: failAt is the first attribute that did not fit
+      let walked = false;
+      let failAt = -1;
+      for (let ti = 0; ti < ts.length; ti++) {
+        const st = ts[ti];
+        const tg = st.t;
+        if (tg.predicate && !tg.predicate((attnum) => attnum > natts || (hasnull && (page[t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0))) continue;
+        st.stats.liveTuples++;
         if (rootOff === 0) {
-          sink.add("BT_HOT_ROOT_MISSING", `failed to find parent tuple for heap-only tuple at (${blk},${i}) in table "${h.relName}"`, { file, block: blk, item: i, offset: t });
+          tg.sink.add("BT_HOT_ROOT_MISSING", `failed to find parent tuple for heap-only tuple at (${blk},${i}) in table "${h.relName}"`, { file, block: blk, item: i, offset: t });
           continue;
         }
-      }
-      if (!walk(page, t, len, hoff, hasnull, natts, need, h.desc, attOff, attLen, attNull)) {
-        stats.unformable++;
-        continue;
-      }
-      let ok = true;
-      for (let k = 0; k < h.attrs.length && ok; k++) {
-        const attnum = h.indkey[k];
-        const ia = h.attrs[k];
-        const ha = h.desc.attrs[attnum - 1];
-        if (attNull[attnum]) {
-          // beyond the tuple's natts: the fast default, else NULL
-          if (attnum > natts && ha.missing) ok = missingValue(ha, ia, vals, k);
-          else vals.set(k, VAL_NULL);
+        if (!walked) {
+          failAt = walk(page, t, len, hoff, hasnull, natts, need, h.desc, attOff, attLen, attNull);
+          walked = true;
+        }
+        if (failAt >= 0 && failAt < st.need) {
+          st.stats.unformable++;
           continue;
         }
-        const o = attOff[attnum];
-        const l = attLen[attnum];
-        if (ia.len === -2 && ha.typid === NAMEOID) {
-          let e = o;
-          while (e < o + l && page[e] !== 0) e++;
-          vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
-        } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
-        else ok = varlenaValue(page, o, l, vals, k, h, file, blk, i, direct);
-      }
-      if (!ok) {
-        stats.unformable++;
-        continue;
-      }
-      const size = formIndexTuple(h.attrs, vals, out);
-      const m = entries.match(blk, rootOff, out.bytes, size);
-      if (m !== 1) {
-        sink.add(
-          "BT_HEAP_TUPLE_NOT_INDEXED",
-          `heap tuple (${blk},${rootOff}) from table "${h.relName}" lacks matching index tuple within index "${h.indexName}"`,
-          { file, block: blk, item: rootOff },
-          m === 0 ? "No index entry points to this heap TID." : "Index entries point to this heap TID, but none holds the tuple's key bytes.",
-        );
+        const vals = st.vals;
+        let ok = true;
+        for (let k = 0; k < tg.attrs.length && ok; k++) {
+          const attnum = tg.indkey[k];
+          const ia = tg.attrs[k];
+          const ha = h.desc.attrs[attnum - 1];
+          if (attNull[attnum]) {
+            // beyond the tuple's natts: the fast default, else NULL
+            if (attnum > natts && ha.missing) ok = missingValue(ha, ia, vals, k);
+            else vals.set(k, VAL_NULL);
+            continue;
+          }
+          const o = attOff[attnum];
+          const l = attLen[attnum];
+          if (ia.len === -2 && ha.typid === NAMEOID) {
+            let e = o;
+            while (e < o + l && page[e] !== 0) e++;
+            vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
+          } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
+          else ok = varlenaValue(page, o, l, vals, k, h.toast, file, blk, i, st.direct);
+        }
+        if (!ok) {
+          st.stats.unformable++;
+          continue;
+        }
+        const size = formIndexTuple(tg.attrs, vals, out);
+        const m = tg.entries.match(blk, rootOff, out.bytes, size);
+        if (m !== 1) {
+          tg.sink.add(
+            "BT_HEAP_TUPLE_NOT_INDEXED",
+            `heap tuple (${blk},${rootOff}) from table "${h.relName}" lacks matching index tuple within index "${tg.indexName}"`,
+            { file, block: blk, item: rootOff },
+            m === 0 ? "No index entry points to this heap TID." : "Index entries point to this heap TID, but none holds the tuple's key bytes.",
+          );
+        }
       }
     }
   }
-  return stats;
+  return ts.map((s) => s.stats);
 }
 
 /** heap_get_root_tuples: root[off] = the line pointer that leads to heap-only tuple `off`. */
@@ -300,8 +342,8 @@ function updateXid(dv: DataView, t: number, mx: MultiXactReader | null): number 
   return r && r.ok ? r.xid : 0;
 }
 
-/** Offsets of attributes 1..need; attNull[attnum] for NULL or beyond natts. False on overrun. */
-function walk(page: Uint8Array, t: number, len: number, hoff: number, hasnull: boolean, natts: number, need: number, desc: TupleDesc, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array): boolean {
+/** Offsets of attributes 1..need; attNull[attnum] for NULL or beyond natts. -1, or the 0-based attribute that overran. */
+function walk(page: Uint8Array, t: number, len: number, hoff: number, hasnull: boolean, natts: number, need: number, desc: TupleDesc, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array): number {
   const end = t + len;
   let p = t + hoff;
   for (let a = 0; a < need; a++) {
@@ -319,32 +361,32 @@ function walk(page: Uint8Array, t: number, len: number, hoff: number, hasnull: b
       l = att.len;
     } else if (att.len === -1) {
       if (p < end && page[p] === 0) p = t + (((p - t) + al - 1) & ~(al - 1));
-      if (p >= end) return false;
+      if (p >= end) return a;
       const b0 = page[p];
       if (b0 === 0x01) l = p + 1 < end ? (page[p + 1] === 18 ? 18 : page[p + 1] === 19 ? 20 : 0) : 0;
       else if (b0 & 1) l = b0 >>> 1;
       else l = p + 4 <= end ? ((page[p] | (page[p + 1] << 8) | (page[p + 2] << 16) | (page[p + 3] << 24)) >>> 2) : 0;
-      if (l < 1) return false;
+      if (l < 1) return a;
     } else {
       let e = p;
       while (e < end && page[e] !== 0) e++;
-      if (e >= end) return false;
+      if (e >= end) return a;
       l = e - p + 1;
     }
-    if (p + l > end) return false;
+    if (p + l > end) return a;
     attOff[attnum] = p;
     attLen[attnum] = l;
     p += l;
   }
-  return true;
+  return -1;
 }
 
 /** A heap varlena as a raw payload: inline, compressed inline, or fetched from TOAST. */
-function varlenaValue(page: Uint8Array, o: number, l: number, vals: IndexValues, k: number, h: HeapSide, file: string, block: number, item: number, direct: DirectState): boolean {
+function varlenaValue(page: Uint8Array, o: number, l: number, vals: IndexValues, k: number, toast: ToastRelation | null, file: string, block: number, item: number, direct: DirectState): boolean {
   const b0 = page[o];
   try {
     if (b0 === 0x01) {
-      if (!h.toast) return false;
+      if (!toast) return false;
       const where: Location = { file, block, item };
       const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
       const rawsize = dv.getInt32(o + 2, true);
@@ -352,10 +394,10 @@ function varlenaValue(page: Uint8Array, o: number, l: number, vals: IndexValues,
       const extsize = extinfo & 0x3fffffff;
       const compressed = extsize < rawsize - 4;
       let stored: Uint8Array | null;
-      if (page[o + 1] === 18) stored = checkPlainValue({ valueId: dv.getUint32(o + 10, true), rawsize, extsize, compressed }, h.toast, where, null, false).stored;
+      if (page[o + 1] === 18) stored = checkPlainValue({ valueId: dv.getUint32(o + 10, true), rawsize, extsize, compressed }, toast, where, null, false).stored;
       else {
         const ptr = { rawsize, extinfo, toastrelid: dv.getUint32(o + 10, true), rootBlock: dv.getUint16(o + 14, true) * 65536 + dv.getUint16(o + 16, true), rootItem: dv.getUint16(o + 18, true) };
-        stored = checkDirectValue(ptr, h.toast, where, null, direct, false);
+        stored = checkDirectValue(ptr, toast, where, null, direct, false);
       }
       if (!stored) return false;
       const raw = compressed ? decompressTcinfo(stored) : stored;
