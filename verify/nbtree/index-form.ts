@@ -58,7 +58,8 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
   }
   out.ensure(upper + 8);
   const b = out.bytes;
-  for (let i = 0, n = upper + 8; i < n; i++) b[i] = 0;
+  // zero only what the values do not overwrite: t_tid, the null bitmap, alignment padding, the tail
+  for (let i = 0, n = hasnull ? 16 : 8; i < n; i++) b[i] = 0;
   let pos = hasnull ? 16 : 8;
   let varwidth = false;
   for (let i = 0; i < v.n; i++) {
@@ -71,7 +72,7 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
     const so = v.off[i];
     const sl = v.len[i];
     if (k === VAL_FIXED || k === VAL_CSTRING) {
-      pos = (pos + al - 1) & ~(al - 1);
+      for (const e = (pos + al - 1) & ~(al - 1); pos < e; pos++) b[pos] = 0;
       copy(b, pos, src, so, sl);
       pos += sl;
       if (k === VAL_CSTRING) varwidth = true;
@@ -83,7 +84,7 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
       copy(b, pos + 1, src, so, sl);
       pos += sl + 1;
     } else {
-      pos = (pos + al - 1) & ~(al - 1);
+      for (const e = (pos + al - 1) & ~(al - 1); pos < e; pos++) b[pos] = 0;
       const total = (sl + 4) << 2;
       b[pos] = total & 0xff;
       b[pos + 1] = (total >>> 8) & 0xff;
@@ -94,6 +95,7 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
     }
   }
   const size = (pos + 7) & ~7;
+  for (let i = pos; i < size; i++) b[i] = 0;
   const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
   b[6] = info & 0xff;
   b[7] = info >>> 8;
