@@ -148,16 +148,28 @@ function compiledWorker(): URL | null {
 
 /** Jobs this thread takes itself while it dispatches (catalog relations of a page or two). */
 const TINY_COST = 3;
+/** ... and every job of a database with at most this share of the estimated work. */
+const SMALL_DB_SHARE = 0.05;
 
 /**
  * Verify on `n` worker threads, the most expensive relations first (estimated cost, not bytes:
  * an index's heapallindexed costs far more per byte than a table scan), one relation in flight
  * per worker so none waits behind a queue of its own while another idles. This thread only
- * dispatches, and between messages verifies the tiny relations (catalogs) from the cheap end
- * of the queue, one at a time, so it answers the workers within about a millisecond.
+ * dispatches, and between messages verifies the tiny relations and those of databases with
+ * little work, smallest first, one at a time, so it answers the workers within milliseconds.
  */
 async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgdata: string | undefined, opts: VerifyOptions, done: (u: Unit, r: RelationReport[]) => void, pages: (n: number) => void): Promise<void> {
-  const queue = [...units].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
+  const sorted = [...units].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
+  // this thread has every catalog loaded (planning read them): it keeps the tiny relations and
+  // every relation of a database with little work (templates, an empty postgres), so a worker
+  // does not load a database's catalog for a few milliseconds of checks
+  const total = units.reduce((s, u) => s + u.cost, 0);
+  const dbCost = new Map<number, number>();
+  const dbOf = (u: Unit): number => (u.job.kind === "file" ? -1 : u.job.db);
+  for (const u of units) dbCost.set(dbOf(u), (dbCost.get(dbOf(u)) ?? 0) + u.cost);
+  const mine = (u: Unit): boolean => u.cost <= TINY_COST || (dbOf(u) >= 0 && dbCost.get(dbOf(u))! <= total * SMALL_DB_SHARE);
+  const queue = sorted.filter((u) => !mine(u));
+  const local = sorted.filter(mine);
   const byId = new Map<number, Unit>();
   let nextId = 0;
   let failed: unknown = null;
@@ -168,7 +180,8 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgd
       const w = new Worker(workerUrl(), { workerData: { pgdata, opts } });
       workers.push(w);
       const feed = (): void => {
-        const j = queue.shift();
+        // when the workers' own queue is empty they help with this thread's, largest first
+        const j = queue.shift() ?? local.shift();
         if (!j) {
           void w.terminate();
           return;
@@ -197,8 +210,8 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgd
     }
   });
   // this thread: tiny relations from the cheap end, yielding to worker messages after each
-  while (queue.length && !failed && queue[queue.length - 1].cost <= TINY_COST) {
-    const j = queue.pop()!;
+  while (local.length && !failed) {
+    const j = local.pop()!;
     done(j, safeVerifyJobs(j.job, { ctx, opts, onPages: pages }));
     await new Promise((r) => setImmediate(r));
   }
