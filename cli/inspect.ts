@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { join } from "node:path";
 import { dumpRelation, emptySummary, type DumpOptions, type DumpEvent } from "../inspect/dump/dump.js";
 import { TextByteRenderer } from "../inspect/dump/render-text-bytes.js";
+import { TEXT_VALUE_CHARS } from "../inspect/dump/render-text.js";
 import { ByteOut } from "../inspect/dump/byte-out.js";
 import { JsonRenderer } from "../inspect/dump/render-json.js";
 import { CopyRenderer } from "../inspect/dump/render-copy.js";
@@ -94,6 +95,8 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   // COPY output needs every value, so it always resolves TOAST pointers.
   const opts: DumpOptions = { blocks: o.blocks, detoast: o.format === "copy" || (o.detoast ?? false), checksums: o.checksums, values: o.format !== "text" || o.values, hex: o.hex };
+  // text shows the first TEXT_VALUE_CHARS characters of a value: decode no more than that
+  if (o.format === "text") opts.previewChars = TEXT_VALUE_CHARS + 1;
   const jobs = o.jobs ?? availableParallelism();
   const parallel = jobs > 1 && rels.reduce((n, r) => n + approxBlocks(r), 0) > PARALLEL_MIN_BLOCKS;
   let summary = emptySummary();

@@ -95,10 +95,23 @@ export function quoteArrayElement(s: string, delim = ","): string {
   return needs ? '"' + s.replace(/["\\]/g, "\\$&") + '"' : s;
 }
 
-export function arrayText(d: Uint8Array, ctx: DecodeContext): string {
+/**
+ * array_out. With `limit`, a one-dimensional array stops once its text passes `limit`
+ * characters and returns that prefix (without the closing brace).
+ */
+export function arrayText(d: Uint8Array, ctx: DecodeContext, limit?: number): string {
   const a = readArray(d, ctx.types);
   if (a.elements.length === 0) return "{}";
   const delim = a.elemtype === BOX_OID ? ";" : ","; // typdelim: box is the only built-in type without ','
+  if (limit !== undefined && a.dims.length === 1 && a.lbounds[0] === 1) {
+    let s = "{";
+    for (let i = 0; i < a.elements.length; i++) {
+      const e = a.elements[i]!;
+      s += (i ? delim : "") + (e === null ? "NULL" : quoteArrayElement(ctx.toText(e, a.elemtype, ctx.typmod), delim));
+      if (s.length > limit && i < a.elements.length - 1) return s;
+    }
+    return s + "}";
+  }
   const texts = a.elements.map((e) => (e === null ? "NULL" : quoteArrayElement(ctx.toText(e, a.elemtype, ctx.typmod), delim)));
   let k = 0;
   const nest = (dim: number): string => {

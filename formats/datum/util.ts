@@ -14,9 +14,11 @@ export function expectAtLeast(data: Uint8Array, n: number, type: string): void {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** Lowercase hex of b; long inputs go through Buffer's native encoder (a flat string, fast). */
 export function hex(b: Uint8Array): string {
+  if (b.length > 16) return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
   let s = "";
-  for (const x of b) s += HEX[x];
+  for (let i = 0; i < b.length; i++) s += HEX[b[i]!];
   return s;
 }
 

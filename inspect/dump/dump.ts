@@ -23,6 +23,8 @@ export interface DumpOptions {
   values?: boolean;
   /** item bytes in hex: index key bytes even without values, items of kinds not decoded */
   hex?: boolean;
+  /** values are shown cut to this many characters (text dumps): long ones are decoded in part */
+  previewChars?: number;
 }
 
 export interface ScanOptions {
@@ -98,7 +100,7 @@ export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number
   const fork = openFork(r);
   try {
     const label = fork.segments[0]?.path ?? r.path;
-    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex });
+    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex, previewChars: opts.previewChars });
     const rec = new PageRecord();
     let ctx = ctxBase;
     for (const [blkno, page] of scanBlocks(fork, from, to)) {

@@ -6,6 +6,7 @@ import type { TupleLayout } from "../../formats/heap/deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText, builtinTypeLookup } from "../../formats/datum/index.js";
 import { readArray } from "../../formats/datum/arrays.js";
+import { datumPreview } from "../../formats/datum/preview.js";
 import type { TypeLookup } from "../../formats/datum/types.js";
 import type { ToastReader } from "../../formats/toast/reader.js";
 import type { DumpValue } from "./model.js";
@@ -16,6 +17,8 @@ export interface ValueContext {
   decodeAs?: (oid: number) => number;
   toast?: ToastReader;
   detoast: boolean;
+  /** text mode: values need only their first characters (long ones are decoded in part) */
+  previewChars?: number;
 }
 
 const METHOD = ["pglz", "lz4"] as const;
@@ -57,14 +60,14 @@ export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDe
         };
         if (ctx.detoast && ctx.toast) {
           const raw = ctx.toast.fetch(p);
-          v.value = datumToText(raw, typid, a.typmod, ctx.types);
+          valueText(v, raw, typid, a.typmod, ctx);
           v.toast.detoasted = true;
         }
         return;
       }
       v.storage = slot.varlena ? (slot.varlena.kind === "1b" ? "short" : slot.varlena.kind === "4b" ? "plain" : "compressed") : slot.cstring ? "cstring" : "fixed";
       if (d.compressed) v.compression = METHOD[d.compressed.method];
-      v.value = datumToText(d.bytes, typid, a.typmod, ctx.types);
+      valueText(v, d.bytes, typid, a.typmod, ctx);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       const gone = !live && e.code.startsWith("TOAST_");
@@ -72,6 +75,16 @@ export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDe
     }
   });
   return out;
+}
+
+function valueText(v: DumpValue, bytes: Uint8Array, typid: number, typmod: number, ctx: ValueContext): void {
+  if (ctx.previewChars === undefined) {
+    v.value = datumToText(bytes, typid, typmod, ctx.types);
+    return;
+  }
+  const p = datumPreview(bytes, typid, typmod, ctx.types, ctx.previewChars);
+  v.value = p.text;
+  if (p.truncated) v.truncated = true;
 }
 
 /** Text of attmissingval's single element (attmissingval is a one-element array of the column's type). */

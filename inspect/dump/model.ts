@@ -44,6 +44,8 @@ export interface DumpValue {
   missing?: boolean;
   /** PostgreSQL's text output */
   value?: string;
+  /** value holds only the beginning of the text (text dumps decode long values in part) */
+  truncated?: boolean;
   /** how the datum is stored: fixed, short, plain (4-byte header), compressed, external, cstring */
   storage?: string;
   compression?: "pglz" | "lz4";

@@ -3,7 +3,7 @@
 // Relation headers, findings, values and the summary go through TextRenderer's own wording.
 import { Chalk } from "chalk";
 import { LP_FLAG_NAMES, LP_DEAD } from "../../formats/page/item-id.js";
-import { ascii, putBytes, putHex4, putHexSpaced, putUint, type ByteOut } from "./byte-out.js";
+import { ascii, constText, putBytes, putConst, putHex4, putHexSpaced, putUint, type ByteOut } from "./byte-out.js";
 import { TextRenderer, type TextOptions } from "./render-text.js";
 import type { BtreeFields, HeapFields, ItemRecord, PageRecord } from "./page-record.js";
 import type { DumpEvent } from "./dump.js";
@@ -16,43 +16,43 @@ function codes(style: (s: string) => string): [Uint8Array, Uint8Array] {
 }
 
 const L = {
-  block: ascii("Block "),
-  openParen: ascii(" ("),
-  at: ascii(" @ "),
-  headerLsn: ascii("  header  lsn "),
-  checksum: ascii("  checksum "),
-  flags: ascii("  flags 0x"),
-  lower: ascii("\n          lower "),
-  upper: ascii("  upper "),
-  special: ascii("  special "),
-  size: ascii("  size "),
-  version: ascii("  version "),
-  pruneXid: ascii("  prune_xid "),
-  items: ascii("  items "),
-  free: ascii("  free "),
-  lp: ascii("  lp "),
-  sp2: ascii("  "),
-  off: ascii(" off "),
-  len: ascii("  len "),
-  xmin: ascii("  xmin "),
-  xmax: ascii("  xmax "),
-  cid: ascii("  cid "),
-  ctid: ascii("  ctid ("),
-  natts: ascii(")  natts "),
-  hoff: ascii("  hoff "),
-  infomask: ascii("  infomask 0x"),
-  infomask2: ascii(" infomask2 0x"),
-  indent: ascii("        "),
-  tbits: ascii("  t_bits "),
-  btCtid: ascii("  ctid ("),
-  htid: ascii(")  htid ("),
-  close: ascii(")"),
-  dead: ascii("  dead"),
-  nulls: ascii("  nulls"),
-  vars: ascii("  vars"),
-  tids: ascii("        tids ("),
-  more: ascii(" ..."),
-  data: ascii("        data"),
+  block: constText("Block "),
+  openParen: constText(" ("),
+  at: constText(" @ "),
+  headerLsn: constText("  header  lsn "),
+  checksum: constText("  checksum "),
+  flags: constText("  flags 0x"),
+  lower: constText("\n          lower "),
+  upper: constText("  upper "),
+  special: constText("  special "),
+  size: constText("  size "),
+  version: constText("  version "),
+  pruneXid: constText("  prune_xid "),
+  items: constText("  items "),
+  free: constText("  free "),
+  lp: constText("  lp "),
+  sp2: constText("  "),
+  off: constText(" off "),
+  len: constText("  len "),
+  xmin: constText("  xmin "),
+  xmax: constText("  xmax "),
+  cid: constText("  cid "),
+  ctid: constText("  ctid ("),
+  natts: constText(")  natts "),
+  hoff: constText("  hoff "),
+  infomask: constText("  infomask 0x"),
+  infomask2: constText(" infomask2 0x"),
+  indent: constText("        "),
+  tbits: constText("  t_bits "),
+  btCtid: constText("  ctid ("),
+  htid: constText(")  htid ("),
+  close: constText(")"),
+  dead: constText("  dead"),
+  nulls: constText("  nulls"),
+  vars: constText("  vars"),
+  tids: constText("        tids ("),
+  more: constText(" ..."),
+  data: constText("        data"),
 };
 const FLAG_TEXT = LP_FLAG_NAMES.map((f) => ascii(f));
 const BT_KIND = new Map<string, Uint8Array>(["pivot", "posting", "tuple", "minus-infinity", "highkey"].map((k) => [k, ascii("  " + k)]));
@@ -112,24 +112,25 @@ export class TextByteRenderer {
     // one reservation covers the page head (the short texts below write inside it: buf stays put)
     o.reserve(1024 + this.fileText.length);
     const b = o.buf;
+    const dv = o.dv;
     let p = o.pos;
     p = putBytes(b, p, this.blockStyle[0]);
-    p = putBytes(b, p, L.block);
+    p = putConst(dv, b, p, L.block);
     p = putUint(b, p, r.block, 0);
     p = putBytes(b, p, this.blockStyle[1]);
     p = putBytes(b, p, this.dim[0]);
-    p = putBytes(b, p, L.openParen);
+    p = putConst(dv, b, p, L.openParen);
     p = putBytes(b, p, this.fileText);
-    p = putBytes(b, p, L.at);
+    p = putConst(dv, b, p, L.at);
     p = putUint(b, p, r.fileOffset, 0);
     b[p++] = 41;
     p = putBytes(b, p, this.dim[1]);
     p = putBytes(b, p, kind);
-    p = putBytes(b, p, L.headerLsn);
+    p = putConst(dv, b, p, L.headerLsn);
     o.pos = p;
     o.text(h.lsn);
     p = o.pos;
-    p = putBytes(b, p, L.checksum);
+    p = putConst(dv, b, p, L.checksum);
     p = putUint(b, p, h.pd_checksum, 0);
     o.pos = p;
     if (h.checksum) {
@@ -137,26 +138,26 @@ export class TextByteRenderer {
       else o.text(this.strings.checksumMismatch(h.checksum.computed));
     }
     p = o.pos;
-    p = putBytes(b, p, L.flags);
+    p = putConst(dv, b, p, L.flags);
     p = putHex4(b, p, h.pd_flags);
     o.pos = p;
     if (h.flagNames.length) o.text(` (${h.flagNames.join("|")})`);
     p = o.pos;
-    p = putBytes(b, p, L.lower);
+    p = putConst(dv, b, p, L.lower);
     p = putUint(b, p, h.pd_lower, 0);
-    p = putBytes(b, p, L.upper);
+    p = putConst(dv, b, p, L.upper);
     p = putUint(b, p, h.pd_upper, 0);
-    p = putBytes(b, p, L.special);
+    p = putConst(dv, b, p, L.special);
     p = putUint(b, p, h.pd_special, 0);
-    p = putBytes(b, p, L.size);
+    p = putConst(dv, b, p, L.size);
     p = putUint(b, p, h.pageSize, 0);
-    p = putBytes(b, p, L.version);
+    p = putConst(dv, b, p, L.version);
     p = putUint(b, p, h.layoutVersion, 0);
-    p = putBytes(b, p, L.pruneXid);
+    p = putConst(dv, b, p, L.pruneXid);
     p = putUint(b, p, h.pd_prune_xid, 0);
-    p = putBytes(b, p, L.items);
+    p = putConst(dv, b, p, L.items);
     p = putUint(b, p, h.items, 0);
-    p = putBytes(b, p, L.free);
+    p = putConst(dv, b, p, L.free);
     p = putUint(b, p, h.freeSpace, 0);
     b[p++] = 10;
     o.pos = p;
@@ -170,20 +171,21 @@ export class TextByteRenderer {
     // Everything but values fits in this bound: fixed text, numbers, t_bits, key hex, 8 TIDs.
     o.reserve(768 + (h ? h.natts : 0) + (bt ? bt.dataLen * 3 : 0) + (it.hex ? it.hex.length : 0));
     const b = o.buf;
+    const dv = o.dv;
     let p = o.pos;
     const dim = this.dim;
-    p = putBytes(b, p, L.lp);
+    p = putConst(dv, b, p, L.lp);
     p = putUint(b, p, it.lp, 3);
-    p = putBytes(b, p, L.sp2);
+    p = putConst(dv, b, p, L.sp2);
     const flag = FLAG_TEXT[it.lp_flags]!;
     const style = it.lp_flags === 1 ? undefined : it.lp_flags === LP_DEAD ? this.red : this.yellow;
     if (style) p = putBytes(b, p, style[0]);
     p = putBytes(b, p, flag);
     if (style) p = putBytes(b, p, style[1]);
     for (let k = flag.length; k < 8; k++) b[p++] = 32;
-    p = putBytes(b, p, L.off);
+    p = putConst(dv, b, p, L.off);
     p = putUint(b, p, it.lp_off, 4);
-    p = putBytes(b, p, L.len);
+    p = putConst(dv, b, p, L.len);
     p = putUint(b, p, it.lp_len, 4);
     if (h) {
       o.pos = this.heapLine(b, p, page, it, h);
@@ -202,24 +204,25 @@ export class TextByteRenderer {
 
   private heapLine(b: Uint8Array, p: number, page: Uint8Array, it: ItemRecord, h: HeapFields): number {
     const dim = this.dim;
+    const dv = this.out.dv;
     {
-      p = putBytes(b, p, L.xmin);
+      p = putConst(dv, b, p, L.xmin);
       p = putUint(b, p, h.t_xmin, 0);
-      p = putBytes(b, p, L.xmax);
+      p = putConst(dv, b, p, L.xmax);
       p = putUint(b, p, h.t_xmax, 0);
-      p = putBytes(b, p, L.cid);
+      p = putConst(dv, b, p, L.cid);
       p = putUint(b, p, h.t_field3, 0);
-      p = putBytes(b, p, L.ctid);
+      p = putConst(dv, b, p, L.ctid);
       p = putUint(b, p, h.ctidBlock, 0);
       b[p++] = 44;
       p = putUint(b, p, h.ctidOffset, 0);
-      p = putBytes(b, p, L.natts);
+      p = putConst(dv, b, p, L.natts);
       p = putUint(b, p, h.natts, 0);
-      p = putBytes(b, p, L.hoff);
+      p = putConst(dv, b, p, L.hoff);
       p = putUint(b, p, h.t_hoff, 0);
-      p = putBytes(b, p, L.infomask);
+      p = putConst(dv, b, p, L.infomask);
       p = putHex4(b, p, h.t_infomask);
-      p = putBytes(b, p, L.infomask2);
+      p = putConst(dv, b, p, L.infomask2);
       p = putHex4(b, p, h.t_infomask2);
       if (h.state !== undefined && h.state !== "live") {
         p = putBytes(b, p, dim[0]);
@@ -229,13 +232,13 @@ export class TextByteRenderer {
       b[p++] = 10;
       if (h.flags.length) {
         p = putBytes(b, p, dim[0]);
-        p = putBytes(b, p, L.indent);
+        p = putConst(dv, b, p, L.indent);
         p = putBytes(b, p, this.flagLine(h.flags));
         p = putBytes(b, p, dim[1]);
         if (h.hasBits && it.lp_len > 23) {
           // pageinspect's t_bits: a character per bit of the bitmap bytes that lie inside the tuple
           p = putBytes(b, p, dim[0]);
-          p = putBytes(b, p, L.tbits);
+          p = putConst(dv, b, p, L.tbits);
           const nbits = ((h.natts + 7) >> 3) * 8;
           const at = it.lp_off + 23;
           for (let k = 0; k < nbits && 23 + (k >> 3) < it.lp_len; k++) b[p++] = (page[at + (k >> 3)]! >> (k & 7)) & 1 ? 49 : 48;
@@ -249,14 +252,15 @@ export class TextByteRenderer {
 
   private btreeLine(b: Uint8Array, p: number, page: Uint8Array, bt: BtreeFields): number {
     const dim = this.dim;
+    const dv = this.out.dv;
     {
       p = putBytes(b, p, BT_KIND.get(bt.kind)!);
-      p = putBytes(b, p, L.btCtid);
+      p = putConst(dv, b, p, L.btCtid);
       p = putUint(b, p, bt.tidBlock, 0);
       b[p++] = 44;
       p = putUint(b, p, bt.tidOffset, 0);
       if (bt.htidBlock >= 0) {
-        p = putBytes(b, p, L.htid);
+        p = putConst(dv, b, p, L.htid);
         p = putUint(b, p, bt.htidBlock, 0);
         b[p++] = 44;
         p = putUint(b, p, bt.htidOffset, 0);
@@ -264,15 +268,15 @@ export class TextByteRenderer {
       b[p++] = 41;
       if (bt.dead) {
         p = putBytes(b, p, this.red[0]);
-        p = putBytes(b, p, L.dead);
+        p = putConst(dv, b, p, L.dead);
         p = putBytes(b, p, this.red[1]);
       }
-      if (bt.nulls) p = putBytes(b, p, L.nulls);
-      if (bt.vars) p = putBytes(b, p, L.vars);
+      if (bt.nulls) p = putConst(dv, b, p, L.nulls);
+      if (bt.vars) p = putConst(dv, b, p, L.vars);
       b[p++] = 10;
       if (bt.postingCount > 0) {
         p = putBytes(b, p, dim[0]);
-        p = putBytes(b, p, L.tids);
+        p = putConst(dv, b, p, L.tids);
         p = putUint(b, p, bt.postingCount, 0);
         b[p++] = 41;
         const shown = Math.min(8, bt.postingCount);
@@ -285,14 +289,14 @@ export class TextByteRenderer {
           p = putUint(b, p, page[at + 4]! | (page[at + 5]! << 8), 0);
           b[p++] = 41;
         }
-        if (bt.postingCount > 8) p = putBytes(b, p, L.more);
+        if (bt.postingCount > 8) p = putConst(dv, b, p, L.more);
         p = putBytes(b, p, dim[1]);
         b[p++] = 10;
       }
       if (bt.keys && this.opts.values) return p;
       if (bt.dataLen > 0 && (this.opts.values || this.opts.hex)) {
         p = putBytes(b, p, dim[0]);
-        p = putBytes(b, p, L.data);
+        p = putConst(dv, b, p, L.data);
         p = putHexSpaced(b, p, page, bt.dataStart, bt.dataLen);
         p = putBytes(b, p, dim[1]);
         b[p++] = 10;

@@ -113,7 +113,7 @@ export class TextRenderer {
       const t = v.toast;
       notes.push(`${t.tag === "direct" ? `direct root ${t.root}` : `value ${t.valueid}`} toastrel ${t.toastrelid} raw ${t.rawsize} ext ${t.extsize}${t.compressed ? ` ${t.method}` : ""}`);
     }
-    const val = v.value === undefined ? c.dim("(not detoasted; use --detoast)") : quoteForText(v.value);
+    const val = v.value === undefined ? c.dim("(not detoasted; use --detoast)") : quoteForText(v.value, v.truncated === true);
     return `${head} = ${val}${notes.length ? c.dim(`  [${notes.join("; ")}]`) : ""}`;
   }
 
@@ -137,7 +137,13 @@ function kv(o: Record<string, unknown>): string {
 }
 
 /** Show text values on one line: long ones shortened, control characters escaped. */
-function quoteForText(s: string): string {
-  const shown = s.length > 200 ? `${s.slice(0, 200)}… (${s.length} chars)` : s;
-  return `'${shown.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t").replace(/'/g, "''")}'`;
+export const TEXT_VALUE_CHARS = 200;
+function quoteForText(s: string, truncated: boolean): string {
+  const shown = s.length > TEXT_VALUE_CHARS ? `${s.slice(0, TEXT_VALUE_CHARS)}… (${truncated ? "more" : s.length} chars)` : s;
+  // most values need no escaping: one scan instead of five replacements
+  if (!NEEDS_ESCAPE.test(shown)) return `'${shown}'`;
+  return `'${shown.replace(ESCAPES, (c) => ESCAPE_OF[c]!)}'`;
 }
+const NEEDS_ESCAPE = /[\\\n\r\t']/;
+const ESCAPES = /[\\\n\r\t']/g;
+const ESCAPE_OF: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "'": "''" };

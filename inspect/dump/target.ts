@@ -96,7 +96,7 @@ export function openFork(r: ResolvedRelation): RelationFork {
 }
 
 /** Build the page-dump context (descriptors, type lookup, TOAST reader) for a resolved relation. */
-export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string; values?: boolean; hex?: boolean }): PageDumpContext {
+export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; checksums?: boolean; fileLabel: string; values?: boolean; hex?: boolean; previewChars?: number }): PageDumpContext {
   const cat = r.catalog;
   const rel = r.rel;
   const checksums = opts.checksums ?? (r.cluster ? r.cluster.control.dataChecksumVersion !== 0 : false);
@@ -121,7 +121,7 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
     const t = cat.classes.get(rel.toastRelid);
     if (t) toast = openToastReader(cat, t, r.geometry, r.cluster?.clog);
   }
-  ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, toast, detoast: opts.detoast };
+  ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, toast, detoast: opts.detoast, previewChars: opts.previewChars };
   return ctx;
 }
 

@@ -1,0 +1,43 @@
+// A value's text cut short: the first `limit`-odd characters of PostgreSQL's output without
+// producing the rest. Long bytea, character and JSON values decode only a prefix of their
+// bytes, one-dimensional arrays stop formatting elements; other types are decoded whole.
+// The text is always a prefix of datumToText's and, when `truncated`, longer than `limit`.
+import { arrayText } from "./arrays.js";
+import { builtinTypeLookup, datumToText, DECODERS, isArrayType } from "./index.js";
+import type { TypeLookup } from "./types.js";
+import { hex, utf8Text } from "./util.js";
+
+export interface ValuePreview {
+  text: string;
+  /** the text stops before the value's end */
+  truncated: boolean;
+}
+
+const BYTEA = 17;
+/** types whose output is their stored UTF-8 bytes */
+const STORED_TEXT = new Set([25, 1043, 1042, 142, 194, 1790, 705, 2275, 114]);
+
+export function datumPreview(data: Uint8Array, typeOid: number, typmod: number, types: TypeLookup, limit: number): ValuePreview {
+  // "\x" and two digits a byte: (limit >> 1) + 1 bytes give more than limit characters
+  if (typeOid === BYTEA && data.length > (limit >> 1) + 1) return { text: "\\x" + hex(data.subarray(0, (limit >> 1) + 1)), truncated: true };
+  if (STORED_TEXT.has(typeOid) && data.length > 4 * (limit + 1)) {
+    // limit + 1 characters need at most 4 (limit + 1) bytes; cut on a character boundary
+    let cut = 4 * (limit + 1);
+    while (cut > 0 && (data[cut]! & 0xc0) === 0x80) cut--;
+    return { text: utf8Text(data.subarray(0, cut)), truncated: true };
+  }
+  if (!DECODERS.has(typeOid)) {
+    const info = types(typeOid) ?? builtinTypeLookup(typeOid);
+    if (isArrayType(info) && !info?.decode) {
+      const lookup: TypeLookup = (oid) => types(oid) ?? builtinTypeLookup(oid);
+      const toText = (d: Uint8Array, oid: number, mod: number): string => datumToText(d, oid, mod, types);
+      try {
+        const text = arrayText(data, { typeOid, typmod, types: lookup, info, toText }, limit);
+        return { text, truncated: text.length > limit && !text.endsWith("}") };
+      } catch {
+        // anything unusual (unknown element types, damage): the full decoder says what it is
+      }
+    }
+  }
+  return { text: datumToText(data, typeOid, typmod, types), truncated: false };
+}
