@@ -27,6 +27,12 @@ export function renderChecksDoc(): string {
   out.push("  stops a tree walk only where amcheck's structure checks would make further walking unsafe.");
   out.push("- Messages marked PG16+ come from newer amcheck releases (PostgreSQL 15's amcheck lacks them).");
   out.push("- Checks with no amcheck column go beyond amcheck (decompression, overlaps, Direct TOAST, BTP_PREFIX).");
+  out.push("- heapallindexed: amcheck fingerprints every normalised index tuple into a Bloom filter and probes");
+  out.push("  it with the tuple each live heap tuple should have, so a missing tuple escapes with the filter's");
+  out.push("  false-positive rate (a few percent). pgdisk keeps, per heap TID, a 64-bit fingerprint of the");
+  out.push("  normalised index tuple: the TID is compared exactly and the bytes through the fingerprint, so a");
+  out.push("  missing or altered entry escapes only on a 64-bit collision. The indexes of one table are probed");
+  out.push("  in one scan of it. Timings: [verify-performance.md](verify-performance.md).");
   out.push("");
   const areas = [...new Set(CHECKS.map((c) => c.area))] as CheckArea[];
   out.push(`${CHECKS.length} checks in ${areas.length} groups:`);
