@@ -25,16 +25,16 @@ parentPort!.on("message", (job: DumpJob) => {
     const r = resolveSpec(job.spec);
     const summary = emptySummary();
     const findings: unknown[] = [];
-    let bytes: Uint8Array;
+    let chunks: Uint8Array[];
     let empty: boolean;
     if (job.format === "text") {
       // Pages rendered straight to bytes from reused page records.
-      const chunks: Uint8Array[] = [];
-      const out = new ByteOut((c) => void chunks.push(c));
+      const parts: Uint8Array[] = [];
+      const out = new ByteOut((c) => void parts.push(c));
       const renderer = new TextByteRenderer(out, job.colour, { values: job.values, hex: job.opts.hex });
       for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary, { records: true })) renderer.event(e);
       out.flush();
-      bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      chunks = parts;
       empty = out.written === 0;
     } else {
       const parts: string[] = [];
@@ -48,12 +48,13 @@ parentPort!.on("message", (job: DumpJob) => {
           first = false;
         } else if (e.type === "finding") findings.push(e.finding);
       }
-      bytes = encoder.encode(parts.join(""));
+      chunks = [encoder.encode(parts.join(""))];
       empty = parts.length === 0;
     }
-    // The bytes move to the main thread without a copy (transferred, not cloned).
-    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    parentPort!.postMessage({ id: job.id, bytes: owned, empty, findings, summary }, [owned.buffer as ArrayBuffer]);
+    // The bytes move to the main thread without a copy (transferred, not cloned): ByteOut
+    // gives each chunk a buffer of its own.
+    const buffers = [...new Set(chunks.map((c) => c.buffer as ArrayBuffer))];
+    parentPort!.postMessage({ id: job.id, chunks, empty, findings, summary }, buffers);
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: { message: (e as Error).message, code: (e as { code?: string }).code, location: (e as { location?: unknown }).location } });
   }

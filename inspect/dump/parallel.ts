@@ -28,7 +28,8 @@ function startWorker(url: URL): Worker {
 type Step = { kind: "event"; event: DumpEvent } | { kind: "unit"; job: DumpJob };
 
 interface UnitResult {
-  bytes: Uint8Array;
+  /** the rendered range, in order (text may come in several chunks) */
+  chunks: Uint8Array[];
   empty: boolean;
   findings: Finding[];
   summary: DumpSummary;
@@ -68,7 +69,8 @@ export async function dumpParallel(
         const r = results.get(st.job.id);
         if (!r) return;
         results.delete(st.job.id);
-        sink.fragmentBytes(r.bytes, r.empty);
+        if (r.chunks.length === 1) sink.fragmentBytes(r.chunks[0]!, r.empty);
+        else for (const c of r.chunks) sink.fragmentBytes(c, false);
         for (const f of r.findings) sink.event({ type: "finding", finding: f });
         addSummary(summary, r.summary);
       }
