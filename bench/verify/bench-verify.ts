@@ -54,7 +54,7 @@ try {
   const line = (name: string, s: number): string => `${name.padEnd(58)} ${s.toFixed(2).padStart(7)} s`;
   process.stdout.write(
     [
-      `sample: ${size}, ${mb.toFixed(0)} MiB data directory, ${availableParallelism()} cores`,
+      `sample: ${sampleRoot || size}, ${mb.toFixed(0)} MiB data directory, ${availableParallelism()} cores`,
       line(`pgdisk verify --pgdata (${jobs} worker${jobs === 1 ? "" : "s"}, all checks)`, tPgdisk),
       line(`pg_amcheck -a --heapallindexed --parent-check -j ${jobs}`, tAmcheck),
       line("pg_checksums --check", tChecksums),
