@@ -14,7 +14,7 @@ import { BTREE_MAGIC, BTREE_MIN_VERSION, BTREE_VERSION, readBTMeta, type BTMetaP
 import { BT_PIVOT_HEAP_TID_ATTR, P_HIKEY } from "../../formats/nbtree/index.js";
 import { btMaxItemSize } from "../../formats/nbtree/prefix.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
-import { scanPages } from "../scan.js";
+import { readWholeFork, scanPages } from "../scan.js";
 import { BlockCache } from "../block-cache.js";
 import type { FindingSink } from "../findings.js";
 import { checkPage } from "../page-check.js";
@@ -60,24 +60,6 @@ class Stop extends Error {}
 /** Indexes up to this size are held in memory for the walk. */
 const WHOLE_LIMIT = 256 * 2 ** 20;
 
-/** The whole fork in one buffer (1 MiB reads), or null when it is too big or not readable as a whole. */
-function readWhole(fork: RelationFork, bs: number): Uint8Array | null {
-  const first = fork.firstBlock;
-  const n = fork.nblocks - first;
-  if (n <= 0 || n * bs > WHOLE_LIMIT) return null;
-  const whole = new Uint8Array(n * bs);
-  try {
-    for (let b = 0; b < n; ) {
-      const got = fork.readBlocks(first + b, Math.min(128, n - b), whole.subarray(b * bs));
-      if (got <= 0) return null;
-      b += got;
-    }
-  } catch (e) {
-    if (e instanceof FormatError) return null; // the block-by-block scan reports it where it happens
-    throw e;
-  }
-  return whole;
-}
 
 export class BtreeVerifier {
   readonly stats: BtreeStats = { pages: 0, leafTuples: 0, levels: 0 };
@@ -135,7 +117,7 @@ export class BtreeVerifier {
     this.state = new Uint8Array(n);
     // An index up to WHOLE_LIMIT is read into memory once: pass 2 revisits every page (each
     // leaf through its parent's downlink, and again as a level is walked) without reading again.
-    const whole = readWhole(t.fork, t.blockSize);
+    const whole = readWholeFork(t.fork, WHOLE_LIMIT);
     if (whole) {
       const first = t.fork.firstBlock;
       const bs = t.blockSize;
