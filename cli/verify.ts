@@ -40,7 +40,7 @@ export function makeVerifyCommand(): Command {
     .option("-d, --database <name>", "only this database (with --table: the database of the relations)")
     .option("-t, --table <name>", "a table (with its TOAST relation, TOAST index and indexes) or an index; repeatable", collect, [] as string[])
     .option("-i, --index <name>", "an index; repeatable", collect, [] as string[])
-    .option("-j, --jobs <n>", "worker threads across relations", positiveInt, defaultJobs())
+    .option("-j, --jobs <n>", "worker threads across relations (default: automatic, up to the number of cores; small runs use one, as a worker costs about a second to start)", positiveInt)
     .option("-P, --progress", "report progress on stderr")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "junit"]).default("text"))
     .option("-o, --output <file>", "write the report to a file instead of stdout")
@@ -69,7 +69,7 @@ Examples:
       const relations = [...(o.table as string[]), ...(o.index as string[])];
       if (relations.length && !o.pgdata) throw new FormatError("USAGE", "--table and --index need --pgdata");
       if (o.database && !o.pgdata) throw new FormatError("USAGE", "--database needs --pgdata");
-      const jobs = o.jobs as number;
+      const jobs = o.jobs as number | undefined;
       const opts = {
         heapallindexed: o.heapallindexed as boolean,
         toast: o.toast as boolean,

@@ -15,7 +15,7 @@ import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } fro
 import { findPgdata } from "../formats/catalog/locate.js";
 
 export interface RunOptions extends VerifyOptions {
-  /** worker threads (default: number of cores); 1 runs in this thread */
+  /** worker threads; 1 runs in this thread (default: automatic, see workerCount) */
   jobs?: number;
   /** verify a cluster whose pg_control says it is running */
   allowRunning?: boolean;
@@ -50,6 +50,19 @@ export interface VerifyRun {
 
 export const defaultJobs = (): number => Math.max(1, availableParallelism());
 
+/**
+ * A worker starts, loads its catalogs and warms its code up: about a second of one core's time
+ * (measured on the 2-core machine), so each one must have more than that to gain. Estimated
+ * cost is roughly milliseconds of one core (targets.ts).
+ */
+export const COST_PER_WORKER = 3500;
+
+/** The automatic worker count: at most `jobs`, one per COST_PER_WORKER of estimated work (at least one). */
+export function workerCount(jobs: number, planned: readonly PlannedJob[]): number {
+  const cost = planned.reduce((s, j) => s + j.cost, 0);
+  return Math.max(1, Math.min(jobs, planned.length, Math.floor(cost / COST_PER_WORKER)));
+}
+
 export async function runVerify(spec: TargetSpec, options: Partial<RunOptions> = {}): Promise<VerifyRun> {
   const t0 = performance.now();
   const opts: RunOptions = { ...DEFAULT_VERIFY_OPTIONS, ...options };
@@ -60,7 +73,7 @@ export async function runVerify(spec: TargetSpec, options: Partial<RunOptions> =
   const planned = planJobs(spec, ctx);
   const bs = ctx?.cluster.geometry.blockSize ?? 8192;
   const progress: Progress = { relationsDone: 0, relations: planned.length, pagesDone: 0, pages: Math.round(planned.reduce((s, j) => s + j.bytes, 0) / bs) };
-  const workers = Math.max(1, Math.min(opts.jobs ?? defaultJobs(), planned.length));
+  const workers = opts.jobs !== undefined ? Math.max(1, Math.min(opts.jobs, planned.length)) : workerCount(defaultJobs(), planned);
   const reports = new Map<PlannedJob, RelationReport>();
   const tick = (): void => opts.onProgress?.(progress);
   const units = groupUnits(planned, opts.heapallindexed, workers);
