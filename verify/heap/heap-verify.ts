@@ -471,7 +471,7 @@ export class HeapVerifier {
     for (const r of this.toastRefs) {
       this.stats.toastValues++;
       try {
-        if (r.kind === "plain") checkPlainValue(r.plain!, rel, r.where, this.sink, this.target.decompress);
+        if (r.kind === "plain") checkPlainValue(r.plain!, rel, r.where, this.sink, this.target.decompress, false);
         else checkDirectValue(r.direct!, rel, r.where, this.sink, this.direct, this.target.decompress);
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;

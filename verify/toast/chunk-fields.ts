@@ -3,7 +3,12 @@
 import { walkAttributes, type AttrSlot } from "../../formats/heap/deform.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import { toastChunkDesc5 } from "../../formats/toast/chunk-desc.js";
-import type { VarlenaKind } from "../../formats/varlena/varlena.js";
+import { readVarlenaHeader, type VarlenaKind } from "../../formats/varlena/varlena.js";
+
+/** t_hoff of a tuple without a null bitmap (MAXALIGN of the 23-byte header) */
+const STOCK_HOFF = 24;
+/** where chunk_data starts in a stock chunk tuple without NULLs (after two int4 columns) */
+const STOCK_DATA = STOCK_HOFF + 8;
 
 export interface ChunkFields {
   natts: number;
@@ -31,6 +36,25 @@ export function chunkFields(tuple: Uint8Array): ChunkFields {
   const infomask = dv.getUint16(HTH.t_infomask, true);
   const natts = dv.getUint16(HTH.t_infomask2, true) & HEAP_NATTS_MASK;
   const hoff = tuple[HTH.t_hoff];
+  // A stock chunk (chunk_id, chunk_seq, chunk_data; no NULLs) is read in place: the same
+  // offsets the descriptor walk finds (int4 at hoff, int4 at hoff + 4, int-aligned varlena).
+  if (natts === 3 && !(infomask & HEAP_HASNULL) && hoff === STOCK_HOFF && tuple.length > STOCK_DATA && tuple[STOCK_DATA] !== 0) {
+    const vh = readVarlenaHeader(tuple, STOCK_DATA, tuple.length);
+    let header = 0;
+    for (let k = 0; k < 4 && STOCK_DATA + k < tuple.length; k++) header |= tuple[STOCK_DATA + k]! << (8 * k);
+    return {
+      natts,
+      id: dv.getUint32(hoff, true),
+      seq: dv.getInt32(hoff + 4, true),
+      data: tuple.subarray(STOCK_DATA + vh.header, STOCK_DATA + vh.total),
+      dataKind: vh.kind,
+      dataHeader: header >>> 0,
+      tids: null,
+      offsets: null,
+      shortForm: vh.kind === "1b",
+      aligned: true,
+    };
+  }
   const bits = infomask & HEAP_HASNULL ? tuple.subarray(SizeofHeapTupleHeader, SizeofHeapTupleHeader + ((natts + 7) >> 3)) : undefined;
   const { attrs } = walkAttributes(tuple, hoff, bits, Math.min(natts, 5), toastChunkDesc5);
   const present = (i: number): AttrSlot | null => (attrs[i] && !attrs[i].isnull && !attrs[i].missing ? attrs[i] : null);

@@ -17,12 +17,15 @@ export interface PlainPointer {
 }
 
 export interface PlainCheckResult {
-  /** the stored bytes S when every chunk check passed, else null */
+  /** the stored bytes S when every chunk check passed (empty unless assembled), else null */
   stored: Uint8Array | null;
 }
 
-/** Check one plain TOAST value; findings are located at the parent attribute `where`. */
-export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Location, sink: FindingSink | null, decompress: boolean): PlainCheckResult {
+/**
+ * Check one plain TOAST value; findings are located at the parent attribute `where`. The value's
+ * bytes are assembled only when asked (`wantStored`) or needed to try decompressing it.
+ */
+export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Location, sink: FindingSink | null, decompress: boolean, wantStored = true): PlainCheckResult {
   const v = p.valueId;
   const report = (code: string, msg: string, key?: number): void => {
     if (!sink) throw new FormatError(code, msg, where);
@@ -38,7 +41,8 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
   const last = Math.floor((p.extsize - 1) / max);
   let expected = 0;
   let ok = true;
-  const stored = new Uint8Array(p.extsize);
+  const assemble = wantStored || (decompress && p.compressed);
+  const stored = assemble ? new Uint8Array(p.extsize) : EMPTY;
   for (const c of chunks) {
     const { block, item } = tidOf(c.key);
     const at = rel.tupleAt(block, item);
@@ -88,16 +92,19 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
       ok = false;
       continue;
     }
-    if (ok) stored.set(f.data, seq * max);
+    if (ok && assemble) stored.set(f.data, seq * max);
   }
   if (expected <= last) {
     report("TOAST_VALUE_TRUNCATED", `toast value ${v} was expected to end at chunk ${last}, but ended while expecting chunk ${expected}`);
     ok = false;
   }
   if (!ok) return { stored: null };
+  if (!assemble) return { stored: EMPTY };
   if (decompress && p.compressed) checkDecompresses(stored, p.rawsize - 4, `toast value ${v}`, where, sink);
   return { stored };
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** A compressed payload (va_tcinfo + stream) must decompress to exactly `rawSize` bytes. */
 export function checkDecompresses(payload: Uint8Array, rawSize: number, what: string, where: Location, sink: FindingSink | null): Uint8Array | null {
