@@ -165,17 +165,16 @@ const TINY_COST = 3;
 const SMALL_DB_SHARE = 0.05;
 
 /**
- * Verify on `n` worker threads, the most expensive relations first (estimated cost, not bytes:
- * an index's heapallindexed costs far more per byte than a table scan), one relation in flight
- * per worker so none waits behind a queue of its own while another idles. This thread only
- * dispatches, and between messages verifies the tiny relations and those of databases with
- * little work, smallest first, one at a time, so it answers the workers within milliseconds.
+ * Verify on `n` executors: this thread and n - 1 worker threads (this thread has its code warm
+ * and every catalog loaded; a worker costs about a second of one core to start and load its
+ * own, so it is not spent on dispatching). The relations go out the most expensive first
+ * (estimated cost, not bytes: an index's heapallindexed costs far more per byte than a table
+ * scan), each executor claiming the next through one shared atomic counter, so no executor
+ * waits for a message round trip. This thread first verifies the tiny relations and those of
+ * databases with little work (whose catalogs a worker would otherwise load), then joins in.
  */
 async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgdata: string | undefined, opts: VerifyOptions, done: (u: Unit, r: RelationReport[]) => void, pages: (n: number) => void): Promise<void> {
   const sorted = [...units].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
-  // this thread has every catalog loaded (planning read them): it keeps the tiny relations and
-  // every relation of a database with little work (templates, an empty postgres), so a worker
-  // does not load a database's catalog for a few milliseconds of checks
   const total = units.reduce((s, u) => s + u.cost, 0);
   const dbCost = new Map<number, number>();
   const dbOf = (u: Unit): number => (u.job.kind === "file" ? -1 : u.job.db);
@@ -183,32 +182,21 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgd
   const mine = (u: Unit): boolean => u.cost <= TINY_COST || (dbOf(u) >= 0 && dbCost.get(dbOf(u))! <= total * SMALL_DB_SHARE);
   const queue = sorted.filter((u) => !mine(u));
   const local = sorted.filter(mine);
-  const byId = new Map<number, Unit>();
-  let nextId = 0;
+  const next = new Int32Array(new SharedArrayBuffer(4));
   let failed: unknown = null;
+  const workers: Worker[] = [];
   const finished = new Promise<void>((resolveAll, rejectAll) => {
-    let live = n;
-    const workers: Worker[] = [];
-    for (let i = 0; i < n; i++) {
-      const w = new Worker(workerUrl(), { workerData: { pgdata, opts } });
+    let live = n - 1;
+    if (live <= 0) resolveAll();
+    for (let i = 0; i < n - 1; i++) {
+      const w = new Worker(workerUrl(), { workerData: { pgdata, opts, jobs: queue.map((u) => u.job), next } });
       workers.push(w);
-      const feed = (): void => {
-        // when the workers' own queue is empty they help with this thread's, largest first
-        const j = queue.shift() ?? local.shift();
-        if (!j) {
-          void w.terminate();
-          return;
-        }
-        const id = nextId++;
-        byId.set(id, j);
-        w.postMessage({ id, job: j.job });
-      };
-      w.on("message", (m: { type: string; id?: number; reports?: RelationReport[]; n?: number }) => {
+      w.on("message", (m: { type: string; index?: number; reports?: RelationReport[]; n?: number }) => {
         if (m.type === "pages") pages(m.n!);
-        else if (m.type === "ready") feed();
-        else if (m.type === "done") {
-          done(byId.get(m.id!)!, m.reports!);
-          feed();
+        else if (m.type === "done") done(queue[m.index!]!, m.reports!);
+        else if (m.type === "end") {
+          void w.terminate();
+          if (--live === 0 && !failed) resolveAll();
         }
       });
       w.on("error", (e) => {
@@ -217,16 +205,19 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, pgd
         for (const x of workers) void x.terminate();
         rejectAll(e);
       });
-      w.on("exit", () => {
-        if (--live === 0 && !failed) resolveAll();
-      });
     }
   });
-  // this thread: tiny relations from the cheap end, yielding to worker messages after each
-  while (local.length && !failed) {
-    const j = local.pop()!;
-    done(j, safeVerifyJobs(j.job, { ctx, opts, onPages: pages }));
+  const run = async (u: Unit): Promise<void> => {
+    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages }));
+    // let worker messages (reports, progress) in between relations
     await new Promise((r) => setImmediate(r));
+  };
+  try {
+    while (local.length && !failed) await run(local.pop()!);
+    for (let i = Atomics.add(next, 0, 1); i < queue.length && !failed; i = Atomics.add(next, 0, 1)) await run(queue[i]!);
+  } catch (e) {
+    for (const x of workers) void x.terminate();
+    throw e;
   }
   await finished;
 }

@@ -1,11 +1,11 @@
-// A verification worker thread: opens the cluster once, verifies the relations it is sent and
-// answers with their reports (one at a time, after a "ready"); page counts go back in batches
-// for the progress display.
+// A verification worker thread: opens the cluster once, then claims relations from the shared
+// list through the shared counter (the main thread claims from the same counter) and answers
+// with their reports; page counts go back in batches for the progress display.
 import { parentPort, workerData } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
 import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
 
-const { pgdata, opts } = workerData as { pgdata?: string; opts: VerifyOptions };
+const { pgdata, opts, jobs, next } = workerData as { pgdata?: string; opts: VerifyOptions; jobs: RelationJob[]; next: Int32Array };
 const ctx = pgdata ? new ClusterContext(pgdata) : null;
 let pending = 0;
 const flush = (): void => {
@@ -13,8 +13,8 @@ const flush = (): void => {
   pending = 0;
 };
 
-parentPort!.on("message", (m: { id: number; job: RelationJob }) => {
-  const reports = safeVerifyJobs(m.job, {
+for (let i = Atomics.add(next, 0, 1); i < jobs.length; i = Atomics.add(next, 0, 1)) {
+  const reports = safeVerifyJobs(jobs[i]!, {
     ctx,
     opts,
     onPages: (n) => {
@@ -23,7 +23,6 @@ parentPort!.on("message", (m: { id: number; job: RelationJob }) => {
     },
   });
   flush();
-  parentPort!.postMessage({ type: "done", id: m.id, reports });
-});
-// the cluster is open: ask for the first relation
-parentPort!.postMessage({ type: "ready" });
+  parentPort!.postMessage({ type: "done", index: i, reports });
+}
+parentPort!.postMessage({ type: "end" });
