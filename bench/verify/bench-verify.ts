@@ -9,11 +9,14 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer, PG_BIN } from "../../test/pg/server.js";
-import { argValue, benchSample, timeCommand } from "../common.js";
+import { spawnSync } from "node:child_process";
+import { argValue, benchSample } from "../common.js";
 import type { SizeName } from "../../samples/sizes.js";
 
 const size = argValue("--size", "small") as SizeName;
-const jobs = Number(argValue("--jobs", String(availableParallelism())));
+// pgdisk picks its worker count itself unless --jobs is given; pg_amcheck gets the cores
+const jobsArg = argValue("--jobs", "");
+const jobs = Number(jobsArg || availableParallelism());
 const sampleRoot = argValue("--sample", "");
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -39,8 +42,12 @@ try {
   const srv = PgServer.attach(root); // fixes ownership for the postgres user
   const mb = warm(pgdata) / 2 ** 20;
 
-  // pgdisk, as a user runs it (compiled when dist/ is current, else through tsx)
-  const tPgdisk = timeCommand(process.execPath, ["--import", "tsx", "--no-warnings", join(ROOT, "test/verify/cli-entry.ts"), "verify", "--pgdata", pgdata, "--jobs", String(jobs)]);
+  // pgdisk, as a user runs it: bin/pgdisk (the compiled dist/ when current, else the sources)
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(join(ROOT, "bin", "pgdisk"), ["verify", "--pgdata", pgdata, ...(jobsArg ? ["--jobs", jobsArg] : [])], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const tPgdisk = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (run.status !== 0) throw new Error(`pgdisk verify exited ${run.status}: ${run.stderr}`);
+  const workers = Number(/with (\d+) workers?$/m.exec(run.stdout)?.[1] ?? NaN);
 
   const tChecksums = srv.toolResult("pg_checksums", ["--check", "-D", pgdata]).status === 0 ? timeTool(srv, "pg_checksums", ["--check", "-D", pgdata]) : NaN;
 
@@ -55,7 +62,7 @@ try {
   process.stdout.write(
     [
       `sample: ${sampleRoot || size}, ${mb.toFixed(0)} MiB data directory, ${availableParallelism()} cores`,
-      line(`pgdisk verify --pgdata (${jobs} worker${jobs === 1 ? "" : "s"}, all checks)`, tPgdisk),
+      line(`pgdisk verify --pgdata (${workers} thread${workers === 1 ? "" : "s"}${jobsArg ? "" : ", automatic"}, all checks)`, tPgdisk),
       line(`pg_amcheck -a --heapallindexed --parent-check -j ${jobs}`, tAmcheck),
       line("pg_checksums --check", tChecksums),
       line("anchors together", anchors),
