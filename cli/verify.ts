@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { FormatError } from "../formats/schema/errors.js";
 import { DEFAULT_VERIFY_OPTIONS } from "../verify/relation.js";
-import { defaultJobs, runVerify, type Progress } from "../verify/run.js";
+import { runVerify, type Progress } from "../verify/run.js";
 import { renderJson } from "../verify/report/json.js";
 import { renderJunit } from "../verify/report/junit.js";
 import { renderText } from "../verify/report/text.js";

@@ -93,7 +93,7 @@ export class PglzStream implements DecompressStream {
   private tagLen = 0;
   private tagAt = 0;
 
-  constructor(private readonly opts: StreamOptions) {
+  constructor(opts: StreamOptions) {
     const s = setup("pglz", opts);
     this.output = s.output;
     this.full = s.full;

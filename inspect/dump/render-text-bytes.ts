@@ -173,7 +173,6 @@ export class TextByteRenderer {
     const b = o.buf;
     const dv = o.dv;
     let p = o.pos;
-    const dim = this.dim;
     p = putConst(dv, b, p, L.lp);
     p = putUint(b, p, it.lp, 3);
     p = putConst(dv, b, p, L.sp2);
