@@ -66,6 +66,12 @@ export class BtreeVerifier {
   private state!: Uint8Array;
   private readonly badItems = new Map<number, Set<number>>();
   private cache!: BlockCache;
+  /**
+   * Stock pages that passed pass 1, kept for the walk when the index is held in memory (their
+   * bytes stay valid): the walk visits each page two or three times and would otherwise parse
+   * it again, with the same result (pass 1's broken items are what badItems gives a new one).
+   */
+  private parsed: (BtPage | undefined)[] | null = null;
   private meta: BTMetaPage | null = null;
   private heapkeyspace = true;
   private natts = 0;
@@ -118,6 +124,7 @@ export class BtreeVerifier {
     // An index up to WHOLE_LIMIT is read into memory once: pass 2 revisits every page (each
     // leaf through its parent's downlink, and again as a level is walked) without reading again.
     const whole = readWholeFork(t.fork, WHOLE_LIMIT);
+    if (whole) this.parsed = new Array<BtPage | undefined>(n);
     if (whole) {
       const first = t.fork.firstBlock;
       const bs = t.blockSize;
@@ -168,6 +175,7 @@ export class BtreeVerifier {
       return;
     }
     this.state[blk] = PAGE_OK;
+    if (this.parsed && !p.isPrefix) this.parsed[blk] = p;
     if (p.isPrefix && !this.decodePrefix(p)) return;
     if (this.t.keys) this.pageLocalChecks(p);
     // items found broken here stay out of the walk's comparisons too
@@ -465,6 +473,8 @@ export class BtreeVerifier {
       throw new Stop();
     }
     if (st !== PAGE_OK) throw new Stop(); // reported by pass 1
+    const kept = this.parsed?.[blk];
+    if (kept) return kept;
     const p = new BtPage(blk, this.cache.get(blk), this.badItems.get(blk));
     if (p.isPrefix) {
       try {
