@@ -96,7 +96,8 @@ export class ToastRelation {
         list.push({ seq, key });
       }
     }
-    for (const l of plain.values()) if (l.length > 1) l.sort(cmpRef);
+    // chunks are nearly always stored in chunk_seq order: sort only the lists that are not
+    for (const l of plain.values()) if (l.length > 1 && !inOrder(l)) l.sort(cmpRef);
     this.plain = plain;
     this.direct = direct;
   }
@@ -137,6 +138,11 @@ export class ToastRelation {
     if (off < 24 || off + len > pdSpecial(dv) || len < 24) return { why: `line pointer (${block},${item}) has lp_off ${off} lp_len ${len}, outside the page's items` };
     return { page, off, len };
   }
+}
+
+function inOrder(l: PlainChunkRef[]): boolean {
+  for (let i = 1; i < l.length; i++) if (cmpRef(l[i - 1]!, l[i]!) > 0) return false;
+  return true;
 }
 
 function cmpRef(a: PlainChunkRef, b: PlainChunkRef): number {
