@@ -106,7 +106,11 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
     const renderer = new TextByteRenderer(out, colour, { values: o.values, hex: o.hex });
     try {
       if (parallel) {
-        const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array) => (out.flush(), void process.stdout.write(b)) };
+        const sink = {
+          event: (e: DumpEvent) => renderer.event(e),
+          // reusable once nothing is left queued (stdout writes synchronously to files, pipes, TTYs)
+          fragmentBytes: (b: Uint8Array): boolean => (out.flush(), process.stdout.write(b), process.stdout.writableLength === 0),
+        };
         summary = await dumpParallel(rels, opts, { jobs, format: "text", colour, values: opts.values !== false }, sink);
       } else {
         for (const r of rels) {

@@ -15,8 +15,10 @@ export class ByteOut {
     /** receives each full chunk; owns it afterwards */
     private readonly sink: (chunk: Uint8Array) => void,
     private readonly chunkSize = 1 << 20,
+    /** where fresh chunk buffers come from (a pool of returned ones, say) */
+    private readonly alloc: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
   ) {
-    this.buf = Buffer.allocUnsafe(chunkSize);
+    this.buf = alloc(chunkSize);
     this.dv = viewOf(this.buf);
   }
 
@@ -38,7 +40,7 @@ export class ByteOut {
     if (!this.pos) return;
     const chunk = this.buf.subarray(0, this.pos);
     this.written += this.pos;
-    this.buf = Buffer.allocUnsafe(this.chunkSize);
+    this.buf = this.alloc(this.chunkSize);
     this.dv = viewOf(this.buf);
     this.pos = 0;
     this.sink(chunk);

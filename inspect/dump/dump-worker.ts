@@ -20,7 +20,21 @@ export interface DumpJob {
 
 const encoder = new TextEncoder();
 
-parentPort!.on("message", (job: DumpJob) => {
+// Chunk buffers the main thread has written out and handed back: reused, so a long dump does
+// not allocate (and the main thread does not collect) a fresh megabyte per chunk.
+const CHUNK = 1 << 20;
+const pool: ArrayBuffer[] = [];
+const alloc = (size: number): Buffer => {
+  const ab = size === CHUNK ? pool.pop() : undefined;
+  return ab ? Buffer.from(ab, 0, ab.byteLength) : Buffer.allocUnsafe(size);
+};
+
+parentPort!.on("message", (msg: DumpJob | { recycle: ArrayBuffer[] }) => {
+  if ("recycle" in msg) {
+    for (const ab of msg.recycle) if (ab.byteLength === CHUNK) pool.push(ab);
+    return;
+  }
+  const job = msg;
   try {
     const r = resolveSpec(job.spec);
     const summary = emptySummary();
@@ -30,7 +44,7 @@ parentPort!.on("message", (job: DumpJob) => {
     if (job.format === "text") {
       // Pages rendered straight to bytes from reused page records.
       const parts: Uint8Array[] = [];
-      const out = new ByteOut((c) => void parts.push(c));
+      const out = new ByteOut((c) => void parts.push(c), CHUNK, alloc);
       const renderer = new TextByteRenderer(out, job.colour, { values: job.values, hex: job.opts.hex });
       for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary, { records: true })) renderer.event(e);
       out.flush();

@@ -10,8 +10,8 @@ import type { DumpSummary } from "./model.js";
 export interface FragmentSink {
   /** relation headers and file-level findings, as in a serial dump */
   event(e: DumpEvent): void;
-  /** rendered pages of one block range (UTF-8), in order */
-  fragmentBytes(bytes: Uint8Array, empty: boolean): void;
+  /** rendered pages of one block range (UTF-8), in order; true when the bytes may be reused */
+  fragmentBytes(bytes: Uint8Array, empty: boolean): boolean | void;
 }
 
 /**
@@ -33,6 +33,8 @@ interface UnitResult {
   empty: boolean;
   findings: Finding[];
   summary: DumpSummary;
+  /** the worker that rendered it (buffers go back to it) */
+  worker: Worker;
 }
 
 export async function dumpParallel(
@@ -69,8 +71,10 @@ export async function dumpParallel(
         const r = results.get(st.job.id);
         if (!r) return;
         results.delete(st.job.id);
-        if (r.chunks.length === 1) sink.fragmentBytes(r.chunks[0]!, r.empty);
-        else for (const c of r.chunks) sink.fragmentBytes(c, false);
+        const reusable = new Set<ArrayBuffer>();
+        for (const c of r.chunks) if (sink.fragmentBytes(c, r.chunks.length === 1 && r.empty) === true) reusable.add(c.buffer as ArrayBuffer);
+        // written out: the worker gets its buffers back for its next chunks
+        if (reusable.size) r.worker.postMessage({ recycle: [...reusable] }, [...reusable]);
         for (const f of r.findings) sink.event({ type: "finding", finding: f });
         addSummary(summary, r.summary);
       }
@@ -96,7 +100,7 @@ export async function dumpParallel(
             reject(new FormatError(m.error.code ?? "DUMP_WORKER_FAILED", m.error.message, m.error.location ?? {}));
             return;
           }
-          results.set(m.id, m);
+          results.set(m.id, { ...m, worker: w });
           flush();
           idle.push(w);
           while (idle.length && nextUnit < units.length && results.size <= maxWaiting) feed(idle.shift()!);

@@ -27,7 +27,11 @@ for (const format of ["text", "json"] as const) {
     const r2 = make((s) => (par += s), (b) => (par += dec.decode(b)));
     const s2 = await dumpParallel(rels, opts, { jobs: 2, format, colour: false, values: true, unitBlocks: 37 }, {
       event: (e) => r2.event(e),
-      fragmentBytes: (b, empty) => (r2 instanceof JsonRenderer ? r2.fragmentBytes(b, empty) : (par += dec.decode(b))),
+      fragmentBytes: (b, empty) => {
+        if (r2 instanceof JsonRenderer) r2.fragmentBytes(b, empty);
+        else par += dec.decode(b);
+        return true; // decoded (copied): the workers may reuse the buffers
+      },
     });
     r2.event({ type: "end", summary: s2 });
     assert.deepEqual(s2, s1);
