@@ -28,6 +28,17 @@ const scratch = new Int32Array(WORDS);
 const scratchBytes = new Uint8Array(scratch.buffer);
 const HOST_LE = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
+// A word view of the last buffer seen (block reads hand out pages of one batch buffer).
+let viewedBuffer: ArrayBufferLike | null = null;
+let viewedWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+function wordsOver(buf: ArrayBufferLike): Int32Array<ArrayBufferLike> {
+  if (buf !== viewedBuffer) {
+    viewedBuffer = buf;
+    viewedWords = new Int32Array(buf, 0, buf.byteLength >>> 2);
+  }
+  return viewedWords;
+}
+
 /**
  * pg_checksum_page: the 16-bit checksum (1..65535) of an 8192-byte page at absolute block
  * number `blkno` of its fork. The stored pd_checksum is ignored; the page is not modified.
@@ -37,10 +48,19 @@ export function pgChecksumPage(page: Uint8Array, blkno: number): number {
     throw new FormatError("CHECKSUM_PAGE_SIZE", `pg_checksum_page needs a ${BLCKSZ_DEFAULT}-byte page, got ${page.length} bytes`, { block: blkno });
   }
   if (!(blkno >= 0 && blkno <= 0xffffffff) || blkno % 1 !== 0) throw new RangeError(`block number ${blkno} is not a uint32`);
-  const words = scratch;
-  if (HOST_LE) scratchBytes.set(page);
-  else for (let w = 0, b = 0; w < WORDS; w++, b += 4) words[w] = page[b] | (page[b + 1] << 8) | (page[b + 2] << 16) | (page[b + 3] << 24);
-  words[CHECKSUM_WORD] &= CHECKSUM_MASK;
+  // Read the page in place through a word view of its buffer when it is 4-byte aligned (pages
+  // come from block reads: always), else through a copy; pd_checksum's word is masked on read.
+  let words: Int32Array<ArrayBufferLike>;
+  let base: number;
+  if (HOST_LE && (page.byteOffset & 3) === 0) {
+    words = wordsOver(page.buffer);
+    base = page.byteOffset >>> 2;
+  } else {
+    if (HOST_LE) scratchBytes.set(page);
+    else for (let w = 0, b = 0; w < WORDS; w++, b += 4) scratch[w] = page[b] | (page[b + 1] << 8) | (page[b + 2] << 16) | (page[b + 3] << 24);
+    words = scratch;
+    base = 0;
+  }
 
   // The 32 columns are independent chains: run eight at a time in registers (the same result as
   // PostgreSQL's row-by-row loop, with room for the CPU to overlap the multiplies).
@@ -49,10 +69,12 @@ export function pgChecksumPage(page: Uint8Array, blkno: number): number {
     let s0 = BASE_OFFSETS[j], s1 = BASE_OFFSETS[j + 1], s2 = BASE_OFFSETS[j + 2], s3 = BASE_OFFSETS[j + 3];
     let s4 = BASE_OFFSETS[j + 4], s5 = BASE_OFFSETS[j + 5], s6 = BASE_OFFSETS[j + 6], s7 = BASE_OFFSETS[j + 7];
     let t: number;
-    for (let i = j; i < WORDS; i += N_SUMS) {
+    for (let i = base + j, end = base + WORDS; i < end; i += N_SUMS) {
+      // row 0 of the first eight columns holds pd_checksum (word 2), counted as zero
+      const w2 = i === base + CHECKSUM_WORD - 2 ? words[i + 2] & CHECKSUM_MASK : words[i + 2];
       t = s0 ^ words[i]; s0 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
       t = s1 ^ words[i + 1]; s1 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
-      t = s2 ^ words[i + 2]; s2 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
+      t = s2 ^ w2; s2 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
       t = s3 ^ words[i + 3]; s3 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
       t = s4 ^ words[i + 4]; s4 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
       t = s5 ^ words[i + 5]; s5 = Math.imul(t, FNV_PRIME) ^ (t >>> 17);
