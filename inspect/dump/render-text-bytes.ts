@@ -3,7 +3,7 @@
 // Relation headers, findings, values and the summary go through TextRenderer's own wording.
 import { Chalk } from "chalk";
 import { LP_FLAG_NAMES, LP_DEAD } from "../../formats/page/item-id.js";
-import { ascii, constText, putBytes, putConst, putHex4, putHexSpaced, putUint, type ByteOut } from "./byte-out.js";
+import { ascii, constText, putBytes, putConst, putHex4, putHexSpaced, putUint, type ByteOut, type ConstText } from "./byte-out.js";
 import { TextRenderer, type TextOptions } from "./render-text.js";
 import type { BtreeFields, HeapFields, ItemRecord, PageRecord } from "./page-record.js";
 import type { DumpEvent } from "./dump.js";
@@ -55,8 +55,8 @@ const L = {
   data: constText("        data"),
 };
 const FLAG_TEXT = LP_FLAG_NAMES.map((f) => ascii(f));
-const BT_KIND = new Map<string, Uint8Array>(["pivot", "posting", "tuple", "minus-infinity", "highkey"].map((k) => [k, ascii("  " + k)]));
-const flagLineCache = new WeakMap<string[], Uint8Array>();
+const BT_KIND = new Map<string, ConstText>(["pivot", "posting", "tuple", "minus-infinity", "highkey"].map((k) => [k, constText("  " + k)]));
+const flagLineCache = new WeakMap<string[], ConstText>();
 
 export class TextByteRenderer {
   private readonly strings: TextRenderer;
@@ -232,7 +232,7 @@ export class TextByteRenderer {
       if (h.flags.length) {
         p = putBytes(b, p, dim[0]);
         p = putConst(dv, b, p, L.indent);
-        p = putBytes(b, p, this.flagLine(h.flags));
+        p = putConst(dv, b, p, this.flagLine(h.flags));
         p = putBytes(b, p, dim[1]);
         if (h.hasBits && it.lp_len > 23) {
           // pageinspect's t_bits: a character per bit of the bitmap bytes that lie inside the tuple
@@ -253,7 +253,7 @@ export class TextByteRenderer {
     const dim = this.dim;
     const dv = this.out.dv;
     {
-      p = putBytes(b, p, BT_KIND.get(bt.kind)!);
+      p = putConst(dv, b, p, BT_KIND.get(bt.kind)!);
       p = putConst(dv, b, p, L.btCtid);
       p = putUint(b, p, bt.tidBlock, 0);
       b[p++] = 44;
@@ -318,12 +318,12 @@ export class TextByteRenderer {
 
   /** flag lists are shared between tuples with the same masks, so their text is cached by identity */
   private lastFlags: string[] | undefined;
-  private lastFlagLine: Uint8Array = new Uint8Array(0);
-  private flagLine(flags: string[]): Uint8Array {
+  private lastFlagLine: ConstText = constText("");
+  private flagLine(flags: string[]): ConstText {
     // neighbouring tuples mostly share their masks
     if (flags === this.lastFlags) return this.lastFlagLine;
     let b = flagLineCache.get(flags);
-    if (!b) flagLineCache.set(flags, (b = ascii(flags.join("|"))));
+    if (!b) flagLineCache.set(flags, (b = constText(flags.join("|"))));
     this.lastFlags = flags;
     this.lastFlagLine = b;
     return b;
