@@ -175,6 +175,18 @@ export function putBytes(b: Uint8Array, p: number, src: Uint8Array): number {
   return p;
 }
 
+/** A label and a number after it ("  xmin " 796). */
+export function putField(dv: DataView, b: Uint8Array, p: number, label: ConstText, n: number, width = 0): number {
+  return putUint(b, putConst(dv, b, p, label), n, width);
+}
+
+/** A TID's two numbers, "block,offset" (the caller writes the parentheses). */
+export function putTidNumbers(b: Uint8Array, p: number, block: number, offset: number): number {
+  p = putUint(b, p, block, 0);
+  b[p++] = 44;
+  return putUint(b, p, offset, 0);
+}
+
 /** "00" .. "99" as ASCII pairs. */
 const DIGIT_PAIRS = new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join(""));
 

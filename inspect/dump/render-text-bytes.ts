@@ -3,7 +3,7 @@
 // Relation headers, findings, values and the summary go through TextRenderer's own wording.
 import { Chalk } from "chalk";
 import { LP_FLAG_NAMES, LP_DEAD } from "../../formats/page/item-id.js";
-import { ascii, constText, putBytes, putConst, putHex4, putHexSpaced, putUint, type ByteOut, type ConstText } from "./byte-out.js";
+import { ascii, constText, putBytes, putConst, putField, putHex4, putHexSpaced, putTidNumbers, type ByteOut, type ConstText } from "./byte-out.js";
 import { TextRenderer, type TextOptions } from "./render-text.js";
 import type { BtreeFields, HeapFields, ItemRecord, PageRecord } from "./page-record.js";
 import type { DumpEvent } from "./dump.js";
@@ -115,14 +115,12 @@ export class TextByteRenderer {
     const dv = o.dv;
     let p = o.pos;
     p = putBytes(b, p, this.blockStyle[0]);
-    p = putConst(dv, b, p, L.block);
-    p = putUint(b, p, r.block, 0);
+    p = putField(dv, b, p, L.block, r.block);
     p = putBytes(b, p, this.blockStyle[1]);
     p = putBytes(b, p, this.dim[0]);
     p = putConst(dv, b, p, L.openParen);
     p = putBytes(b, p, this.fileText);
-    p = putConst(dv, b, p, L.at);
-    p = putUint(b, p, r.fileOffset, 0);
+    p = putField(dv, b, p, L.at, r.fileOffset);
     b[p++] = 41;
     p = putBytes(b, p, this.dim[1]);
     p = putBytes(b, p, kind);
@@ -130,8 +128,7 @@ export class TextByteRenderer {
     o.pos = p;
     o.text(h.lsn);
     p = o.pos;
-    p = putConst(dv, b, p, L.checksum);
-    p = putUint(b, p, h.pd_checksum, 0);
+    p = putField(dv, b, p, L.checksum, h.pd_checksum);
     o.pos = p;
     if (h.checksum) {
       if (h.checksum.ok) o.bytes(this.okText);
@@ -143,22 +140,14 @@ export class TextByteRenderer {
     o.pos = p;
     if (h.flagNames.length) o.text(` (${h.flagNames.join("|")})`);
     p = o.pos;
-    p = putConst(dv, b, p, L.lower);
-    p = putUint(b, p, h.pd_lower, 0);
-    p = putConst(dv, b, p, L.upper);
-    p = putUint(b, p, h.pd_upper, 0);
-    p = putConst(dv, b, p, L.special);
-    p = putUint(b, p, h.pd_special, 0);
-    p = putConst(dv, b, p, L.size);
-    p = putUint(b, p, h.pageSize, 0);
-    p = putConst(dv, b, p, L.version);
-    p = putUint(b, p, h.layoutVersion, 0);
-    p = putConst(dv, b, p, L.pruneXid);
-    p = putUint(b, p, h.pd_prune_xid, 0);
-    p = putConst(dv, b, p, L.items);
-    p = putUint(b, p, h.items, 0);
-    p = putConst(dv, b, p, L.free);
-    p = putUint(b, p, h.freeSpace, 0);
+    p = putField(dv, b, p, L.lower, h.pd_lower);
+    p = putField(dv, b, p, L.upper, h.pd_upper);
+    p = putField(dv, b, p, L.special, h.pd_special);
+    p = putField(dv, b, p, L.size, h.pageSize);
+    p = putField(dv, b, p, L.version, h.layoutVersion);
+    p = putField(dv, b, p, L.pruneXid, h.pd_prune_xid);
+    p = putField(dv, b, p, L.items, h.items);
+    p = putField(dv, b, p, L.free, h.freeSpace);
     b[p++] = 10;
     o.pos = p;
     if (r.meta || r.special) this.strings.metaAndSpecial(r);
@@ -173,8 +162,7 @@ export class TextByteRenderer {
     const b = o.buf;
     const dv = o.dv;
     let p = o.pos;
-    p = putConst(dv, b, p, L.lp);
-    p = putUint(b, p, it.lp, 3);
+    p = putField(dv, b, p, L.lp, it.lp, 3);
     p = putConst(dv, b, p, L.sp2);
     const flag = FLAG_TEXT[it.lp_flags]!;
     const style = it.lp_flags === 1 ? undefined : it.lp_flags === LP_DEAD ? this.red : this.yellow;
@@ -182,10 +170,8 @@ export class TextByteRenderer {
     p = putBytes(b, p, flag);
     if (style) p = putBytes(b, p, style[1]);
     for (let k = flag.length; k < 8; k++) b[p++] = 32;
-    p = putConst(dv, b, p, L.off);
-    p = putUint(b, p, it.lp_off, 4);
-    p = putConst(dv, b, p, L.len);
-    p = putUint(b, p, it.lp_len, 4);
+    p = putField(dv, b, p, L.off, it.lp_off, 4);
+    p = putField(dv, b, p, L.len, it.lp_len, 4);
     if (h) {
       o.pos = this.heapLine(b, p, page, it, h);
       if (this.opts.values && h.values) for (const v of h.values) o.text(`        ${this.strings.value(v)}\n`);
@@ -204,104 +190,86 @@ export class TextByteRenderer {
   private heapLine(b: Uint8Array, p: number, page: Uint8Array, it: ItemRecord, h: HeapFields): number {
     const dim = this.dim;
     const dv = this.out.dv;
-    {
-      p = putConst(dv, b, p, L.xmin);
-      p = putUint(b, p, h.t_xmin, 0);
-      p = putConst(dv, b, p, L.xmax);
-      p = putUint(b, p, h.t_xmax, 0);
-      p = putConst(dv, b, p, L.cid);
-      p = putUint(b, p, h.t_field3, 0);
-      p = putConst(dv, b, p, L.ctid);
-      p = putUint(b, p, h.ctidBlock, 0);
-      b[p++] = 44;
-      p = putUint(b, p, h.ctidOffset, 0);
-      p = putConst(dv, b, p, L.natts);
-      p = putUint(b, p, h.natts, 0);
-      p = putConst(dv, b, p, L.hoff);
-      p = putUint(b, p, h.t_hoff, 0);
-      p = putConst(dv, b, p, L.infomask);
-      p = putHex4(b, p, h.t_infomask);
-      p = putConst(dv, b, p, L.infomask2);
-      p = putHex4(b, p, h.t_infomask2);
-      if (h.state !== undefined && h.state !== "live") {
+    p = putField(dv, b, p, L.xmin, h.t_xmin);
+    p = putField(dv, b, p, L.xmax, h.t_xmax);
+    p = putField(dv, b, p, L.cid, h.t_field3);
+    p = putConst(dv, b, p, L.ctid);
+    p = putTidNumbers(b, p, h.ctidBlock, h.ctidOffset);
+    p = putField(dv, b, p, L.natts, h.natts);
+    p = putField(dv, b, p, L.hoff, h.t_hoff);
+    p = putConst(dv, b, p, L.infomask);
+    p = putHex4(b, p, h.t_infomask);
+    p = putConst(dv, b, p, L.infomask2);
+    p = putHex4(b, p, h.t_infomask2);
+    if (h.state !== undefined && h.state !== "live") {
+      p = putBytes(b, p, dim[0]);
+      p = putBytes(b, p, this.stateBytes(h.state));
+      p = putBytes(b, p, dim[1]);
+    }
+    b[p++] = 10;
+    if (h.flags.length) {
+      p = putBytes(b, p, dim[0]);
+      p = putConst(dv, b, p, L.indent);
+      p = putConst(dv, b, p, this.flagLine(h.flags));
+      p = putBytes(b, p, dim[1]);
+      if (h.hasBits && it.lp_len > 23) {
+        // pageinspect's t_bits: a character per bit of the bitmap bytes that lie inside the tuple
         p = putBytes(b, p, dim[0]);
-        p = putBytes(b, p, this.stateBytes(h.state));
+        p = putConst(dv, b, p, L.tbits);
+        const nbits = ((h.natts + 7) >> 3) * 8;
+        const at = it.lp_off + 23;
+        for (let k = 0; k < nbits && 23 + (k >> 3) < it.lp_len; k++) b[p++] = (page[at + (k >> 3)]! >> (k & 7)) & 1 ? 49 : 48;
         p = putBytes(b, p, dim[1]);
       }
       b[p++] = 10;
-      if (h.flags.length) {
-        p = putBytes(b, p, dim[0]);
-        p = putConst(dv, b, p, L.indent);
-        p = putConst(dv, b, p, this.flagLine(h.flags));
-        p = putBytes(b, p, dim[1]);
-        if (h.hasBits && it.lp_len > 23) {
-          // pageinspect's t_bits: a character per bit of the bitmap bytes that lie inside the tuple
-          p = putBytes(b, p, dim[0]);
-          p = putConst(dv, b, p, L.tbits);
-          const nbits = ((h.natts + 7) >> 3) * 8;
-          const at = it.lp_off + 23;
-          for (let k = 0; k < nbits && 23 + (k >> 3) < it.lp_len; k++) b[p++] = (page[at + (k >> 3)]! >> (k & 7)) & 1 ? 49 : 48;
-          p = putBytes(b, p, dim[1]);
-        }
-        b[p++] = 10;
-      }
-      return p;
     }
+    return p;
   }
 
   private btreeLine(b: Uint8Array, p: number, page: Uint8Array, bt: BtreeFields): number {
     const dim = this.dim;
     const dv = this.out.dv;
-    {
-      p = putConst(dv, b, p, BT_KIND.get(bt.kind)!);
-      p = putConst(dv, b, p, L.btCtid);
-      p = putUint(b, p, bt.tidBlock, 0);
-      b[p++] = 44;
-      p = putUint(b, p, bt.tidOffset, 0);
-      if (bt.htidBlock >= 0) {
-        p = putConst(dv, b, p, L.htid);
-        p = putUint(b, p, bt.htidBlock, 0);
-        b[p++] = 44;
-        p = putUint(b, p, bt.htidOffset, 0);
-      }
-      b[p++] = 41;
-      if (bt.dead) {
-        p = putBytes(b, p, this.red[0]);
-        p = putConst(dv, b, p, L.dead);
-        p = putBytes(b, p, this.red[1]);
-      }
-      if (bt.nulls) p = putConst(dv, b, p, L.nulls);
-      if (bt.vars) p = putConst(dv, b, p, L.vars);
-      b[p++] = 10;
-      if (bt.postingCount > 0) {
-        p = putBytes(b, p, dim[0]);
-        p = putConst(dv, b, p, L.tids);
-        p = putUint(b, p, bt.postingCount, 0);
-        b[p++] = 41;
-        const shown = Math.min(8, bt.postingCount);
-        for (let k = 0; k < shown; k++) {
-          const at = bt.postingStart + 6 * k;
-          b[p++] = 32;
-          b[p++] = 40;
-          p = putUint(b, p, (page[at]! | (page[at + 1]! << 8)) * 65536 + (page[at + 2]! | (page[at + 3]! << 8)), 0);
-          b[p++] = 44;
-          p = putUint(b, p, page[at + 4]! | (page[at + 5]! << 8), 0);
-          b[p++] = 41;
-        }
-        if (bt.postingCount > 8) p = putConst(dv, b, p, L.more);
-        p = putBytes(b, p, dim[1]);
-        b[p++] = 10;
-      }
-      if (bt.keys && this.opts.values) return p;
-      if (bt.dataLen > 0 && (this.opts.values || this.opts.hex)) {
-        p = putBytes(b, p, dim[0]);
-        p = putConst(dv, b, p, L.data);
-        p = putHexSpaced(b, p, page, bt.dataStart, bt.dataLen);
-        p = putBytes(b, p, dim[1]);
-        b[p++] = 10;
-      }
-      return p;
+    p = putConst(dv, b, p, BT_KIND.get(bt.kind)!);
+    p = putConst(dv, b, p, L.btCtid);
+    p = putTidNumbers(b, p, bt.tidBlock, bt.tidOffset);
+    if (bt.htidBlock >= 0) {
+      p = putConst(dv, b, p, L.htid);
+      p = putTidNumbers(b, p, bt.htidBlock, bt.htidOffset);
     }
+    b[p++] = 41;
+    if (bt.dead) {
+      p = putBytes(b, p, this.red[0]);
+      p = putConst(dv, b, p, L.dead);
+      p = putBytes(b, p, this.red[1]);
+    }
+    if (bt.nulls) p = putConst(dv, b, p, L.nulls);
+    if (bt.vars) p = putConst(dv, b, p, L.vars);
+    b[p++] = 10;
+    if (bt.postingCount > 0) {
+      p = putBytes(b, p, dim[0]);
+      p = putField(dv, b, p, L.tids, bt.postingCount);
+      b[p++] = 41;
+      const shown = Math.min(8, bt.postingCount);
+      for (let k = 0; k < shown; k++) {
+        const at = bt.postingStart + 6 * k;
+        b[p++] = 32;
+        b[p++] = 40;
+        p = putTidNumbers(b, p, (page[at]! | (page[at + 1]! << 8)) * 65536 + (page[at + 2]! | (page[at + 3]! << 8)), page[at + 4]! | (page[at + 5]! << 8));
+        b[p++] = 41;
+      }
+      if (bt.postingCount > 8) p = putConst(dv, b, p, L.more);
+      p = putBytes(b, p, dim[1]);
+      b[p++] = 10;
+    }
+    if (bt.keys && this.opts.values) return p;
+    if (bt.dataLen > 0 && (this.opts.values || this.opts.hex)) {
+      p = putBytes(b, p, dim[0]);
+      p = putConst(dv, b, p, L.data);
+      p = putHexSpaced(b, p, page, bt.dataStart, bt.dataLen);
+      p = putBytes(b, p, dim[1]);
+      b[p++] = 10;
+    }
+    return p;
   }
 
   private dimmed(b: Uint8Array): void {
