@@ -5,6 +5,17 @@ import { FormatError, describeLocation } from "../formats/schema/errors.js";
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_DAMAGE = 2;
+/** stdout's reader went away (`pgdisk … | head`): what a C tool killed by SIGPIPE reports */
+export const EXIT_PIPE = 141;
+
+/** Stop quietly when stdout's reader goes away; any other output error is an operational one. */
+export function handleStdoutErrors(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(EXIT_PIPE);
+    process.stderr.write(`pgdisk: cannot write the output: ${e.message}\n`);
+    process.exit(EXIT_USAGE);
+  });
+}
 
 /** FormatError codes that mean "you asked for something that is not there", not damage. */
 const OPERATIONAL = new Set([

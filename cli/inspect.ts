@@ -170,7 +170,8 @@ export function makeInspectCommand(): Command {
     .addHelpText(
       "after",
       `
-Exit status: 0 clean, 1 usage or unreadable input, 2 damage found (each finding names file, block and offset).
+Exit status: 0 clean, 1 usage or unreadable input, 2 damage found (each finding names file, block and offset),
+141 when the reader of the output goes away ("pgdisk ... | head"), as for a tool stopped by SIGPIPE.
 
 Examples:
   pgdisk inspect dump --pgdata /tmp/s/data -d pgdisk_sample -t toast_docs --detoast -b 0:2

@@ -5,7 +5,7 @@ import { makeInspectCommand } from "./inspect.js";
 import { makeSamplesCommand } from "../samples/cli.js";
 import { makeMigrateCommand } from "./migrate.js";
 import { makeVerifyCommand } from "./verify.js";
-import { reportError } from "./exit.js";
+import { handleStdoutErrors, reportError } from "./exit.js";
 
 const program = new Command("pgdisk")
   .description("read, dump, verify, browse and convert PostgreSQL 15 on-disk files offline (with Direct TOAST and BTP_PREFIX support)")
@@ -16,6 +16,7 @@ const program = new Command("pgdisk")
     process.exit(err.exitCode === 0 ? 0 : 1);
   });
 
+handleStdoutErrors();
 program.addCommand(makeInspectCommand());
 program.addCommand(makeVerifyCommand());
 program.addCommand(makeMigrateCommand());
