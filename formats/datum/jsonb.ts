@@ -33,8 +33,18 @@ const JENTRY_ISBOOL_TRUE = 0x30000000;
 const JENTRY_ISNULL = 0x40000000;
 const JENTRY_ISCONTAINER = 0x50000000;
 
-/** Text of the container at b[start, end); `start` is 4-byte aligned relative to the payload. */
-function containerText(b: Uint8Array, start: number, end: number, top: boolean): string {
+/** A text limit: output stops once it passes `limit` characters (cut says it did). */
+interface Cut {
+  limit: number;
+  cut: boolean;
+}
+
+/**
+ * Text of the container at b[start, end); `start` is 4-byte aligned relative to the payload.
+ * With `stop`, the text starting at output position `at` ends (without its closing bracket)
+ * once the whole output passes stop.limit characters.
+ */
+function containerText(b: Uint8Array, start: number, end: number, top: boolean, stop?: Cut, at = 0): string {
   const dv = view(b);
   if (start + 4 > end) throw new FormatError("JSONB_TRUNCATED", "jsonb container header past end", { offset: start });
   const header = dv.getUint32(start, true);
@@ -45,7 +55,7 @@ function containerText(b: Uint8Array, start: number, end: number, top: boolean):
   const entriesAt = start + 4;
   const dataAt = entriesAt + 4 * nchildren;
   if (dataAt > end) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: start });
-  const child = (i: number): string => {
+  const child = (i: number, pos = 0): string => {
     // start offset: sum lengths back to the nearest entry that stores an end offset
     let off = 0;
     for (let j = i - 1; j >= 0; j--) {
@@ -74,7 +84,7 @@ function containerText(b: Uint8Array, start: number, end: number, top: boolean):
       case JENTRY_ISNULL:
         return "null";
       case JENTRY_ISCONTAINER:
-        return containerText(b, dataAt + alignUp(off, 4), to, false);
+        return containerText(b, dataAt + alignUp(off, 4), to, false, stop, pos);
       default:
         throw new FormatError("JSONB_BAD_JENTRY", `jsonb JEntry type 0x${(je & JENTRY_TYPEMASK).toString(16)}`, { offset: entriesAt + 4 * i });
     }
@@ -84,13 +94,34 @@ function containerText(b: Uint8Array, start: number, end: number, top: boolean):
     return child(0);
   }
   const items: string[] = [];
-  if (isObject) for (let i = 0; i < count; i++) items.push(`${child(i)}: ${child(i + count)}`);
-  else for (let i = 0; i < count; i++) items.push(child(i));
-  return isObject ? `{${items.join(", ")}}` : `[${items.join(", ")}]`;
+  const open = isObject ? "{" : "[";
+  let len = 1;
+  for (let i = 0; i < count; i++) {
+    const sep = i ? 2 : 0;
+    let s: string;
+    if (isObject) {
+      const key = child(i);
+      s = `${key}: ${child(i + count, at + len + sep + key.length + 2)}`;
+    } else s = child(i, at + len + sep);
+    items.push(s);
+    len += sep + s.length;
+    if (stop && at + len > stop.limit && (stop.cut || i < count - 1)) {
+      stop.cut = true;
+      return open + items.join(", ");
+    }
+  }
+  return `${open}${items.join(", ")}${isObject ? "}" : "]"}`;
 }
 
 export function jsonbText(d: Uint8Array): string {
   return containerText(d, 0, d.length, true);
+}
+
+/** The first characters of jsonb_out's text: an exact prefix, longer than `limit` when cut. */
+export function jsonbTextPrefix(d: Uint8Array, limit: number): { text: string; cut: boolean } {
+  const stop: Cut = { limit, cut: false };
+  const text = containerText(d, 0, d.length, true, stop);
+  return { text, cut: stop.cut };
 }
 
 export const JSONB_DECODERS: DecoderTable = {

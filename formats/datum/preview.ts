@@ -6,6 +6,7 @@ import { arrayText } from "./arrays.js";
 import { builtinTypeLookup, datumToText, DECODERS, isArrayType } from "./index.js";
 import type { TypeLookup } from "./types.js";
 import { hex, utf8Text } from "./util.js";
+import { jsonbTextPrefix } from "./jsonb.js";
 
 export interface ValuePreview {
   text: string;
@@ -14,6 +15,7 @@ export interface ValuePreview {
 }
 
 const BYTEA = 17;
+const JSONB = 3802;
 /** types whose output is their stored UTF-8 bytes */
 const STORED_TEXT = new Set([25, 1043, 1042, 142, 194, 1790, 705, 2275, 114]);
 
@@ -25,6 +27,10 @@ export function datumPreview(data: Uint8Array, typeOid: number, typmod: number, 
     let cut = 4 * (limit + 1);
     while (cut > 0 && (data[cut]! & 0xc0) === 0x80) cut--;
     return { text: utf8Text(data.subarray(0, cut)), truncated: true };
+  }
+  if (typeOid === JSONB) {
+    const p = jsonbTextPrefix(data, limit);
+    return { text: p.text, truncated: p.cut };
   }
   if (!DECODERS.has(typeOid)) {
     const info = types(typeOid) ?? builtinTypeLookup(typeOid);

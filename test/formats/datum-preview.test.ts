@@ -44,7 +44,7 @@ test("value previews are exact prefixes of the full text", async () => {
     } else assert.equal(c.value, f.value, `${f.name} (${f.type}): uncut previews are the whole text`);
   }
   assert.ok(truncated > 100, `many long values cut (${truncated})`);
-  // bytea, character types and arrays all take the short path in the sample
-  for (const t of ["text", "bytea"]) assert.ok(kinds.has(t), `${t} values were cut: ${[...kinds].join(", ")}`);
+  // bytea, character types, jsonb and arrays all take the short path in the sample
+  for (const t of ["text", "bytea", "jsonb"]) assert.ok(kinds.has(t), `${t} values were cut: ${[...kinds].join(", ")}`);
   assert.ok([...kinds].some((t) => t.endsWith("[]")), `arrays were cut: ${[...kinds].join(", ")}`);
 });
