@@ -12,6 +12,44 @@ export interface ValuePreview {
   text: string;
   /** the text stops before the value's end */
   truncated: boolean;
+  /** the whole text's length in characters (UTF-16 units, as String.length), when known without decoding it */
+  fullLength?: number;
+}
+
+/**
+ * The UTF-16 length of well-formed UTF-8 bytes (one unit per sequence, two for 4-byte ones);
+ * undefined for ill-formed bytes, whose decoded length depends on the replacement rules.
+ */
+function utf16Length(b: Uint8Array): number | undefined {
+  let n = 0;
+  let follow = 0;
+  // the first continuation byte's range (UTF-8's exclusions: overlongs, surrogates, > U+10FFFF)
+  let lo = 0x80;
+  let hi = 0xbf;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (follow > 0) {
+      if (c < lo || c > hi) return undefined;
+      lo = 0x80;
+      hi = 0xbf;
+      follow--;
+      continue;
+    }
+    if (c < 0x80) n++;
+    else if (c >= 0xc2 && c <= 0xdf) (n++, (follow = 1));
+    else if (c >= 0xe0 && c <= 0xef) {
+      n++;
+      follow = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n += 2;
+      follow = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return undefined;
+  }
+  return follow === 0 ? n : undefined;
 }
 
 const BYTEA = 17;
@@ -21,12 +59,13 @@ const STORED_TEXT = new Set([25, 1043, 1042, 142, 194, 1790, 705, 2275, 114]);
 
 export function datumPreview(data: Uint8Array, typeOid: number, typmod: number, types: TypeLookup, limit: number): ValuePreview {
   // "\x" and two digits a byte: (limit >> 1) + 1 bytes give more than limit characters
-  if (typeOid === BYTEA && data.length > (limit >> 1) + 1) return { text: "\\x" + hex(data.subarray(0, (limit >> 1) + 1)), truncated: true };
+  if (typeOid === BYTEA && data.length > (limit >> 1) + 1) return { text: "\\x" + hex(data.subarray(0, (limit >> 1) + 1)), truncated: true, fullLength: 2 + 2 * data.length };
   if (STORED_TEXT.has(typeOid) && data.length > 4 * (limit + 1)) {
     // limit + 1 characters need at most 4 (limit + 1) bytes; cut on a character boundary
     let cut = 4 * (limit + 1);
     while (cut > 0 && (data[cut]! & 0xc0) === 0x80) cut--;
-    return { text: utf8Text(data.subarray(0, cut)), truncated: true };
+    // the length is exact for valid UTF-8 (what the server stores); invalid bytes decode to U+FFFD
+    return { text: utf8Text(data.subarray(0, cut)), truncated: true, fullLength: utf16Length(data) };
   }
   if (typeOid === JSONB) {
     const p = jsonbTextPrefix(data, limit);

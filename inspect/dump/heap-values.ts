@@ -84,7 +84,10 @@ function valueText(v: DumpValue, bytes: Uint8Array, typid: number, typmod: numbe
   }
   const p = datumPreview(bytes, typid, typmod, ctx.types, ctx.previewChars);
   v.value = p.text;
-  if (p.truncated) v.truncated = true;
+  if (p.truncated) {
+    v.truncated = true;
+    if (p.fullLength !== undefined) v.fullLength = p.fullLength;
+  }
 }
 
 /** Text of attmissingval's single element (attmissingval is a one-element array of the column's type). */

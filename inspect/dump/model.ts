@@ -46,6 +46,8 @@ export interface DumpValue {
   value?: string;
   /** value holds only the beginning of the text (text dumps decode long values in part) */
   truncated?: boolean;
+  /** with truncated: the whole text's length, when known without decoding it all */
+  fullLength?: number;
   /** how the datum is stored: fixed, short, plain (4-byte header), compressed, external, cstring */
   storage?: string;
   compression?: "pglz" | "lz4";

@@ -113,7 +113,7 @@ export class TextRenderer {
       const t = v.toast;
       notes.push(`${t.tag === "direct" ? `direct root ${t.root}` : `value ${t.valueid}`} toastrel ${t.toastrelid} raw ${t.rawsize} ext ${t.extsize}${t.compressed ? ` ${t.method}` : ""}`);
     }
-    const val = v.value === undefined ? c.dim("(not detoasted; use --detoast)") : quoteForText(v.value, v.truncated === true);
+    const val = v.value === undefined ? c.dim("(not detoasted; use --detoast)") : quoteForText(v.value, v.truncated ? (v.fullLength ?? -1) : v.value.length);
     return `${head} = ${val}${notes.length ? c.dim(`  [${notes.join("; ")}]`) : ""}`;
   }
 
@@ -138,8 +138,9 @@ function kv(o: Record<string, unknown>): string {
 
 /** Show text values on one line: long ones shortened, control characters escaped. */
 export const TEXT_VALUE_CHARS = 200;
-function quoteForText(s: string, truncated: boolean): string {
-  const shown = s.length > TEXT_VALUE_CHARS ? `${s.slice(0, TEXT_VALUE_CHARS)}… (${truncated ? "more" : s.length} chars)` : s;
+/** `length`: the whole text's length, -1 when unknown (the value was cut without learning it). */
+function quoteForText(s: string, length: number): string {
+  const shown = s.length > TEXT_VALUE_CHARS ? `${s.slice(0, TEXT_VALUE_CHARS)}… (${length < 0 ? "more" : length} chars)` : s;
   // most values need no escaping: one scan instead of five replacements
   if (!NEEDS_ESCAPE.test(shown)) return `'${shown}'`;
   return `'${shown.replace(ESCAPES, (c) => ESCAPE_OF[c]!)}'`;

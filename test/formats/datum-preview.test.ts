@@ -1,5 +1,6 @@
 // Text dumps decode long values only in part: on every value of a real cluster, the preview is
-// a prefix of the full text, longer than the limit when cut, and the full text otherwise.
+// a prefix of the full text, longer than the limit when cut (with the full length when it is
+// announced), and the full text otherwise.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { tinySample } from "../fixtures/sample.js";
@@ -26,6 +27,7 @@ test("value previews are exact prefixes of the full text", async () => {
   const cut = values(rels, limit);
   assert.equal(cut.length, full.length);
   let truncated = 0;
+  let withLength = 0;
   const kinds = new Set<string>();
   for (let i = 0; i < full.length; i++) {
     const f = full[i]!;
@@ -41,9 +43,14 @@ test("value previews are exact prefixes of the full text", async () => {
       kinds.add(f.type);
       assert.ok(c.value!.length > limit, `${f.name}: a cut preview is longer than the limit`);
       assert.ok(f.value.length > c.value!.length, `${f.name}: the full text is longer`);
+      if (c.fullLength !== undefined) {
+        withLength++;
+        assert.equal(c.fullLength, f.value.length, `${f.name} (${f.type}): the announced length is the full text's`);
+      }
     } else assert.equal(c.value, f.value, `${f.name} (${f.type}): uncut previews are the whole text`);
   }
   assert.ok(truncated > 100, `many long values cut (${truncated})`);
+  assert.ok(withLength > 50, `bytea and character values announce their length (${withLength})`);
   // bytea, character types, jsonb and arrays all take the short path in the sample
   for (const t of ["text", "bytea", "jsonb"]) assert.ok(kinds.has(t), `${t} values were cut: ${[...kinds].join(", ")}`);
   assert.ok([...kinds].some((t) => t.endsWith("[]")), `arrays were cut: ${[...kinds].join(", ")}`);
