@@ -1,6 +1,7 @@
 // Text output assembled as bytes: numbers and ASCII written digit by digit into a large buffer
-// that is handed to the sink whole (and not reused), so a dump of millions of items builds no
-// intermediate strings. Non-ASCII text (values, names) goes through Buffer's UTF-8 encoder.
+// that is handed to the sink whole (the sink owns it; a fresh one comes from `alloc`), so a dump
+// of millions of items builds no intermediate strings. Non-ASCII text (values, names) goes
+// through Buffer's UTF-8 encoder.
 const HEX = new TextEncoder().encode("0123456789abcdef");
 
 export class ByteOut {
@@ -24,14 +25,10 @@ export class ByteOut {
 
   /** Make room for n more bytes (buf may change). */
   reserve(n: number): void {
-    this.room(n);
-  }
-
-  private room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     this.flush();
     if (n > this.buf.length) {
-      this.buf = Buffer.allocUnsafe(n);
+      this.buf = this.alloc(n);
       this.dv = viewOf(this.buf);
     }
   }
@@ -50,7 +47,7 @@ export class ByteOut {
   text(s: string): void {
     if (s.length < 64) {
       // Short ASCII strings are cheaper copied by hand than through the encoder.
-      this.room(s.length * 3);
+      this.reserve(s.length * 3);
       const b = this.buf;
       let p = this.pos;
       for (let i = 0; i < s.length; i++) {
@@ -64,77 +61,19 @@ export class ByteOut {
       this.pos = p;
       return;
     }
-    this.room(s.length * 3);
+    this.reserve(s.length * 3);
     this.pos += this.buf.write(s, this.pos, "utf8");
   }
 
   /** Pre-encoded bytes (constants). */
   bytes(src: Uint8Array): void {
-    const n = src.length;
-    this.room(n);
-    const b = this.buf;
-    let p = this.pos;
-    if (n < 32) for (let i = 0; i < n; i++) b[p++] = src[i]!;
-    else {
-      b.set(src, p);
-      p += n;
-    }
-    this.pos = p;
+    this.reserve(src.length);
+    this.pos = putBytes(this.buf, this.pos, src);
   }
 
   byte(c: number): void {
-    this.room(1);
+    this.reserve(1);
     this.buf[this.pos++] = c;
-  }
-
-  /** A non-negative integer in decimal, right-aligned in `width` columns (never cut). */
-  uint(n: number, width = 0): void {
-    let digits = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
-    const pad = width > digits ? width - digits : 0;
-    this.room(pad + digits);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < pad; i++) b[p++] = 32;
-    let q = p + digits;
-    this.pos = q;
-    let t = n;
-    do {
-      const d = t % 10;
-      b[--q] = 48 + d;
-      t = (t - d) / 10;
-    } while (t > 0);
-  }
-
-  /** At least 4 lowercase hex digits (as n.toString(16).padStart(4, "0")). */
-  hex4(n: number): void {
-    if (n > 0xffff) {
-      this.text(n.toString(16));
-      return;
-    }
-    this.room(4);
-    const b = this.buf;
-    const p = this.pos;
-    b[p] = HEX[(n >> 12) & 15]!;
-    b[p + 1] = HEX[(n >> 8) & 15]!;
-    b[p + 2] = HEX[(n >> 4) & 15]!;
-    b[p + 3] = HEX[n & 15]!;
-    this.pos = p + 4;
-  }
-
-  /** Bytes [start, start + len) of src as "xx xx xx". */
-  hexSpaced(src: Uint8Array, start: number, len: number): void {
-    if (len <= 0) return;
-    this.room(3 * len);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < len; i++) {
-      const v = src[start + i]!;
-      if (i) b[p++] = 32;
-      b[p++] = HEX[v >> 4]!;
-      b[p++] = HEX[v & 15]!;
-    }
-    this.pos = p;
   }
 }
 
