@@ -1,6 +1,6 @@
 // json_out prints the text as stored; escape_json is shared with jsonb output.
 import type { DecoderTable } from "./decoder.js";
-import { utf8Text } from "./util.js";
+import { storedText } from "./text.js";
 
 /** escape_json: a JSON string literal (control characters as \u00xx, lowercase hex). */
 export function jsonString(s: string): string {
@@ -36,5 +36,5 @@ export function jsonString(s: string): string {
 }
 
 export const JSON_DECODERS: DecoderTable = {
-  114: (d) => utf8Text(d),
+  114: storedText,
 };

@@ -7,6 +7,7 @@ import { builtinTypeLookup, datumToText, DECODERS, isArrayType } from "./index.j
 import type { TypeLookup } from "./types.js";
 import { hex, utf8Text } from "./util.js";
 import { jsonbTextPrefix } from "./jsonb.js";
+import { storedText } from "./text.js";
 
 export interface ValuePreview {
   text: string;
@@ -54,13 +55,11 @@ function utf16Length(b: Uint8Array): number | undefined {
 
 const BYTEA = 17;
 const JSONB = 3802;
-/** types whose output is their stored UTF-8 bytes */
-const STORED_TEXT = new Set([25, 1043, 1042, 142, 194, 1790, 705, 2275, 114]);
 
 export function datumPreview(data: Uint8Array, typeOid: number, typmod: number, types: TypeLookup, limit: number): ValuePreview {
   // "\x" and two digits a byte: (limit >> 1) + 1 bytes give more than limit characters
   if (typeOid === BYTEA && data.length > (limit >> 1) + 1) return { text: "\\x" + hex(data.subarray(0, (limit >> 1) + 1)), truncated: true, fullLength: 2 + 2 * data.length };
-  if (STORED_TEXT.has(typeOid) && data.length > 4 * (limit + 1)) {
+  if (DECODERS.get(typeOid) === storedText && data.length > 4 * (limit + 1)) {
     // limit + 1 characters need at most 4 (limit + 1) bytes; cut on a character boundary
     let cut = 4 * (limit + 1);
     while (cut > 0 && (data[cut]! & 0xc0) === 0x80) cut--;

@@ -6,7 +6,8 @@ import { expectLength, utf8Text } from "./util.js";
 
 const NAMEDATALEN = 64;
 
-const asText: DecoderTable[number] = (d) => utf8Text(d);
+/** The output function of types whose text is their stored UTF-8 bytes (a prefix of them gives a prefix of the text). */
+export const storedText: DecoderTable[number] = (d) => utf8Text(d);
 
 /** "char": one byte; PG 15 prints bytes >= 0x80 as a backslash and three octal digits, 0 as "". */
 export function charText(b: number): string {
@@ -16,14 +17,14 @@ export function charText(b: number): string {
 }
 
 export const TEXT_DECODERS: DecoderTable = {
-  25: asText, // text
-  1043: asText, // varchar
-  1042: asText, // bpchar
-  142: asText, // xml
-  194: asText, // pg_node_tree
-  1790: asText, // refcursor
-  705: asText, // unknown (cstring-like)
-  2275: asText, // cstring
+  25: storedText, // text
+  1043: storedText, // varchar
+  1042: storedText, // bpchar
+  142: storedText, // xml
+  194: storedText, // pg_node_tree
+  1790: storedText, // refcursor
+  705: storedText, // unknown (cstring-like)
+  2275: storedText, // cstring
   19: (d) => {
     expectLength(d, NAMEDATALEN, "name");
     const nul = d.indexOf(0);
