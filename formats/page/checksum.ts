@@ -5,6 +5,7 @@
 import { FormatError } from "../schema/errors.js";
 import { PageHeaderData } from "./page-header.js";
 import { BLCKSZ_DEFAULT } from "./page.js";
+import { HOST_LE, wordViewCache } from "./word-view.js";
 
 const N_SUMS = 32;
 const FNV_PRIME = 16777619;
@@ -26,18 +27,7 @@ const CHECKSUM_MASK = CHECKSUM_OFF & 2 ? 0x0000ffff : 0xffff0000;
 const WORDS = BLCKSZ_DEFAULT / 4;
 const scratch = new Int32Array(WORDS);
 const scratchBytes = new Uint8Array(scratch.buffer);
-const HOST_LE = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-
-// A word view of the last buffer seen (block reads hand out pages of one batch buffer).
-let viewedBuffer: ArrayBufferLike | null = null;
-let viewedWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
-function wordsOver(buf: ArrayBufferLike): Int32Array<ArrayBufferLike> {
-  if (buf !== viewedBuffer) {
-    viewedBuffer = buf;
-    viewedWords = new Int32Array(buf, 0, buf.byteLength >>> 2);
-  }
-  return viewedWords;
-}
+const wordsOver = wordViewCache();
 
 /**
  * pg_checksum_page: the 16-bit checksum (1..65535) of an 8192-byte page at absolute block

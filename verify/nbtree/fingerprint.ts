@@ -12,21 +12,12 @@
 // collide is missed about once in 1.8e19 damaged entries. amcheck's Bloom filter accepts a few
 // percent of false positives by design.
 
+import { HOST_LE, wordViewCache } from "../../formats/page/word-view.js";
+
 /** heap line pointer numbers probed (MaxHeapTuplesPerPage is far below for every page size) */
 const MAX_OFF = 2048;
 
-const HOST_LE = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-
-let lastBuffer: ArrayBufferLike | null = null;
-let lastWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
-
-function wordsOf(b: Uint8Array): Int32Array {
-  if (b.buffer !== lastBuffer) {
-    lastBuffer = b.buffer;
-    lastWords = new Int32Array(b.buffer, 0, b.buffer.byteLength >>> 2);
-  }
-  return lastWords;
-}
+const wordsOf = wordViewCache();
 
 /** The two 32-bit halves of the last fingerprint() result: FP[0] high, FP[1] low. */
 export const FP = new Int32Array(2);
@@ -59,7 +50,7 @@ export function fingerprint(b: Uint8Array, start: number, size: number, info: nu
   const abs = b.byteOffset + start;
   const nw = (size - 8) >>> 2;
   if ((abs & 3) === 0 && abs + size <= b.buffer.byteLength) {
-    const w = wordsOf(b);
+    const w = wordsOf(b.buffer);
     for (let i = (abs >>> 2) + 2, e = i + nw; i < e; i++) {
       const x = w[i];
       k = Math.imul(x, C1);
