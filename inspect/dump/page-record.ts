@@ -115,11 +115,15 @@ export class PageRecord {
   }
 }
 
-/** pageinspect's t_bits: one character per attribute bit, '1' = present, within the tuple. */
+/** How many t_bits characters pageinspect shows: every bit of the bitmap's bytes that lie inside the tuple. */
+export function tBitsShown(it: ItemRecord): number {
+  return Math.max(0, Math.min(((it.heap!.natts + 7) >> 3) * 8, (it.lp_len - 23) * 8));
+}
+
+/** pageinspect's t_bits: one character per attribute bit, '1' = present. */
 export function tBitsText(page: Uint8Array, it: ItemRecord): string {
-  const nbits = ((it.heap!.natts + 7) >> 3) * 8;
   let s = "";
-  for (let b = 0; b < nbits && 23 + (b >> 3) < it.lp_len; b++) s += (page[it.lp_off + 23 + (b >> 3)]! >> (b & 7)) & 1 ? "1" : "0";
+  for (let k = 0, n = tBitsShown(it); k < n; k++) s += (page[it.lp_off + 23 + (k >> 3)]! >> (k & 7)) & 1 ? "1" : "0";
   return s;
 }
 

@@ -5,7 +5,7 @@ import { Chalk } from "chalk";
 import { LP_FLAG_NAMES, LP_DEAD } from "../../formats/page/item-id.js";
 import { ascii, constText, putBytes, putConst, putField, putHex4, putHexSpaced, putTidNumbers, type ByteOut, type ConstText } from "./byte-out.js";
 import { TextRenderer, type TextOptions } from "./render-text.js";
-import type { BtreeFields, HeapFields, ItemRecord, PageRecord } from "./page-record.js";
+import { tBitsShown, type BtreeFields, type HeapFields, type ItemRecord, type PageRecord } from "./page-record.js";
 import type { DumpEvent } from "./dump.js";
 import type { DumpHeader } from "./model.js";
 
@@ -212,13 +212,13 @@ export class TextByteRenderer {
       p = putConst(dv, b, p, L.indent);
       p = putConst(dv, b, p, this.flagLine(h.flags));
       p = putBytes(b, p, dim[1]);
-      if (h.hasBits && it.lp_len > 23) {
-        // pageinspect's t_bits: a character per bit of the bitmap bytes that lie inside the tuple
+      const nbits = h.hasBits ? tBitsShown(it) : 0;
+      if (nbits > 0) {
+        // tBitsText, as bytes
         p = putBytes(b, p, dim[0]);
         p = putConst(dv, b, p, L.tbits);
-        const nbits = ((h.natts + 7) >> 3) * 8;
         const at = it.lp_off + 23;
-        for (let k = 0; k < nbits && 23 + (k >> 3) < it.lp_len; k++) b[p++] = (page[at + (k >> 3)]! >> (k & 7)) & 1 ? 49 : 48;
+        for (let k = 0; k < nbits; k++) b[p++] = (page[at + (k >> 3)]! >> (k & 7)) & 1 ? 49 : 48;
         p = putBytes(b, p, dim[1]);
       }
       b[p++] = 10;
