@@ -12,7 +12,6 @@ import { dumpSpecialFile, specialFileKind, type SpecialFileDump } from "../inspe
 import { listCluster, renderListText } from "../inspect/list.js";
 import { parseBlockRange, parseBlockSize, parsePositiveInt } from "./args.js";
 import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
-import { BufferedOutput } from "./output.js";
 import { dumpParallel } from "../inspect/dump/parallel.js";
 import { availableParallelism } from "node:os";
 import { statSync } from "node:fs";
@@ -100,48 +99,29 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   const jobs = o.jobs ?? availableParallelism();
   const parallel = jobs > 1 && rels.reduce((n, r) => n + approxBlocks(r), 0) > PARALLEL_MIN_BLOCKS;
   let summary = emptySummary();
-  if (o.format === "text") {
-    // Text goes out as bytes rendered from reused page records (no string per item).
-    const out = new ByteOut((chunk) => void process.stdout.write(chunk), process.stdout.isTTY ? 1 << 14 : 1 << 20);
-    const renderer = new TextByteRenderer(out, colour, { values: o.values, hex: o.hex });
-    try {
-      if (parallel) {
-        const sink = {
-          event: (e: DumpEvent) => renderer.event(e),
-          // reusable once nothing is left queued (stdout writes synchronously to files, pipes, TTYs)
-          fragmentBytes: (b: Uint8Array): boolean => (out.flush(), process.stdout.write(b), process.stdout.writableLength === 0),
-        };
-        summary = await dumpParallel(rels, opts, { jobs, format: "text", colour, values: opts.values !== false }, sink);
-      } else {
-        for (const r of rels) {
-          const it = dumpRelation(r, opts, summary, { records: true });
-          for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
-        }
-      }
-      renderer.event({ type: "end", summary });
-    } finally {
-      out.flush();
-    }
-    return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
-  }
-  const buf = new BufferedOutput(process.stdout.isTTY ? 1 : 1 << 20);
-  const json = o.format === "json" ? new JsonRenderer(buf.write, buf.writeBytes) : undefined;
-  const renderer: { event(e: DumpEvent): void } = json ?? new CopyRenderer(buf.write);
-  const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean) => (json ? json.fragmentBytes(b, empty) : buf.writeBytes(b)) };
+  // Every format goes out through one byte buffer; text is rendered from reused page records.
+  const out = new ByteOut((chunk) => void process.stdout.write(chunk), process.stdout.isTTY ? 1 << 14 : 1 << 20);
+  const text = (s: string): void => out.text(s);
+  /** worker fragments pass straight through; reusable once nothing is left queued (stdout writes synchronously to files, pipes, TTYs) */
+  const passThrough = (b: Uint8Array): boolean => (out.flush(), process.stdout.write(b), process.stdout.writableLength === 0);
+  const json = o.format === "json" ? new JsonRenderer(text, (b) => void passThrough(b)) : undefined;
+  const renderer: { event(e: DumpEvent): void } = json ?? (o.format === "copy" ? new CopyRenderer(text) : new TextByteRenderer(out, colour, { values: o.values, hex: o.hex }));
+  const records = o.format === "text";
   try {
     if (parallel) {
+      const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean) => (json ? json.fragmentBytes(b, empty) : passThrough(b)) };
       summary = await dumpParallel(rels, opts, { jobs, format: o.format, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {
-        const it = dumpRelation(r, opts, summary);
+        const it = dumpRelation(r, opts, summary, { records });
         for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
       }
     }
     renderer.event({ type: "end", summary });
   } finally {
-    buf.flush();
+    out.flush();
   }
-  process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
+  if (o.format !== "text") process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
   return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
 }
 
