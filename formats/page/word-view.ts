@@ -14,3 +14,16 @@ export function wordViewCache(): (buf: ArrayBufferLike) => Int32Array<ArrayBuffe
     return words;
   };
 }
+
+/** A one-entry cache of DataViews over whole buffers (big-endian reads at any offset). */
+export function dataViewCache(): (buf: ArrayBufferLike) => DataView<ArrayBufferLike> {
+  let last: ArrayBufferLike | null = null;
+  let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  return (buf) => {
+    if (buf !== last) {
+      last = buf;
+      view = new DataView(buf);
+    }
+    return view;
+  };
+}

@@ -72,6 +72,12 @@ export class BtreeVerifier {
    * it again, with the same result (pass 1's broken items are what badItems gives a new one).
    */
   private parsed: (BtPage | undefined)[] | null = null;
+  /**
+   * orderClean[blk] = 1: pass 1 found every data item of the page usable and each below its right
+   * neighbour (judged, none unknown). bt_child_check then needs only the child's first item: the
+   * items form an ascending chain in one total order, so a parent key below the first is below all.
+   */
+  private orderClean!: Uint8Array;
   private meta: BTMetaPage | null = null;
   private heapkeyspace = true;
   private natts = 0;
@@ -123,6 +129,7 @@ export class BtreeVerifier {
     const t = this.t;
     const n = t.fork.nblocks;
     this.state = new Uint8Array(n);
+    this.orderClean = new Uint8Array(n);
     // An index up to WHOLE_LIMIT is read into memory once: pass 2 revisits every page (each
     // leaf through its parent's downlink, and again as a level is walked) without reading again.
     const whole = readWholeFork(t.fork, WHOLE_LIMIT);
@@ -353,10 +360,16 @@ export class BtreeVerifier {
         this.t.collector?.add(A, blk, off);
       }
     }
-    if (this.leafOrderedClean(p)) return;
+    if (this.leafOrderedClean(p)) {
+      this.orderClean[blk] = 1;
+      return;
+    }
     // order: every item against the high key and its right neighbour
     const hk = !p.rightmost && !p.bad[P_HIKEY];
+    let clean = true;
+    this.unknown = false;
     for (let off = p.firstDataKey; off <= p.maxoff; off++) {
+      if (p.bad[off]) clean = false;
       if (p.bad[off] || p.negInf(off)) continue;
       this.info(p, off, A);
       this.keyLoad(p, off, A, this.av);
@@ -372,6 +385,7 @@ export class BtreeVerifier {
         this.info(p, nx, this.B);
         this.keyLoad(p, nx, this.B, this.bv);
         if (!this.invariantL(A, this.av, keysz, scantid, p, nx, this.B, this.bv)) {
+          clean = false;
           this.sink.add(
             "BT_ITEM_ORDER",
             `item order invariant violated for index "${r}"`,
@@ -381,6 +395,7 @@ export class BtreeVerifier {
         }
       }
     }
+    if (clean && !this.unknown) this.orderClean[blk] = 1;
   }
 
   /**
@@ -763,6 +778,7 @@ export class BtreeVerifier {
     if (!this.keyLoad(p, off, this.A, this.av)) return;
     const keysz = this.A.nkeyatts(this.nkeyatts);
     const scantid = this.heapkeyspace ? this.A.heapTid : NO_TID;
+    if (this.orderClean[childBlk] && this.heapkeyspace && this.lowerBoundOfFirst(child, keysz, scantid)) return;
     for (let o = child.firstDataKey; o <= child.maxoff; o++) {
       if (child.negInf(o) || child.bad[o]) continue;
       this.info(child, o, this.B);
@@ -771,6 +787,22 @@ export class BtreeVerifier {
         this.sink.add("BT_DOWNLINK_LOWER_BOUND", `down-link lower bound invariant violated for index "${r}"`, this.at(p.blk, off), `Parent block=${p.blk} child index tid=(${childBlk},${o}) parent page lsn=${p.lsn}.`);
       }
     }
+  }
+
+  /**
+   * The parent key (this.A, this.av) is below the first data item of a child whose items pass 1
+   * found in ascending order, so below all of them (the same findings as the item-by-item loop,
+   * which runs whenever this is not true or not judged).
+   */
+  private lowerBoundOfFirst(child: BtPage, keysz: number, scantid: number): boolean {
+    let o = child.firstDataKey;
+    if (child.negInf(o)) o++;
+    if (o > child.maxoff) return true;
+    if (child.bad[o]) return false;
+    this.info(child, o, this.B);
+    if (this.B.broken || !this.keyLoad(child, o, this.B, this.bv)) return false;
+    this.unknown = false;
+    return this.invariantL(this.A, this.av, keysz, scantid, child, o, this.B, this.bv) && !this.unknown;
   }
 
   /** bt_child_highkey_check: walk the child level from the previous downlink to this one. */

@@ -5,6 +5,7 @@
 // Sources: src/backend/access/nbtree/nbtcompare.c, utils/adt/{float,numeric,date,timestamp,
 // varlena,varchar,name,uuid,oid}.c (PostgreSQL 15).
 import { decompressTcinfo } from "../../formats/compression/index.js";
+import { dataViewCache } from "../../formats/page/word-view.js";
 
 export type DatumCmp = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
 
@@ -42,10 +43,29 @@ function cmpU64(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
   return al === bl ? 0 : al < bl ? -1 : 1;
 }
 
-/** memcmp of two byte ranges, then the shorter first (varstr_cmp under C, byteacmp). */
+const viewA = dataViewCache();
+const viewB = dataViewCache();
+
+/**
+ * memcmp of two byte ranges, then the shorter first (varstr_cmp under C, byteacmp). Long ranges
+ * go four bytes at a time as big-endian words, whose unsigned order is memcmp's (keys often share
+ * long prefixes: URLs, paths). Only the sign of the result is meaningful.
+ */
 export function cmpBytes(a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number {
   const n = Math.min(al, bl);
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  if (n >= 12) {
+    const da = viewA(a.buffer);
+    const db = viewB(b.buffer);
+    const pa = a.byteOffset + ao;
+    const pb = b.byteOffset + bo;
+    for (const e = n - 3; i < e; i += 4) {
+      const x = da.getUint32(pa + i);
+      const y = db.getUint32(pb + i);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+  }
+  for (; i < n; i++) {
     const d = a[ao + i] - b[bo + i];
     if (d !== 0) return d;
   }
