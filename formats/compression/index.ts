@@ -6,8 +6,8 @@
 // bits raw size without header, top 2 bits method) followed by the pglz stream or LZ4 block.
 import { FormatError } from "../schema/errors.js";
 import { VarattCompressedHeader, tcinfoMethod, tcinfoRawSize } from "../varlena/compressed.js";
-import { PGLZ_STRATEGY_DEFAULT, pglzCompress, pglzDecompress } from "./pglz.js";
-import { lz4Compress, lz4Decompress, lz4DecompressSafePartial } from "./lz4.js";
+import { PGLZ_STRATEGY_DEFAULT, pglzCompress, pglzDecompress, pglzValidate } from "./pglz.js";
+import { lz4Compress, lz4Decompress, lz4DecompressSafePartial, lz4Validate } from "./lz4.js";
 import { Lz4Stream, PglzStream, type DecompressStream, type StreamOptions } from "./stream.js";
 
 export * from "./pglz.js";
@@ -79,6 +79,26 @@ export function decompressTcinfo(payload: Uint8Array, sliceLength?: number): Uin
         return slice ? pglzDecompress(stream, sliceLength, false) : pglzDecompress(stream, rawSize, true);
       case TOAST_LZ4_COMPRESSION_ID:
         return slice ? lz4DecompressSafePartial(stream, sliceLength) : lz4Decompress(stream, rawSize);
+    }
+  } catch (e) {
+    throw inPayload(e);
+  }
+  throw badMethod(method);
+}
+
+/**
+ * decompressTcinfo(payload)'s verdict without producing the bytes: the raw length it would
+ * return (va_tcinfo's raw size), or the same FormatError.
+ */
+export function decompressedSizeTcinfo(payload: Uint8Array): number {
+  const { rawSize, method } = readTcinfo(payload);
+  const stream = payload.subarray(TCINFO_SIZE);
+  try {
+    switch (method) {
+      case TOAST_PGLZ_COMPRESSION_ID:
+        return pglzValidate(stream, rawSize, true);
+      case TOAST_LZ4_COMPRESSION_ID:
+        return lz4Validate(stream, rawSize);
     }
   } catch (e) {
     throw inPayload(e);

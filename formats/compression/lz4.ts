@@ -212,6 +212,17 @@ export function lz4Decompress(src: Uint8Array, rawSize: number): Uint8Array {
   return rawSize >= LZ4_NATIVE_THRESHOLD ? lz4DecompressNative(src, rawSize) : lz4DecompressPortable(src, rawSize);
 }
 
+/**
+ * lz4Decompress's verdict without its output: rawSize, or the error lz4Decompress throws (both of
+ * its paths decide with lz4DecodeInto's rules and the exact-size check).
+ */
+export function lz4Validate(src: Uint8Array, rawSize: number): number {
+  checkSize(rawSize, "raw size");
+  const n = lz4ValidateBlock(src, rawSize);
+  if (n !== rawSize) throw sizeMismatch(n, rawSize, src.length);
+  return n;
+}
+
 /** lz4Decompress in TypeScript only. */
 export function lz4DecompressPortable(src: Uint8Array, rawSize: number): Uint8Array {
   const out = new Uint8Array(rawSize);

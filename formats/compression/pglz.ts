@@ -72,18 +72,8 @@ const fail = (code: string, message: string, offset: number, detail?: string): F
  * PostgreSQL's slice decoding.
  */
 export function pglzDecompress(src: Uint8Array, rawSize: number, checkComplete = true): Uint8Array {
-  if (!Number.isSafeInteger(rawSize) || rawSize < 0 || rawSize > INT_MAX) {
-    throw fail("PGLZ_BAD_RAWSIZE", `pglz: raw size ${rawSize} is not a valid int32 size`, 0);
-  }
   const send = src.length;
-  const maxOut = pglzMaxDecompressed(send);
-  if (checkComplete && rawSize > maxOut) {
-    throw fail(
-      "PGLZ_RAWSIZE_TOO_LARGE",
-      `pglz: raw size ${rawSize} cannot come from ${send} compressed bytes (at most ${maxOut})`,
-      0,
-    );
-  }
+  const maxOut = checkRawSize(rawSize, send, checkComplete);
   const out = new Uint8Array(Math.min(rawSize, maxOut));
   const dend = rawSize;
   let sp = 0;
@@ -135,28 +125,122 @@ export function pglzDecompress(src: Uint8Array, rawSize: number, checkComplete =
       }
       if (off === 0 || off > dp) throw badOffset(tagAt, off, dp, len);
       if (len > dend - dp) {
-        if (checkComplete) {
-          throw fail(
-            "PGLZ_OUTPUT_OVERRUN",
-            `pglz: tag at input offset ${tagAt} copies ${len} bytes at output position ${dp}, past the raw size ${rawSize}`,
-            tagAt,
-          );
-        }
+        if (checkComplete) throw overrun(tagAt, len, dp, rawSize);
         len = dend - dp;
       }
       copyBack(out, dp, off, len);
       dp += len;
     }
   }
-  if (checkComplete) {
-    if (dp !== dend) {
-      throw fail("PGLZ_OUTPUT_SHORT", `pglz: input ended after ${dp} of ${rawSize} output bytes`, sp, `input length ${send}`);
+  if (checkComplete) checkEnd(sp, send, dp, rawSize);
+  return dp === out.length ? out : out.subarray(0, dp);
+}
+
+/**
+ * pglzDecompress's verdict without its output: the length it would return, or the same
+ * FormatError. Control flow depends only on input bytes and output positions, so counting the
+ * output is enough; a match costs O(1) and a run of literals one step.
+ */
+export function pglzValidate(src: Uint8Array, rawSize: number, checkComplete = true): number {
+  const send = src.length;
+  checkRawSize(rawSize, send, checkComplete);
+  const dend = rawSize;
+  let sp = 0;
+  let dp = 0;
+  // Same fast-path bounds as the decoder: a whole group fits in the input and the output.
+  const fastSend = send - 25;
+  const fastDend = dend - 8 * PGLZ_MAX_MATCH;
+  while (sp <= fastSend && dp <= fastDend) {
+    let ctrl = src[sp++];
+    let item = 0;
+    while (ctrl !== 0) {
+      const lits = 31 - Math.clz32(ctrl & -ctrl); // literals before the next tag
+      sp += lits;
+      dp += lits;
+      const tagAt = sp;
+      const t1 = src[sp];
+      const off = ((t1 & 0xf0) << 4) | src[sp + 1];
+      let len = (t1 & 0x0f) + 3;
+      sp += 2;
+      if (len === 18) len += src[sp++];
+      if (off === 0 || off > dp) throw badOffset(tagAt, off, dp, len);
+      dp += len;
+      item += lits + 1;
+      ctrl >>>= lits + 1;
     }
-    if (sp !== send) {
-      throw fail("PGLZ_INPUT_NOT_CONSUMED", `pglz: output complete (${rawSize} bytes) but ${send - sp} input bytes remain`, sp);
+    sp += 8 - item; // the group's trailing literals
+    dp += 8 - item;
+  }
+  while (sp < send && dp < dend) {
+    let ctrl = src[sp++];
+    let item = 0;
+    while (item < 8 && sp < send && dp < dend) {
+      if ((ctrl & 1) === 0) {
+        // a run of literals, cut where the decoder's per-item checks would stop it
+        const run = ctrl === 0 ? 8 - item : 31 - Math.clz32(ctrl & -ctrl);
+        const n = Math.min(run, send - sp, dend - dp);
+        sp += n;
+        dp += n;
+        item += n;
+        ctrl >>>= n;
+        continue;
+      }
+      const tagAt = sp;
+      if (sp + 2 > send) throw truncatedTag(tagAt, send);
+      const t1 = src[sp];
+      const off = ((t1 & 0xf0) << 4) | src[sp + 1];
+      let len = (t1 & 0x0f) + 3;
+      sp += 2;
+      if (len === 18) {
+        if (sp >= send) throw truncatedTag(tagAt, send);
+        len += src[sp++];
+      }
+      if (off === 0 || off > dp) throw badOffset(tagAt, off, dp, len);
+      if (len > dend - dp) {
+        if (checkComplete) throw overrun(tagAt, len, dp, rawSize);
+        len = dend - dp;
+      }
+      dp += len;
+      item++;
+      ctrl >>>= 1;
     }
   }
-  return dp === out.length ? out : out.subarray(0, dp);
+  if (checkComplete) checkEnd(sp, send, dp, rawSize);
+  return dp;
+}
+
+/** The raw size checks before decoding; returns the largest output the input can describe. */
+function checkRawSize(rawSize: number, send: number, checkComplete: boolean): number {
+  if (!Number.isSafeInteger(rawSize) || rawSize < 0 || rawSize > INT_MAX) {
+    throw fail("PGLZ_BAD_RAWSIZE", `pglz: raw size ${rawSize} is not a valid int32 size`, 0);
+  }
+  const maxOut = pglzMaxDecompressed(send);
+  if (checkComplete && rawSize > maxOut) {
+    throw fail(
+      "PGLZ_RAWSIZE_TOO_LARGE",
+      `pglz: raw size ${rawSize} cannot come from ${send} compressed bytes (at most ${maxOut})`,
+      0,
+    );
+  }
+  return maxOut;
+}
+
+/** With checkComplete: exactly rawSize bytes out and all input consumed. */
+function checkEnd(sp: number, send: number, dp: number, rawSize: number): void {
+  if (dp !== rawSize) {
+    throw fail("PGLZ_OUTPUT_SHORT", `pglz: input ended after ${dp} of ${rawSize} output bytes`, sp, `input length ${send}`);
+  }
+  if (sp !== send) {
+    throw fail("PGLZ_INPUT_NOT_CONSUMED", `pglz: output complete (${rawSize} bytes) but ${send - sp} input bytes remain`, sp);
+  }
+}
+
+function overrun(at: number, len: number, dp: number, rawSize: number): FormatError {
+  return fail(
+    "PGLZ_OUTPUT_OVERRUN",
+    `pglz: tag at input offset ${at} copies ${len} bytes at output position ${dp}, past the raw size ${rawSize}`,
+    at,
+  );
 }
 
 function badOffset(at: number, off: number, dp: number, len: number): FormatError {

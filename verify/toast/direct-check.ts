@@ -123,7 +123,7 @@ export function checkDirectValue(p: DirectPointer, rel: ToastRelation, where: Lo
     emit(sink, "DTOAST_POINTER_BAD_TCINFO", `compressed direct value's va_tcinfo (raw size ${tc & VARLENA_EXTSIZE_MASK}, method ${tc >>> 30}) disagrees with its pointer (raw size ${p.rawsize - 4}, method ${methodOf(p)}, stored ${S})`, where, rel, rootKey);
     return null;
   }
-  if (decompress && checkDecompresses(w.out, p.rawsize - 4, `direct toast value at (${p.rootBlock},${p.rootItem})`, where, sink) === null) return null;
+  if (decompress && !checkDecompresses(w.out, p.rawsize - 4, `direct toast value at (${p.rootBlock},${p.rootItem})`, where, sink)) return null;
   return w.out;
 }
 

@@ -4,7 +4,7 @@
 // decompress to exactly va_rawsize - 4 bytes.
 import type { Location } from "../../formats/schema/errors.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { decompressTcinfo } from "../../formats/compression/index.js";
+import { decompressedSizeTcinfo } from "../../formats/compression/index.js";
 import type { FindingSink } from "../findings.js";
 import { chunkFields } from "./chunk-fields.js";
 import { tidOf, type ToastRelation } from "./toast-rel.js";
@@ -106,23 +106,26 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
 
 const EMPTY = new Uint8Array(0);
 
-/** A compressed payload (va_tcinfo + stream) must decompress to exactly `rawSize` bytes. */
-export function checkDecompresses(payload: Uint8Array, rawSize: number, what: string, where: Location, sink: FindingSink | null): Uint8Array | null {
-  let raw: Uint8Array;
+/**
+ * A compressed payload (va_tcinfo + stream) must decompress to exactly `rawSize` bytes; true when
+ * it does. Only the verdict is needed, so the stream is validated without writing its output.
+ */
+export function checkDecompresses(payload: Uint8Array, rawSize: number, what: string, where: Location, sink: FindingSink | null): boolean {
+  let n: number;
   try {
-    raw = decompressTcinfo(payload);
+    n = decompressedSizeTcinfo(payload);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     const msg = `${what} does not decompress: ${e.message}`;
     if (!sink) throw new FormatError("TOAST_DECOMPRESS_FAILED", msg, where, e.code);
     sink.add("TOAST_DECOMPRESS_FAILED", msg, where, `${e.code} at payload offset ${e.location.offset ?? "?"}${e.detail ? `; ${e.detail}` : ""}`);
-    return null;
+    return false;
   }
-  if (raw.length !== rawSize) {
-    const msg = `${what} decompresses to ${raw.length} bytes, but its header says ${rawSize}`;
+  if (n !== rawSize) {
+    const msg = `${what} decompresses to ${n} bytes, but its header says ${rawSize}`;
     if (!sink) throw new FormatError("TOAST_RAWSIZE_MISMATCH", msg, where);
     sink.add("TOAST_RAWSIZE_MISMATCH", msg, where);
-    return null;
+    return false;
   }
-  return raw;
+  return true;
 }
