@@ -182,6 +182,9 @@ export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink)
 
 interface TargetState {
   t: ProbeTarget;
+  /** copies in one array shape for every index (arrays of other shapes deoptimise the scan loop) */
+  attrs: AttrDesc[];
+  indkey: Int32Array;
   stats: HeapSideStats;
   need: number;
   vals: IndexValues;
@@ -196,12 +199,18 @@ interface TargetState {
  */
 export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStats[] {
   const out = new FormBuffer();
-  const ts: TargetState[] = targets.map((t) => {
+  // one array shape for every call: the scan loop is optimised once (a map that differed between
+  // calls deoptimised it on `ts.length`, and each re-optimisation of this function costs ~40 ms)
+  const nts = targets.length;
+  const ts: TargetState[] = [];
+  let need = 0;
+  for (const t of targets) {
     const vals = new IndexValues();
     vals.n = t.attrs.length;
-    return { t, stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, direct: new DirectState() };
-  });
-  const need = Math.max(0, ...ts.map((s) => s.need));
+    const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, direct: new DirectState() };
+    ts.push(st);
+    need = Math.max(need, st.need);
+  }
   const attOff = new Int32Array(need + 1);
   const attLen = new Int32Array(need + 1);
   const attNull = new Uint8Array(need + 1);
@@ -237,7 +246,7 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
       // attribute offsets once for all indexes: failAt is the first attribute that did not fit
       let walked = false;
       let failAt = -1;
-      for (let ti = 0; ti < ts.length; ti++) {
+      for (let ti = 0; ti < nts; ti++) {
         const st = ts[ti];
         const tg = st.t;
         if (tg.predicate && !tg.predicate((attnum) => attnum > natts || (hasnull && (page[t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0))) continue;
@@ -256,9 +265,11 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
         }
         const vals = st.vals;
         let ok = true;
-        for (let k = 0; k < tg.attrs.length && ok; k++) {
-          const attnum = tg.indkey[k];
-          const ia = tg.attrs[k];
+        const attrs = st.attrs;
+        const indkey = st.indkey;
+        for (let k = 0; k < attrs.length && ok; k++) {
+          const attnum = indkey[k];
+          const ia = attrs[k];
           const ha = h.desc.attrs[attnum - 1];
           if (attNull[attnum]) {
             // beyond the tuple's natts: the fast default, else NULL
@@ -279,7 +290,7 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
           st.stats.unformable++;
           continue;
         }
-        const size = formIndexTuple(tg.attrs, vals, out);
+        const size = formIndexTuple(attrs, vals, out);
         const m = tg.entries.match(blk, rootOff, out.bytes, size);
         if (m !== 1) {
           tg.sink.add(
@@ -292,7 +303,9 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
       }
     }
   }
-  return ts.map((s) => s.stats);
+  const stats: HeapSideStats[] = [];
+  for (let ti = 0; ti < nts; ti++) stats.push(ts[ti].stats);
+  return stats;
 }
 
 /** heap_get_root_tuples: root[off] = the line pointer that leads to heap-only tuple `off`. */
