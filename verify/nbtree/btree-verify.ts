@@ -24,8 +24,8 @@ import { EQUALIMAGE_TYPES } from "./compare.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, tidText, type IndexKeys } from "./keys.js";
 
 export interface LeafCollector {
-  /** a non-pivot leaf tuple not marked LP_DEAD (posting tuples included) */
-  add(t: TupleInfo, blk: number, off: number): void;
+  /** a non-pivot leaf tuple not marked LP_DEAD (posting tuples included); `kv`: its attributes already walked (all of them), when they were */
+  add(t: TupleInfo, blk: number, off: number, kv?: KeyView | null): void;
 }
 
 export interface BtreeTarget {
@@ -354,10 +354,15 @@ export class BtreeVerifier {
       this.itemChecks(p, off, A, kind);
       // heapallindexed sees every leaf entry whose key and heap TIDs can be read, whatever else is
       // wrong with it (a wrong lp_len: the tuple's own size still says where its bytes end)
-      if (!A.broken && A.size > p.len[off] && p.start[off] + A.size <= p.buf.length && !p.coded[off]) A.load(p.buf, p.start[off], A.size, this.natts);
+      let reloaded = false;
+      if (!A.broken && A.size > p.len[off] && p.start[off] + A.size <= p.buf.length && !p.coded[off]) {
+        A.load(p.buf, p.start[off], A.size, this.natts);
+        reloaded = true;
+      }
       if (p.leaf && !A.broken && !A.pivot && !p.dead[off] && (!A.posting || A.postingOff + 6 * A.nposting <= A.size) && A.heapTid !== NO_TID) {
         this.stats.leafTuples++;
-        this.t.collector?.add(A, blk, off);
+        // itemChecks walked the key attributes into av; with no INCLUDE columns those are all of them
+        this.t.collector?.add(A, blk, off, !reloaded && !p.bad[off] && this.natts === this.nkeyatts ? this.av : null);
       }
     }
     if (this.leafOrderedClean(p)) {

@@ -45,6 +45,10 @@ function cmpU64(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
 
 const viewA = dataViewCache();
 const viewB = dataViewCache();
+let lastA: Uint8Array | null = null;
+let lastB: Uint8Array | null = null;
+let dvA: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+let dvB = dvA;
 
 /**
  * memcmp of two byte ranges, then the shorter first (varstr_cmp under C, byteacmp). Long ranges
@@ -55,8 +59,17 @@ export function cmpBytes(a: Uint8Array, ao: number, al: number, b: Uint8Array, b
   const n = Math.min(al, bl);
   let i = 0;
   if (n >= 12) {
-    const da = viewA(a.buffer);
-    const db = viewB(b.buffer);
+    // views looked up once per byte array: reading .buffer per call costs more than short keys
+    if (a !== lastA) {
+      lastA = a;
+      dvA = viewA(a.buffer);
+    }
+    if (b !== lastB) {
+      lastB = b;
+      dvB = viewB(b.buffer);
+    }
+    const da = dvA;
+    const db = dvB;
     const pa = a.byteOffset + ao;
     const pb = b.byteOffset + bo;
     for (const e = n - 3; i < e; i += 4) {

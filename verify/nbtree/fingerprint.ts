@@ -7,8 +7,9 @@
 //
 // Guarantee: a heap tuple is reported missing unless an index entry has its exact TID and a
 // tuple whose fingerprint equals the expected tuple's. Two different byte strings share a
-// fingerprint with probability about 2^-64 (two independent 32-bit lanes, murmur3- and
-// xxhash-style rounds, each finished with an avalanche mix), so damage that is not crafted to
+// fingerprint with probability about 2^-64 (four 32-bit lanes folded into two, each finished with
+// an avalanche mix; each lane's step per word is a bijection of its state, so tuples that differ
+// in one word never collide, whatever the word), so damage that is not crafted to
 // collide is missed about once in 1.8e19 damaged entries. amcheck's Bloom filter accepts a few
 // percent of false positives by design.
 
@@ -18,6 +19,9 @@ import { HOST_LE, wordViewCache } from "../../formats/page/word-view.js";
 const MAX_OFF = 2048;
 
 const wordsOf = wordViewCache();
+let lastBytes: Uint8Array | null = null;
+let lastWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+let lastBase = 0;
 
 /** The two 32-bit halves of the last fingerprint() result: FP[0] high, FP[1] low. */
 export const FP = new Int32Array(2);
@@ -40,41 +44,59 @@ function fmix(h: number): number {
  * the tuple is compared with) and the bytes from offset 8. Sets FP.
  */
 export function fingerprint(b: Uint8Array, start: number, size: number, info: number): void {
-  let h1 = 0x2f5a1e3b ^ size;
-  let h2 = 0x6c8e9cf5 ^ Math.imul(size, P1);
-  let k = Math.imul(info, C1);
-  k = (k << 15) | (k >>> 17);
-  h1 ^= Math.imul(k, C2);
-  h2 = (h2 + Math.imul(info, P2)) | 0;
-  h2 = Math.imul((h2 << 13) | (h2 >>> 19), P1);
-  const abs = b.byteOffset + start;
+  // Four lanes, two words per round: each lane's step (xor-multiply-xorshift or rotate-add-
+  // multiply) is a bijection of its state for a fixed word, and the lanes' chains are independent,
+  // so the CPU overlaps the multiplies (the hash is latency-bound; this halves its time).
+  let a = Math.imul(0x2f5a1e3b ^ size ^ info, P1);
+  let c = Math.imul(0x6c8e9cf5 + Math.imul(size, C1) + info, P2);
+  let d = 0x1b873593 ^ info;
+  let e2 = 0x7f4a7c15 + size;
+  // the word view of b's buffer, looked up once per byte array (reading .buffer costs more than
+  // hashing a short tuple)
+  if (b !== lastBytes) {
+    lastBytes = b;
+    lastWords = wordsOf(b.buffer);
+    lastBase = b.byteOffset;
+  }
+  const abs = lastBase + start;
   const nw = (size - 8) >>> 2;
-  if ((abs & 3) === 0 && abs + size <= b.buffer.byteLength) {
-    const w = wordsOf(b.buffer);
-    for (let i = (abs >>> 2) + 2, e = i + nw; i < e; i++) {
+  if ((abs & 3) === 0 && (abs + size) >>> 2 <= lastWords.length) {
+    const w = lastWords;
+    let i = (abs >>> 2) + 2;
+    const end = i + nw;
+    for (; i + 1 < end; i += 2) {
       const x = w[i];
-      k = Math.imul(x, C1);
-      k = (k << 15) | (k >>> 17);
-      h1 ^= Math.imul(k, C2);
-      h1 = (h1 << 13) | (h1 >>> 19);
-      h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
-      h2 = (h2 + Math.imul(x, P2)) | 0;
-      h2 = Math.imul((h2 << 13) | (h2 >>> 19), P1);
+      const y = w[i + 1];
+      a = Math.imul(a ^ x, C1);
+      a ^= a >>> 15;
+      c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
+      d = Math.imul(d ^ y, P1);
+      d ^= d >>> 15;
+      e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + y, P2);
+    }
+    if (i < end) {
+      const x = w[i];
+      a = Math.imul(a ^ x, C1);
+      a ^= a >>> 15;
+      c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
     }
   } else {
     for (let i = 0, p = start + 8; i < nw; i++, p += 4) {
       const x = HOST_LE ? b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24) : (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3];
-      k = Math.imul(x, C1);
-      k = (k << 15) | (k >>> 17);
-      h1 ^= Math.imul(k, C2);
-      h1 = (h1 << 13) | (h1 >>> 19);
-      h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
-      h2 = (h2 + Math.imul(x, P2)) | 0;
-      h2 = Math.imul((h2 << 13) | (h2 >>> 19), P1);
+      if ((i & 1) === 0) {
+        a = Math.imul(a ^ x, C1);
+        a ^= a >>> 15;
+        c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
+      } else {
+        d = Math.imul(d ^ x, P1);
+        d ^= d >>> 15;
+        e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + x, P2);
+      }
     }
   }
-  FP[0] = fmix(h1);
-  FP[1] = fmix(h2 ^ h1);
+  const h1 = fmix((a + Math.imul(d, 0x85ebca6b)) | 0);
+  FP[0] = h1;
+  FP[1] = fmix((c + Math.imul(e2, 0xc2b2ae35)) ^ Math.imul(h1, P1));
 }
 
 /**

@@ -49,10 +49,10 @@ export class IndexEntries implements LeafCollector {
     readonly fileOf: (blk: number) => string,
   ) {}
 
-  add(t: TupleInfo, blk: number, off: number): void {
+  add(t: TupleInfo, blk: number, off: number, walked?: KeyView | null): void {
     const keyEnd = t.posting ? t.postingOff : t.size;
     if (keyEnd > t.len || keyEnd < 8) return;
-    if (this.needsNormalising(t, blk, off)) {
+    if (this.needsNormalising(t, blk, off, walked)) {
       if (!this.reform(t)) return;
       const b = this.out.bytes;
       const info = b[6] | (b[7] << 8);
@@ -78,20 +78,23 @@ export class IndexEntries implements LeafCollector {
   }
 
   /** Any compressed value, or a 4-byte header index_form_tuple would have packed? */
-  private needsNormalising(t: TupleInfo, blk: number, off: number): boolean {
+  private needsNormalising(t: TupleInfo, blk: number, off: number, walked?: KeyView | null): boolean {
     if (!(t.tinfo & 0x4000)) return false; // no varwidth attributes
-    if (!this.kv.load(t, this.attrs.length, this.attrs)) return false;
+    let kv = this.kv;
+    if (walked && walked.n === this.attrs.length && walked.buf === t.buf) kv = walked;
+    else if (!kv.load(t, this.attrs.length, this.attrs)) return false;
     let need = false;
     for (let i = 0; i < this.attrs.length; i++) {
-      if (this.kv.isnull[i] || this.attrs[i].len !== -1) continue;
-      const b0 = t.buf[this.kv.off[i]];
+      if (kv.isnull[i] || this.attrs[i].len !== -1) continue;
+      const b0 = t.buf[kv.off[i]];
       if (b0 === 0x01) {
         this.sink.add("BT_INDEX_EXTERNAL_DATUM", `external varlena datum in tuple that references heap row ${tidStr(t.heapTid)} in index "${this.relName}"`, { file: this.fileOf(blk), block: blk, item: off, attnum: i + 1 });
         return false;
       }
       if ((b0 & 3) === 2) need = true;
-      else if ((b0 & 1) === 0 && this.attrs[i].storage !== "p" && this.kv.len[i] - 4 + 1 <= 127) need = true;
+      else if ((b0 & 1) === 0 && this.attrs[i].storage !== "p" && kv.len[i] - 4 + 1 <= 127) need = true;
     }
+    if (need && kv !== this.kv) this.kv.load(t, this.attrs.length, this.attrs); // reform() reads this.kv
     return need;
   }
 
