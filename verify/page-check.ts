@@ -84,8 +84,9 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
   // a deleted B-tree page holds BTDeletedPageData after its header, not line pointers
   if (o.am === "btree" && dv.getUint16(special + BTO.btpo_flags, true) & (BTP_DELETED | BTP_META)) return { isNew: false, usable: true, badItems: NO_ITEMS, maxoff: 0 };
   const maxoff = maxOffsetNumber(dv);
-  const bad = new Set<number>();
-  const skip = new Set<number>();
+  // created only for a page with broken items (most pages have none: no Set per page)
+  let bad: Set<number> | null = null;
+  let skip: Set<number> | null = null;
   if (o.am === "btree") {
     // nbtree never uses LP_UNUSED or LP_REDIRECT, and even LP_DEAD items keep their storage
     for (let i = 1; i <= maxoff; i++) {
@@ -93,22 +94,22 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
       const fl = lpFlags(w);
       if (fl === LP_UNUSED || fl === LP_REDIRECT || (fl === LP_DEAD && lpLen(w) === 0)) {
         sink.add("BT_LP_INVALID_STORAGE", `invalid line pointer storage in index "${o.relName}"`, { ...loc, item: i, offset: itemIdOffset(i), path: `linp[${i}]` }, lpDetail(blkno, i, w));
-        bad.add(i);
-        skip.add(i);
+        (bad ??= new Set()).add(i);
+        (skip ??= new Set()).add(i);
       }
     }
   }
   const lps = linePointersPlain(dv, maxoff, o.am === "heap" ? HEAP_MIN_TUPLE : 0) ? NO_FINDINGS : checkLinePointers(dv, loc, o.am === "heap" ? { minItemLen: HEAP_MIN_TUPLE } : {});
   for (const f of lps) {
     const item = f.location.item;
-    if (item !== undefined && skip.has(item)) continue;
+    if (item !== undefined && skip?.has(item)) continue;
     const w = item !== undefined ? itemIdWord(dv, item) : 0;
     sink.add(f.code, reword(f.code, f.message, w, o, maxoff, blkno), f.location, o.am === "btree" && item !== undefined ? lpDetail(blkno, item, w) : f.detail);
-    if (f.severity === "error" && item !== undefined) bad.add(item);
+    if (f.severity === "error" && item !== undefined) (bad ??= new Set()).add(item);
     // an overlap leaves both items in doubt (sanity.ts names the other one in its message)
-    if (f.code === "LP_OVERLAP") bad.add(Number(/overlaps item (\d+)/.exec(f.message)?.[1] ?? 0));
+    if (f.code === "LP_OVERLAP") (bad ??= new Set()).add(Number(/overlaps item (\d+)/.exec(f.message)?.[1] ?? 0));
   }
-  return { isNew: false, usable: true, badItems: bad, maxoff };
+  return { isNew: false, usable: true, badItems: bad ?? NO_ITEMS, maxoff };
 }
 
 const NO_FINDINGS: ReturnType<typeof checkLinePointers> = [];

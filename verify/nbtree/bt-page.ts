@@ -41,11 +41,14 @@ export class BtPage {
     this.level = o.btpo_level;
     this.maxoff = this.flags & BTP_DELETED ? 0 : maxOffsetNumber(dv);
     const n = this.maxoff + 1;
-    this.start = new Int32Array(n);
-    this.len = new Int32Array(n);
-    this.bad = new Uint8Array(n);
-    this.dead = new Uint8Array(n);
-    this.coded = new Uint8Array(n);
+    // one backing store for the five arrays (each ArrayBuffer costs an allocation and GC work)
+    const words = (n + 3) & ~3;
+    const store = new ArrayBuffer(words * 8 + words * 3);
+    this.start = new Int32Array(store, 0, n);
+    this.len = new Int32Array(store, words * 4, n);
+    this.bad = new Uint8Array(store, words * 8, n);
+    this.dead = new Uint8Array(store, words * 9, n);
+    this.coded = new Uint8Array(store, words * 10, n);
     this.buf = raw;
     for (let i = 1; i <= this.maxoff; i++) {
       const w = itemIdWord(dv, i);

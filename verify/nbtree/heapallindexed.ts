@@ -252,7 +252,13 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
       for (let ti = 0; ti < nts; ti++) {
         const st = ts[ti];
         const tg = st.t;
-        if (tg.predicate && !tg.predicate((attnum) => attnum > natts || (hasnull && (page[t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0))) continue;
+        if (tg.predicate) {
+          cur.page = page;
+          cur.t = t;
+          cur.natts = natts;
+          cur.hasnull = hasnull;
+          if (!tg.predicate(curIsNull)) continue;
+        }
         st.stats.liveTuples++;
         if (rootOff === 0) {
           tg.sink.add("BT_HOT_ROOT_MISSING", `failed to find parent tuple for heap-only tuple at (${blk},${i}) in table "${h.relName}"`, { file, block: blk, item: i, offset: t });
@@ -310,6 +316,10 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
   for (let ti = 0; ti < nts; ti++) stats.push(ts[ti].stats);
   return stats;
 }
+
+/** The tuple a partial index's predicate is evaluated on (one closure for all tuples: none allocated per tuple). */
+const cur: { page: Uint8Array<ArrayBufferLike>; t: number; natts: number; hasnull: boolean } = { page: new Uint8Array(0), t: 0, natts: 0, hasnull: false };
+const curIsNull = (attnum: number): boolean => attnum > cur.natts || (cur.hasnull && (cur.page[cur.t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0);
 
 /** heap_get_root_tuples: root[off] = the line pointer that leads to heap-only tuple `off`. */
 function rootOffsets(dv: DataView, maxoff: number, root: Uint16Array, mx: MultiXactReader | null, bad: ReadonlySet<number>): void {

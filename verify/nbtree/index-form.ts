@@ -42,9 +42,9 @@ export class FormBuffer {
 
 const packable = (a: AttrDesc, payloadLen: number): boolean => a.storage !== "p" && payloadLen + 1 <= 127;
 
-/** Byte copy without a subarray view per call (keys are short; set() pays off only for long ones). */
+/** Byte copy without a subarray view per call (a view and set() pay off only for long values). */
 function copy(dst: Uint8Array, at: number, src: Uint8Array, from: number, n: number): void {
-  if (n > 64) dst.set(src.subarray(from, from + n), at);
+  if (n > 512) dst.set(src.subarray(from, from + n), at);
   else for (let i = 0; i < n; i++) dst[at + i] = src[from + i];
 }
 
