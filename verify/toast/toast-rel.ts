@@ -11,6 +11,7 @@ import type { RelationFork } from "../../formats/storage/relfile.js";
 import { scanPages } from "../scan.js";
 import { toastMaxChunkSize } from "../../formats/toast/chunk-desc.js";
 import { BlockCache } from "../block-cache.js";
+import { chunkFields } from "./chunk-fields.js";
 
 /** A chunk's place: block * 65536 + item (exact below 2^53). */
 export const tidKey = (block: number, item: number): number => block * 65536 + item;
@@ -20,7 +21,21 @@ export interface PlainChunkRef {
   /** chunk_seq, or null when the tuple has it NULL */
   seq: number | null;
   key: number;
+  /** what chunkFields makes of the tuple, recorded by the scan so that values whose bytes are not needed are checked without reading their chunks again */
+  fields: number;
+  /** chunk_data's payload length (fields = CHUNK_OK) */
+  dataLen: number;
+  /** the byte or word the "invalid varlena header" messages print */
+  header: number;
 }
+
+/** PlainChunkRef.fields: chunk_data is a plain 4b or 1b varlena */
+export const CHUNK_OK = 0;
+/** the tuple cannot be walked (chunkFields throws); header = the tuple's byte 24 */
+export const CHUNK_UNWALKABLE = 1;
+export const CHUNK_DATA_NULL = 2;
+/** chunk_data is compressed or external; header = its first word */
+export const CHUNK_DATA_BAD_KIND = 3;
 
 export interface DirectChunkInfo {
   key: number;
@@ -93,7 +108,7 @@ export class ToastRelation {
         if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = dv.getInt32(off + hoff + 4, true);
         let list = plain.get(id);
         if (!list) plain.set(id, (list = []));
-        list.push({ seq, key });
+        list.push(chunkRef(seq, key, page, off, len, infomask, natts, hoff));
       }
     }
     // chunks are nearly always stored in chunk_seq order: sort only the lists that are not
@@ -138,6 +153,31 @@ export class ToastRelation {
     if (off < 24 || off + len > pdSpecial(dv) || len < 24) return { why: `line pointer (${block},${item}) has lp_off ${off} lp_len ${len}, outside the page's items` };
     return { page, off, len };
   }
+}
+
+/** A chunk's place and what chunkFields says of it: read in place for a clean stock chunk, else by chunkFields itself. */
+function chunkRef(seq: number | null, key: number, page: Uint8Array, off: number, len: number, infomask: number, natts: number, hoff: number): PlainChunkRef {
+  const d = off + 32; // chunk_data of a stock chunk: after the 24-byte header and two int4 columns
+  if (natts === 3 && !(infomask & HEAP_HASNULL) && hoff === 24 && len > 32) {
+    const b0 = page[d];
+    if ((b0 & 3) === 0 && b0 !== 0 && len >= 36) {
+      const total = (page[d] | (page[d + 1] << 8) | (page[d + 2] << 16) | (page[d + 3] << 24)) >>> 2;
+      if (total >= 4 && 32 + total <= len) return { seq, key, fields: CHUNK_OK, dataLen: total - 4, header: 0 };
+    } else if (b0 & 1 && b0 !== 1) {
+      const total = b0 >>> 1;
+      if (32 + total <= len) return { seq, key, fields: CHUNK_OK, dataLen: total - 1, header: 0 };
+    }
+  }
+  let f;
+  try {
+    f = chunkFields(page.subarray(off, off + len));
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return { seq, key, fields: CHUNK_UNWALKABLE, dataLen: 0, header: page[off + 24] ?? 0 };
+  }
+  if (f.data === null) return { seq, key, fields: CHUNK_DATA_NULL, dataLen: 0, header: 0 };
+  if (f.dataKind !== "4b" && f.dataKind !== "1b") return { seq, key, fields: CHUNK_DATA_BAD_KIND, dataLen: 0, header: f.dataHeader };
+  return { seq, key, fields: CHUNK_OK, dataLen: f.data.length, header: 0 };
 }
 
 function inOrder(l: PlainChunkRef[]): boolean {
