@@ -45,7 +45,9 @@ export type RelationJob =
   | { kind: "catalog"; db: number; oid: number }
   | { kind: "file"; path: string }
   /** B-tree indexes of one table whose heapallindexed probes share one scan of the table */
-  | { kind: "indexes"; db: number; oids: number[] };
+  | { kind: "indexes"; db: number; oids: number[] }
+  /** a TOAST relation, then its table: the TOAST relation's own check also maps its chunks for the table's */
+  | { kind: "withToast"; db: number; oid: number; toastOid: number };
 
 export type RelationStatus = "ok" | "warnings" | "corrupt";
 
@@ -76,12 +78,46 @@ export interface JobEnv {
 
 /** The reports of a job: one, or one per index of an "indexes" job (in its order). */
 export function verifyJobs(job: RelationJob, env: JobEnv): RelationReport[] {
+  if (job.kind === "withToast") return verifyWithToast(job.db, job.oid, job.toastOid, env);
   if (job.kind !== "indexes") return [verifyJob(job, env)];
   return verifyIndexGroup(job.db, job.oids, env);
 }
 
+/**
+ * A TOAST relation and its table (reports in that order): the TOAST relation's heap check reads
+ * each page once and hands it to the chunk map the table's TOAST checks use, instead of a second
+ * scan of the TOAST relation for the map. A failed or partial feed leaves the map to its own scan.
+ */
+function verifyWithToast(db: number, oid: number, toastOid: number, env: JobEnv): RelationReport[] {
+  const ctx = env.ctx!;
+  const cat = ctx.database(db);
+  const toast = env.opts.toast ? toastRelationFor(cat, toastOid, ctx) : null;
+  const one = (relOid: number, shared: { feed?: ToastRelation; toast?: ToastRelation | null }): RelationReport => {
+    const t0 = performance.now();
+    const sink = new FindingSink(env.opts.capPerCode);
+    try {
+      const rel = cat.classes.get(relOid);
+      if (!rel) throw new FormatError("RELATION_NOT_FOUND", `relation ${relOid} does not exist in database "${cat.db.name}"`, {});
+      const report = verifyCatalogRelation(cat, rel, sink, env, undefined, shared);
+      report.findings = sink.finish({ file: report.file });
+      report.status = statusOf(report.findings);
+      report.ms = Math.round(performance.now() - t0);
+      return report;
+    } catch (e) {
+      return failedReport({ kind: "catalog", db, oid: relOid }, e);
+    }
+  };
+  try {
+    const toastReport = one(toastOid, { feed: toast ?? undefined });
+    const tableReport = one(oid, { toast });
+    return [toastReport, tableReport];
+  } finally {
+    toast?.fork.close();
+  }
+}
+
 export function verifyJob(job: RelationJob, env: JobEnv): RelationReport {
-  if (job.kind === "indexes") throw new Error("verifyJob: an indexes job has several reports (verifyJobs)");
+  if (job.kind === "indexes" || job.kind === "withToast") throw new Error("verifyJob: this job has several reports (verifyJobs)");
   const t0 = performance.now();
   const sink = new FindingSink(env.opts.capPerCode);
   let report: RelationReport;
@@ -130,7 +166,8 @@ interface PendingProbe {
   rest: () => void;
 }
 
-function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv, defer?: PendingProbe[]): RelationReport {
+/** `shared.feed`: a TOAST relation's pages go to this chunk map as they are read; `shared.toast`: the table's TOAST relation, already made (and closed by the caller). */
+function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv, defer?: PendingProbe[], shared: { feed?: ToastRelation; toast?: ToastRelation | null } = {}): RelationReport {
   const ctx = env.ctx!;
   const path = cat.path(rel);
   const report = baseReport(cat, rel, path);
@@ -146,7 +183,9 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
     const onPage = env.onPages ? (): void => env.onPages!(1) : undefined;
     if (rel.kind === "r" || rel.kind === "t" || rel.kind === "m") {
       report.checks.push("pages", "heap");
-      const toast = env.opts.toast && rel.toastRelid ? toastRelationFor(cat, rel.toastRelid, ctx) : null;
+      const ownToast = shared.toast === undefined;
+      const toast = !ownToast ? shared.toast! : env.opts.toast && rel.toastRelid ? toastRelationFor(cat, rel.toastRelid, ctx) : null;
+      const feed = rel.kind === "t" ? shared.feed?.feeder() : undefined;
       if (toast) report.checks.push("toast");
       const v = new HeapVerifier(
         {
@@ -164,13 +203,15 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
           // chunk_data is never compressed: a compressed header there is TOAST_CHUNK_BAD_VARLENA, found from the parent
           decompress: env.opts.decompress && rel.kind !== "t",
           onPage,
+          onPageRead: feed ? (blkno, page) => feed.page(blkno, page) : undefined,
         },
         sink,
       );
       try {
         Object.assign(report.stats, v.run());
+        feed?.done();
       } finally {
-        toast?.fork.close();
+        if (ownToast) toast?.fork.close();
       }
     } else if (rel.kind === "i" && rel.amName === "btree") {
       const pending = verifyBtree(cat, rel, fork, sink, env, report, label, checksums, !!defer);
@@ -424,7 +465,7 @@ function guessAm(path: string, bs: number): string {
 /** A relation whose verification threw: reported, so the run still covers the others. */
 export function failedReport(job: RelationJob, e: unknown): RelationReport {
   const msg = e instanceof FormatError ? `${e.code}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);
-  const name = job.kind === "file" ? job.path : job.kind === "indexes" ? `relations ${job.oids.join(", ")} of database ${job.db}` : `relation ${job.oid} of database ${job.db}`;
+  const name = job.kind === "file" ? job.path : job.kind === "indexes" ? `relations ${job.oids.join(", ")} of database ${job.db}` : job.kind === "withToast" ? `relations ${job.toastOid}, ${job.oid} of database ${job.db}` : `relation ${job.oid} of database ${job.db}`;
   return {
     name,
     am: "unknown",
@@ -452,6 +493,7 @@ export function safeVerifyJobs(job: RelationJob, env: JobEnv): RelationReport[] 
   try {
     return verifyJobs(job, env);
   } catch (e) {
+    if (job.kind === "withToast") return [job.toastOid, job.oid].map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
     if (job.kind !== "indexes") return [failedReport(job, e)];
     return job.oids.map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
   }

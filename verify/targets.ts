@@ -29,6 +29,8 @@ export interface PlannedJob {
   cost: number;
   /** a B-tree index: its table's OID (indexes of one table can share heapallindexed's table scan) */
   table?: number;
+  /** a table with a TOAST relation: that relation's OID (the two are checked in one unit, sharing its scan) */
+  toast?: number;
   label: string;
 }
 
@@ -51,7 +53,8 @@ function planned(cat: DatabaseCatalog, rel: RelationInfo): PlannedJob {
   // every fork's pages are read (main, and fsm/vm/init for their checksums)
   const bytes = sizeOf(cat.path(rel)) + sizeOf(cat.path(rel, "fsm")) + sizeOf(cat.path(rel, "vm")) + sizeOf(cat.path(rel, "init"));
   const table = rel.kind === "i" && rel.amName === "btree" ? cat.indexes().get(rel.oid)?.tableOid : undefined;
-  return { job: { kind: "catalog", db: cat.db.oid, oid: rel.oid }, db: rel.shared ? 0 : cat.db.oid, order: kindOrder * 1e10 + rel.oid, bytes, cost: estimateCost(cat, rel, bytes), label: `${cat.db.name}.${rel.namespaceName}.${rel.name}`, ...(table ? { table } : {}) };
+  const toast = rel.kind !== "i" && rel.kind !== "t" && rel.toastRelid ? rel.toastRelid : undefined;
+  return { job: { kind: "catalog", db: cat.db.oid, oid: rel.oid }, db: rel.shared ? 0 : cat.db.oid, order: kindOrder * 1e10 + rel.oid, bytes, cost: estimateCost(cat, rel, bytes), label: `${cat.db.name}.${rel.namespaceName}.${rel.name}`, ...(table ? { table } : {}), ...(toast ? { toast } : {}) };
 }
 
 /** What the scheduler hands out: one relation, or B-tree indexes of one table checked together. */
@@ -70,10 +73,22 @@ export interface Unit {
  */
 export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number): Unit[] {
   const single = (j: PlannedJob): Unit => ({ job: j.job, members: [j], cost: j.cost, bytes: j.bytes });
-  if (!heapallindexed) return planned.map(single);
-  const byTable = new Map<string, PlannedJob[]>();
   const units: Unit[] = [];
+  // a table and its TOAST relation: one unit, whose one scan of the TOAST relation serves both
+  const byOid = new Map<string, PlannedJob>();
+  for (const j of planned) if (j.job.kind === "catalog") byOid.set(`${j.job.db}:${j.job.oid}`, j);
+  const paired = new Set<PlannedJob>();
   for (const j of planned) {
+    if (j.toast === undefined || j.job.kind !== "catalog") continue;
+    const t = byOid.get(`${j.job.db}:${j.toast}`);
+    if (!t || paired.has(t)) continue;
+    paired.add(t).add(j);
+    units.push({ job: { kind: "withToast", db: j.job.db, oid: j.job.oid, toastOid: j.toast }, members: [t, j], cost: t.cost + j.cost, bytes: t.bytes + j.bytes });
+  }
+  const rest = paired.size ? planned.filter((j) => !paired.has(j)) : planned;
+  if (!heapallindexed) return [...units, ...rest.map(single)];
+  const byTable = new Map<string, PlannedJob[]>();
+  for (const j of rest) {
     if (j.table === undefined || j.job.kind !== "catalog") units.push(single(j));
     else {
       const key = `${j.job.db}:${j.table}`;
@@ -175,7 +190,7 @@ export function planJobs(spec: TargetSpec, ctx: ClusterContext | null): PlannedJ
   // one job per relation (a table's index named twice, shared catalogs)
   const seen = new Set<string>();
   return jobs.filter((j) => {
-    const key = j.job.kind === "file" ? `f:${j.job.path}` : j.job.kind === "indexes" ? `${j.db}:${j.job.oids.join(",")}` : `${j.db}:${j.job.oid}`;
+    const key = j.job.kind === "file" ? `f:${j.job.path}` : j.job.kind === "indexes" ? `${j.db}:${j.job.oids.join(",")}` : j.job.kind === "withToast" ? `${j.db}:${j.job.toastOid},${j.job.oid}` : `${j.db}:${j.job.oid}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -42,6 +42,8 @@ export interface HeapTarget {
   /** decompress compressed values (inline and external) */
   decompress: boolean;
   onPage?: (blkno: number) => void;
+  /** every page as read, before any check (a TOAST relation's chunk map is built from them) */
+  onPageRead?: (blkno: number, page: Uint8Array) => void;
 }
 
 export interface HeapStats {
@@ -89,6 +91,7 @@ export class HeapVerifier {
     for (const [blkno, page] of scanPages(tg.fork)) {
       this.stats.pages++;
       tg.onPage?.(blkno);
+      tg.onPageRead?.(blkno, page);
       const file = tg.fork.fileOf(blkno).path;
       const dv = pageView(page);
       const v = checkPage(page, dv, blkno, file, this.sink, { am: "heap", blockSize: tg.blockSize, checksums: tg.checksums, checksumSeverity: tg.checksumSeverity, relName: tg.relName });

@@ -42,10 +42,34 @@ export class FormBuffer {
 
 const packable = (a: AttrDesc, payloadLen: number): boolean => a.storage !== "p" && payloadLen + 1 <= 127;
 
-/** Byte copy without a subarray view per call (a view and set() pay off only for long values). */
+// DataViews of the last source and destination arrays (a page, the form buffer): made once per
+// array, as reading .buffer or making a subarray per value costs more than copying a short key.
+let lastSrc: Uint8Array | null = null;
+let srcView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+let lastDst: Uint8Array | null = null;
+let dstView = srcView;
+
+/** Copy n bytes, four at a time through the views (unaligned reads and writes are fine for DataView). */
 function copy(dst: Uint8Array, at: number, src: Uint8Array, from: number, n: number): void {
-  if (n > 512) dst.set(src.subarray(from, from + n), at);
-  else for (let i = 0; i < n; i++) dst[at + i] = src[from + i];
+  if (n > 1024) {
+    dst.set(src.subarray(from, from + n), at);
+    return;
+  }
+  let i = 0;
+  if (n >= 8) {
+    if (src !== lastSrc) {
+      lastSrc = src;
+      srcView = new DataView(src.buffer, src.byteOffset, src.byteLength);
+    }
+    if (dst !== lastDst) {
+      lastDst = dst;
+      dstView = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+    }
+    const sv = srcView;
+    const dv = dstView;
+    for (; i + 4 <= n; i += 4) dv.setInt32(at + i, sv.getInt32(from + i, true), true);
+  }
+  for (; i < n; i++) dst[at + i] = src[from + i];
 }
 
 /** Form the tuple into `out.bytes[0, size)`; returns the size (t_tid left zero). */

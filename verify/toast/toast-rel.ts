@@ -75,46 +75,68 @@ export class ToastRelation {
   }
 
   private scan(): void {
+    const f = this.feeder();
+    for (const [blkno, page] of scanPages(this.fork)) f.page(blkno, page);
+    f.done();
+  }
+
+  /**
+   * Build the chunk maps from pages read elsewhere (the TOAST relation's own check): page() with
+   * every block in order, then done(); until done() the maps are not used (a scan makes them).
+   */
+  feeder(): { page: (blkno: number, page: Uint8Array) => void; done: () => void } {
     const plain = new Map<number, PlainChunkRef[]>();
     const direct: DirectChunkInfo[] = [];
-    for (const [blkno, page] of scanPages(this.fork)) {
-      const dv = pageView(page);
-      if (pageIsNew(dv)) continue;
-      const special = pdSpecial(dv);
-      if (pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special > page.length) continue; // reported by the page checks
-      const n = maxOffsetNumber(dv);
-      for (let i = 1; i <= n; i++) {
-        const w = itemIdWord(dv, i);
-        if (lpFlags(w) !== LP_NORMAL) continue;
-        const off = lpOff(w);
-        const len = lpLen(w);
-        if (off < 24 || off + len > special || len < 24) continue;
-        const infomask = dv.getUint16(off + HTH.t_infomask, true);
-        const xmin = dv.getUint32(off + HTH.t_xmin, true);
-        // SnapshotToast: skip known-aborted inserts and speculative-insertion leftovers
-        if ((infomask & (HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID)) === HEAP_XMIN_INVALID || xmin === 0) continue;
-        const hoff = page[off + HTH.t_hoff];
-        const natts = dv.getUint16(off + HTH.t_infomask2, true) & HEAP_NATTS_MASK;
-        if (natts < 1 || hoff + 4 > len) continue;
-        const bits = infomask & HEAP_HASNULL ? page[off + 23] : 0xff;
-        const key = tidKey(blkno, i);
-        const idNull = (bits & 1) === 0;
-        const id = idNull ? 0 : dv.getUint32(off + hoff, true);
-        if (idNull || id === 0) {
-          direct.push({ key, live: this.isLive(page, off) });
-          continue;
-        }
-        let seq: number | null = null;
-        if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = dv.getInt32(off + hoff + 4, true);
-        let list = plain.get(id);
-        if (!list) plain.set(id, (list = []));
-        list.push(chunkRef(seq, key, page, off, len, infomask, natts, hoff));
+    let next = this.fork.firstBlock;
+    return {
+      page: (blkno, page) => {
+        if (blkno !== next) next = -1; // not the whole relation in order: the maps stay unbuilt
+        else next++;
+        this.mapPage(blkno, page, plain, direct);
+      },
+      done: () => {
+        if (next !== this.fork.nblocks || this.plain) return;
+        // chunks are nearly always stored in chunk_seq order: sort only the lists that are not
+        for (const l of plain.values()) if (l.length > 1 && !inOrder(l)) l.sort(cmpRef);
+        this.plain = plain;
+        this.direct = direct;
+      },
+    };
+  }
+
+  private mapPage(blkno: number, page: Uint8Array, plain: Map<number, PlainChunkRef[]>, direct: DirectChunkInfo[]): void {
+    const dv = pageView(page);
+    if (pageIsNew(dv)) return;
+    const special = pdSpecial(dv);
+    if (pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special > page.length) return; // reported by the page checks
+    const n = maxOffsetNumber(dv);
+    for (let i = 1; i <= n; i++) {
+      const w = itemIdWord(dv, i);
+      if (lpFlags(w) !== LP_NORMAL) continue;
+      const off = lpOff(w);
+      const len = lpLen(w);
+      if (off < 24 || off + len > special || len < 24) continue;
+      const infomask = dv.getUint16(off + HTH.t_infomask, true);
+      const xmin = dv.getUint32(off + HTH.t_xmin, true);
+      // SnapshotToast: skip known-aborted inserts and speculative-insertion leftovers
+      if ((infomask & (HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID)) === HEAP_XMIN_INVALID || xmin === 0) continue;
+      const hoff = page[off + HTH.t_hoff];
+      const natts = dv.getUint16(off + HTH.t_infomask2, true) & HEAP_NATTS_MASK;
+      if (natts < 1 || hoff + 4 > len) continue;
+      const bits = infomask & HEAP_HASNULL ? page[off + 23] : 0xff;
+      const key = tidKey(blkno, i);
+      const idNull = (bits & 1) === 0;
+      const id = idNull ? 0 : dv.getUint32(off + hoff, true);
+      if (idNull || id === 0) {
+        direct.push({ key, live: this.isLive(page, off) });
+        continue;
       }
+      let seq: number | null = null;
+      if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = dv.getInt32(off + hoff + 4, true);
+      let list = plain.get(id);
+      if (!list) plain.set(id, (list = []));
+      list.push(chunkRef(seq, key, page, off, len, infomask, natts, hoff));
     }
-    // chunks are nearly always stored in chunk_seq order: sort only the lists that are not
-    for (const l of plain.values()) if (l.length > 1 && !inOrder(l)) l.sort(cmpRef);
-    this.plain = plain;
-    this.direct = direct;
   }
 
   /** Chunks of plain value `valueId`, in TOAST index order. */
