@@ -40,7 +40,7 @@ export function makeVerifyCommand(): Command {
     .option("-d, --database <name>", "only this database (with --table: the database of the relations)")
     .option("-t, --table <name>", "a table (with its TOAST relation, TOAST index and indexes) or an index; repeatable", collect, [] as string[])
     .option("-i, --index <name>", "an index; repeatable", collect, [] as string[])
-    .option("-j, --jobs <n>", "worker threads across relations (default: automatic, up to the number of cores; small runs use one, as a worker costs about a second to start)", positiveInt)
+    .option("-j, --jobs <n>", "worker threads across relations (default: automatic, up to the number of cores; a single small table uses one)", positiveInt)
     .option("-P, --progress", "report progress on stderr")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "junit"]).default("text"))
     .option("-o, --output <file>", "write the report to a file instead of stdout")

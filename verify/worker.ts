@@ -1,12 +1,14 @@
-// A verification worker thread: opens the cluster once, then claims relations from the shared
-// list through the shared counter (the main thread claims from the same counter) and answers
+// A verification worker thread: opens the cluster once (while the main thread plans), receives
+// the job list, then claims relations from it through the shared counter (the main thread claims from the same counter) and answers
 // with their reports; page counts go back in batches for the progress display.
 import { parentPort, workerData } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
 import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
 
-const { pgdata, opts, jobs, next } = workerData as { pgdata?: string; opts: VerifyOptions; jobs: RelationJob[]; next: Int32Array };
+const { pgdata, opts, next } = workerData as { pgdata?: string; opts: VerifyOptions; next: Int32Array };
+// started while the main thread plans: open the cluster now, then wait for the job list
 const ctx = pgdata ? new ClusterContext(pgdata) : null;
+const { jobs } = await new Promise<{ jobs: RelationJob[] }>((resolve) => parentPort!.once("message", resolve));
 let pending = 0;
 const flush = (): void => {
   if (pending) parentPort!.postMessage({ type: "pages", n: pending });
