@@ -19,7 +19,7 @@ import { HeapVerifier } from "./heap/heap-verify.js";
 import { live } from "./heap/liveness.js";
 import { XidContext } from "./heap/xid.js";
 import { BtreeVerifier } from "./nbtree/btree-verify.js";
-import { IndexEntries, nullTestPredicate, probeHeapMany } from "./nbtree/heapallindexed.js";
+import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from "./nbtree/heapallindexed.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
 import { ToastRelation } from "./toast/toast-rel.js";
@@ -44,10 +44,30 @@ export const DEFAULT_VERIFY_OPTIONS: VerifyOptions = { heapallindexed: true, toa
 export type RelationJob =
   | { kind: "catalog"; db: number; oid: number }
   | { kind: "file"; path: string }
-  /** B-tree indexes of one table whose heapallindexed probes share one scan of the table */
-  | { kind: "indexes"; db: number; oids: number[] }
-  /** a TOAST relation, then its table: the TOAST relation's own check also maps its chunks for the table's */
-  | { kind: "withToast"; db: number; oid: number; toastOid: number };
+  | GroupJob;
+
+/**
+ * Relations checked together, in stages, reported in this order. A stage is B-tree indexes of
+ * table `heap` (their heapallindexed probes share one scan of it: the table's own check when
+ * `heap` is in the stage, else a scan of their own) and the table. With two stages, the first
+ * table is the TOAST relation of the second, whose check uses the chunk map the first one's
+ * check built from the pages it read.
+ */
+export interface GroupJob {
+  kind: "group";
+  db: number;
+  stages: GroupStage[];
+}
+
+export interface GroupStage {
+  indexes: number[];
+  heap?: number;
+}
+
+/** The relations of a job, in the order of its reports. */
+export function jobOids(job: GroupJob): number[] {
+  return job.stages.flatMap((st) => [...st.indexes, ...(st.heap !== undefined ? [st.heap] : [])]);
+}
 
 export type RelationStatus = "ok" | "warnings" | "corrupt";
 
@@ -78,46 +98,13 @@ export interface JobEnv {
 
 /** The reports of a job: one, or one per index of an "indexes" job (in its order). */
 export function verifyJobs(job: RelationJob, env: JobEnv): RelationReport[] {
-  if (job.kind === "withToast") return verifyWithToast(job.db, job.oid, job.toastOid, env);
-  if (job.kind !== "indexes") return [verifyJob(job, env)];
-  return verifyIndexGroup(job.db, job.oids, env);
+  if (job.kind !== "group") return [verifyJob(job, env)];
+  return verifyGroup(job, env);
 }
 
-/**
- * A TOAST relation and its table (reports in that order): the TOAST relation's heap check reads
- * each page once and hands it to the chunk map the table's TOAST checks use, instead of a second
- * scan of the TOAST relation for the map. A failed or partial feed leaves the map to its own scan.
- */
-function verifyWithToast(db: number, oid: number, toastOid: number, env: JobEnv): RelationReport[] {
-  const ctx = env.ctx!;
-  const cat = ctx.database(db);
-  const toast = env.opts.toast ? toastRelationFor(cat, toastOid, ctx) : null;
-  const one = (relOid: number, shared: { feed?: ToastRelation; toast?: ToastRelation | null }): RelationReport => {
-    const t0 = performance.now();
-    const sink = new FindingSink(env.opts.capPerCode);
-    try {
-      const rel = cat.classes.get(relOid);
-      if (!rel) throw new FormatError("RELATION_NOT_FOUND", `relation ${relOid} does not exist in database "${cat.db.name}"`, {});
-      const report = verifyCatalogRelation(cat, rel, sink, env, undefined, shared);
-      report.findings = sink.finish({ file: report.file });
-      report.status = statusOf(report.findings);
-      report.ms = Math.round(performance.now() - t0);
-      return report;
-    } catch (e) {
-      return failedReport({ kind: "catalog", db, oid: relOid }, e);
-    }
-  };
-  try {
-    const toastReport = one(toastOid, { feed: toast ?? undefined });
-    const tableReport = one(oid, { toast });
-    return [toastReport, tableReport];
-  } finally {
-    toast?.fork.close();
-  }
-}
 
 export function verifyJob(job: RelationJob, env: JobEnv): RelationReport {
-  if (job.kind === "indexes" || job.kind === "withToast") throw new Error("verifyJob: this job has several reports (verifyJobs)");
+  if (job.kind === "group") throw new Error("verifyJob: a group job has several reports (verifyJobs)");
   const t0 = performance.now();
   const sink = new FindingSink(env.opts.capPerCode);
   let report: RelationReport;
@@ -166,8 +153,17 @@ interface PendingProbe {
   rest: () => void;
 }
 
-/** `shared.feed`: a TOAST relation's pages go to this chunk map as they are read; `shared.toast`: the table's TOAST relation, already made (and closed by the caller). */
-function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv, defer?: PendingProbe[], shared: { feed?: ToastRelation; toast?: ToastRelation | null } = {}): RelationReport {
+/** What a group's members share with a table's check (verifyGroup). */
+interface Shared {
+  /** a TOAST relation's pages go to this chunk map as they are read */
+  feed?: ToastRelation;
+  /** the table's TOAST relation, already made (and closed by the caller) */
+  toast?: ToastRelation | null;
+  /** the table's pages go to its indexes' heapallindexed probes as they are read */
+  probe?: HeapProber;
+}
+
+function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: FindingSink, env: JobEnv, defer?: PendingProbe[], shared: Shared = {}): RelationReport {
   const ctx = env.ctx!;
   const path = cat.path(rel);
   const report = baseReport(cat, rel, path);
@@ -203,7 +199,7 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
           // chunk_data is never compressed: a compressed header there is TOAST_CHUNK_BAD_VARLENA, found from the parent
           decompress: env.opts.decompress && rel.kind !== "t",
           onPage,
-          onPageRead: feed ? (blkno, page) => feed.page(blkno, page) : undefined,
+          onPageRead: feed || shared.probe ? pageReader(feed, shared.probe) : undefined,
         },
         sink,
       );
@@ -275,99 +271,166 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   return null;
 }
 
+/** The heapallindexed side of a table for the pending probes of its indexes (toasted key values read through its own TOAST relation). */
+function proberFor(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingProbe, "path" | "rest">[], fork: RelationFork): { prober: HeapProber; close: () => void } {
+  const heap = ps[0].heap;
+  const toast = heap.toastRelid ? toastRelationFor(cat, heap.toastRelid, ctx) : null;
+  const prober = new HeapProber(
+    {
+      fork,
+      relName: heap.name,
+      desc: heap.kind === "t" ? toastChunkDesc5 : cat.descriptor(heap.oid),
+      xids: new XidContext(ctx.horizons, heap.frozenXid, heap.minMxid, ctx.cluster.clog),
+      multixact: ctx.multixact,
+      toast,
+      isToast: heap.kind === "t",
+    },
+    ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null })),
+  );
+  return { prober, close: () => toast?.fork.close() };
+}
+
+/** The probes' outcome into each index's report. */
+function probeDone(ps: Omit<PendingProbe, "path" | "rest">[], stats: HeapSideStats[], hpath: string): void {
+  ps.forEach((p, k) => {
+    const hs = stats[k];
+    p.report.stats.indexEntries = p.entries.entries;
+    p.report.stats.heapTuplesProbed = hs.liveTuples;
+    if (hs.unformable) p.sink.add("BT_HEAPALLINDEXED_SKIPPED", `${hs.unformable} live heap tuples of "${ps[0].heap.name}" were not compared with index "${p.label}": their key values cannot be read (see the table's findings)`, { file: hpath });
+  });
+}
+
 /** heapallindexed for indexes of one table `heap`, in one scan of it. */
 function probeTable(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingProbe, "path" | "rest">[]): void {
-  const heap = ps[0].heap;
-  const hpath = cat.path(heap);
+  const hpath = cat.path(ps[0].heap);
   const hfork = new RelationFork(hpath, ctx.cluster.geometry);
-  const toast = heap.toastRelid ? toastRelationFor(cat, heap.toastRelid, ctx) : null;
+  const { prober, close } = proberFor(cat, ctx, ps, hfork);
   try {
-    const stats = probeHeapMany(
-      {
-        fork: hfork,
-        relName: heap.name,
-        desc: heap.kind === "t" ? toastChunkDesc5 : cat.descriptor(heap.oid),
-        xids: new XidContext(ctx.horizons, heap.frozenXid, heap.minMxid, ctx.cluster.clog),
-        multixact: ctx.multixact,
-        toast,
-        isToast: heap.kind === "t",
-      },
-      ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null })),
-    );
-    ps.forEach((p, k) => {
-      const hs = stats[k];
-      p.report.stats.indexEntries = p.entries.entries;
-      p.report.stats.heapTuplesProbed = hs.liveTuples;
-      if (hs.unformable) p.sink.add("BT_HEAPALLINDEXED_SKIPPED", `${hs.unformable} live heap tuples of "${heap.name}" were not compared with index "${p.label}": their key values cannot be read (see the table's findings)`, { file: hpath });
-    });
+    for (const [blk, page] of scanPages(hfork)) prober.page(blk, page);
+    probeDone(ps, prober.stats(), hpath);
   } finally {
     hfork.close();
-    toast?.fork.close();
+    close();
   }
 }
 
+const pageReader =
+  (feed: { page: (blkno: number, page: Uint8Array) => void } | undefined, probe: HeapProber | undefined) =>
+  (blkno: number, page: Uint8Array): void => {
+    feed?.page(blkno, page);
+    probe?.page(blkno, page);
+  };
+
+interface GroupMember {
+  report: RelationReport;
+  sink: FindingSink;
+  ms: number;
+  failed?: boolean;
+  pending?: PendingProbe;
+}
+
 /**
- * B-tree indexes of one table: each index's own checks as verifyJob runs them, then one scan of
- * the table probes all their heapallindexed entries, then each index's remaining checks. The
- * reports are those the indexes would get one by one (ms: own time plus a share of the scan).
+ * A group job (GroupJob), stage by stage: each index's own checks as verifyJob runs them; then the
+ * table's check, whose pages also go to the indexes' heapallindexed probes (and, for a TOAST
+ * relation followed by its owner's stage, to the chunk map the owner's check uses), or, without
+ * the table in the stage, one scan of it for the probes; then each index's remaining checks. The
+ * reports are those the relations would get one by one (ms: an index's own time plus a share of
+ * a separate scan; a table's includes the probes its scan fed).
  */
-function verifyIndexGroup(db: number, oids: number[], env: JobEnv): RelationReport[] {
+function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
   const ctx = env.ctx!;
+  const db = job.db;
   const cat = ctx.database(db);
-  const members: { report: RelationReport; sink: FindingSink; ms: number; failed?: boolean; pending?: PendingProbe }[] = [];
-  for (const oid of oids) {
+  const check = (oid: number, defer?: PendingProbe[], shared?: Shared): GroupMember => {
     const t0 = performance.now();
     const rel = cat.classes.get(oid);
-    if (!rel) {
-      members.push({ report: failedReport({ kind: "catalog", db, oid }, new FormatError("RELATION_NOT_FOUND", `relation ${oid} does not exist in database "${cat.db.name}"`, {})), sink: new FindingSink(env.opts.capPerCode), ms: 0, failed: true });
-      continue;
-    }
+    if (!rel) return { report: failedReport({ kind: "catalog", db, oid }, new FormatError("RELATION_NOT_FOUND", `relation ${oid} does not exist in database "${cat.db.name}"`, {})), sink: new FindingSink(env.opts.capPerCode), ms: 0, failed: true };
     const sink = new FindingSink(env.opts.capPerCode);
-    const defer: PendingProbe[] = [];
     try {
-      const report = verifyCatalogRelation(cat, rel, sink, env, defer);
-      members.push({ report, sink, ms: performance.now() - t0, pending: defer[0] });
+      const report = verifyCatalogRelation(cat, rel, sink, env, defer, shared);
+      return { report, sink, ms: performance.now() - t0, pending: defer?.[0] };
     } catch (e) {
       // as safeVerifyJob reports a single relation whose check threw
-      members.push({ report: failedReport({ kind: "catalog", db, oid }, e), sink, ms: 0, failed: true });
+      return { report: failedReport({ kind: "catalog", db, oid }, e), sink, ms: 0, failed: true };
     }
-  }
-  const pend = members.filter((m) => m.pending);
-  if (pend.length) {
-    const t0 = performance.now();
-    // every member names the same table; grouped anyway in case the catalog says otherwise
-    const byHeap = new Map<number, typeof pend>();
-    for (const m of pend) byHeap.set(m.pending!.heap.oid, [...(byHeap.get(m.pending!.heap.oid) ?? []), m]);
-    for (const group of byHeap.values()) {
-      try {
-        probeTable(cat, ctx, group.map((m) => m.pending!));
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        for (const m of group) {
-          m.sink.fromError(e, { file: m.pending!.path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
-          m.pending = undefined; // as a single index's check, a failed probe ends it
-        }
-      }
-    }
-    const share = (performance.now() - t0) / pend.length;
-    for (const m of pend) m.ms += share;
-  }
-  return members.map((m) => {
+  };
+  const finish = (m: GroupMember): RelationReport => {
     if (m.failed) return m.report;
-    const t0 = performance.now();
-    if (m.pending) {
-      try {
-        m.pending.rest();
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        m.sink.fromError(e, { file: m.pending.path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
-      }
-    }
     m.report.findings = m.sink.finish({ file: m.report.file });
     m.report.status = statusOf(m.report.findings);
-    m.report.ms = Math.round(m.ms + performance.now() - t0);
+    m.report.ms = Math.round(m.ms);
     return m.report;
-  });
+  };
+  const out: RelationReport[] = [];
+  // a first-stage TOAST relation's chunk map, for the second stage's table
+  let chunkMap: ToastRelation | null = null;
+  try {
+    job.stages.forEach((stage, si) => {
+      const members: GroupMember[] = [];
+      for (const oid of stage.indexes) {
+        const defer: PendingProbe[] = [];
+        members.push(check(oid, defer));
+      }
+      let pend = members.filter((m) => m.pending);
+      let heapMember: GroupMember | null = null;
+      if (stage.heap !== undefined) {
+        const mapHere = si === 0 && job.stages.length > 1 && env.opts.toast ? toastRelationFor(cat, stage.heap, ctx) : null;
+        if (mapHere) chunkMap = mapHere;
+        // the table's check feeds the probes of its indexes
+        const mine = pend.filter((m) => m.pending!.heap.oid === stage.heap);
+        const hrel = cat.classes.get(stage.heap);
+        const hfork = mine.length && hrel ? new RelationFork(cat.path(hrel), ctx.cluster.geometry) : null;
+        const fed = hfork ? proberFor(cat, ctx, mine.map((m) => m.pending!), hfork) : null;
+        try {
+          const shared: Shared = { feed: mapHere ?? undefined, probe: fed?.prober };
+          if (si > 0 && job.stages.length > 1) shared.toast = chunkMap;
+          heapMember = check(stage.heap, undefined, shared);
+          if (fed?.prober.complete) {
+            probeDone(mine.map((m) => m.pending!), fed.prober.stats(), cat.path(hrel!));
+            pend = pend.filter((m) => !mine.includes(m));
+          }
+        } finally {
+          hfork?.close();
+          fed?.close();
+        }
+      }
+      if (pend.length) {
+        // the table is not in the stage (or its check did not read every page): a scan of its own
+        const t0 = performance.now();
+        const byHeap = new Map<number, GroupMember[]>();
+        for (const m of pend) byHeap.set(m.pending!.heap.oid, [...(byHeap.get(m.pending!.heap.oid) ?? []), m]);
+        for (const group of byHeap.values()) {
+          try {
+            probeTable(cat, ctx, group.map((m) => m.pending!));
+          } catch (e) {
+            if (!(e instanceof FormatError)) throw e;
+            for (const m of group) {
+              m.sink.fromError(e, { file: m.pending!.path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
+              m.pending = undefined; // as a single index's check, a failed probe ends it
+            }
+          }
+        }
+        const share = (performance.now() - t0) / pend.length;
+        for (const m of pend) m.ms += share;
+      }
+      for (const m of members) {
+        if (m.failed || !m.pending) continue;
+        const t0 = performance.now();
+        try {
+          m.pending.rest();
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          m.sink.fromError(e, { file: m.pending.path }, e.code === "REL_SHORT_READ" ? "REL_SHORT_READ" : "REL_VERIFY_FAILED");
+        }
+        m.ms += performance.now() - t0;
+      }
+      out.push(...members.map(finish));
+      if (heapMember) out.push(finish(heapMember));
+    });
+    return out;
+  } finally {
+    (chunkMap as ToastRelation | null)?.fork.close();
+  }
 }
 
 /** The TOAST relation of a table, with chunk liveness from its own XID context. */
@@ -465,7 +528,7 @@ function guessAm(path: string, bs: number): string {
 /** A relation whose verification threw: reported, so the run still covers the others. */
 export function failedReport(job: RelationJob, e: unknown): RelationReport {
   const msg = e instanceof FormatError ? `${e.code}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);
-  const name = job.kind === "file" ? job.path : job.kind === "indexes" ? `relations ${job.oids.join(", ")} of database ${job.db}` : job.kind === "withToast" ? `relations ${job.toastOid}, ${job.oid} of database ${job.db}` : `relation ${job.oid} of database ${job.db}`;
+  const name = job.kind === "file" ? job.path : job.kind === "group" ? `relations ${jobOids(job).join(", ")} of database ${job.db}` : `relation ${job.oid} of database ${job.db}`;
   return {
     name,
     am: "unknown",
@@ -493,8 +556,7 @@ export function safeVerifyJobs(job: RelationJob, env: JobEnv): RelationReport[] 
   try {
     return verifyJobs(job, env);
   } catch (e) {
-    if (job.kind === "withToast") return [job.toastOid, job.oid].map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
-    if (job.kind !== "indexes") return [failedReport(job, e)];
-    return job.oids.map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
+    if (job.kind !== "group") return [failedReport(job, e)];
+    return jobOids(job).map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
   }
 }

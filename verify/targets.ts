@@ -67,58 +67,79 @@ export interface Unit {
 }
 
 /**
- * Scheduling units: with heapallindexed, the B-tree indexes of one table are checked together
- * so that one scan of the table probes them all; a table whose indexes would make one unit
- * longer than its share of the run is split into up to `workers` units (largest first).
+ * Scheduling units. With heapallindexed, the B-tree indexes of one table are checked together so
+ * that one scan of the table probes them all; a table whose indexes would make one unit longer
+ * than its share of the run is split into up to `workers` units (largest first), and the largest
+ * takes the table itself, whose own check then feeds the probes (one read of the table for both).
+ * A table's TOAST relation (with its indexes) is checked first in the table's unit, its scan
+ * building the chunk map the table's TOAST checks use.
  */
 export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number): Unit[] {
   const single = (j: PlannedJob): Unit => ({ job: j.job, members: [j], cost: j.cost, bytes: j.bytes });
   const units: Unit[] = [];
-  // a table and its TOAST relation: one unit, whose one scan of the TOAST relation serves both
+  const key = (db: number, oid: number): string => `${db}:${oid}`;
+  const oidOf = (j: PlannedJob): number => (j.job as { oid: number }).oid;
   const byOid = new Map<string, PlannedJob>();
-  for (const j of planned) if (j.job.kind === "catalog") byOid.set(`${j.job.db}:${j.job.oid}`, j);
-  const paired = new Set<PlannedJob>();
+  const toastOf = new Map<string, PlannedJob>(); // owner key -> its TOAST relation's job
+  for (const j of planned) if (j.job.kind === "catalog") byOid.set(key(j.job.db, j.job.oid), j);
   for (const j of planned) {
-    if (j.toast === undefined || j.job.kind !== "catalog") continue;
-    const t = byOid.get(`${j.job.db}:${j.toast}`);
-    if (!t || paired.has(t)) continue;
-    paired.add(t).add(j);
-    units.push({ job: { kind: "withToast", db: j.job.db, oid: j.job.oid, toastOid: j.toast }, members: [t, j], cost: t.cost + j.cost, bytes: t.bytes + j.bytes });
+    if (j.job.kind !== "catalog" || j.toast === undefined) continue;
+    const t = byOid.get(key(j.job.db, j.toast));
+    if (t) toastOf.set(key(j.job.db, j.job.oid), t);
   }
-  const rest = paired.size ? planned.filter((j) => !paired.has(j)) : planned;
-  if (!heapallindexed) return [...units, ...rest.map(single)];
-  const byTable = new Map<string, PlannedJob[]>();
-  for (const j of rest) {
-    if (j.table === undefined || j.job.kind !== "catalog") units.push(single(j));
-    else {
-      const key = `${j.job.db}:${j.table}`;
-      byTable.set(key, [...(byTable.get(key) ?? []), j]);
-    }
-  }
-  const total = planned.reduce((s, j) => s + j.cost, 0);
-  for (const list of byTable.values()) {
-    if (list.length === 1) {
-      units.push(single(list[0]));
-      continue;
-    }
-    const cost = list.reduce((s, j) => s + j.cost, 0);
-    const k = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / (total / Math.max(1, 2 * workers)))));
-    const bins: PlannedJob[][] = Array.from({ length: k }, () => []);
-    const load = new Array<number>(k).fill(0);
-    for (const j of [...list].sort((a, b) => b.cost - a.cost)) {
-      const b = load.indexOf(Math.min(...load));
-      bins[b].push(j);
-      load[b] += j.cost;
-    }
-    for (const members of bins) {
-      if (members.length === 1) units.push(single(members[0]));
-      else {
-        const first = members[0].job as { db: number };
-        // the shared scan: about a fifth of each member's estimate is its own table scan
-        units.push({ job: { kind: "indexes", db: first.db, oids: members.map((m) => (m.job as { oid: number }).oid) }, members, cost: members.reduce((s, m) => s + m.cost, 0) * 0.85, bytes: members.reduce((s, m) => s + m.bytes, 0) });
+  // index bins per table, the costliest first
+  const bins = new Map<string, PlannedJob[][]>();
+  if (heapallindexed) {
+    const byTable = new Map<string, PlannedJob[]>();
+    for (const j of planned) if (j.table !== undefined && j.job.kind === "catalog") byTable.set(key(j.job.db, j.table), [...(byTable.get(key(j.job.db, j.table)) ?? []), j]);
+    const total = planned.reduce((s, j) => s + j.cost, 0);
+    for (const [k, list] of byTable) {
+      const cost = list.reduce((s, j) => s + j.cost, 0);
+      const n = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / (total / Math.max(1, 2 * workers)))));
+      const bs: PlannedJob[][] = Array.from({ length: n }, () => []);
+      const load = new Array<number>(n).fill(0);
+      for (const j of [...list].sort((a, b) => b.cost - a.cost)) {
+        const b = load.indexOf(Math.min(...load));
+        bs[b].push(j);
+        load[b] += j.cost;
       }
+      bins.set(k, bs.sort((x, y) => y.reduce((s, j) => s + j.cost, 0) - x.reduce((s, j) => s + j.cost, 0)));
     }
   }
+  const used = new Set<PlannedJob>();
+  const stagesCost = (ss: { indexes: PlannedJob[]; heap?: PlannedJob }[]): number =>
+    // an index's estimate includes a scan of its table, shared here: about a fifth of it
+    ss.reduce((s, st) => s + st.indexes.reduce((a, j) => a + j.cost, 0) * (st.indexes.length > 1 || st.heap ? 0.85 : 1) + (st.heap?.cost ?? 0), 0);
+  const group = (db: number, ss: { indexes: PlannedJob[]; heap?: PlannedJob }[]): Unit => {
+    const members = ss.flatMap((st) => [...st.indexes, ...(st.heap ? [st.heap] : [])]);
+    for (const m of members) used.add(m);
+    return { job: { kind: "group", db, stages: ss.map((st) => ({ indexes: st.indexes.map(oidOf), ...(st.heap ? { heap: oidOf(st.heap) } : {}) })) }, members, cost: stagesCost(ss), bytes: members.reduce((s, j) => s + j.bytes, 0) };
+  };
+  // the first bin of a table's indexes and the table; for its TOAST relation likewise, first
+  const stage = (k: string, heap: PlannedJob | undefined): { indexes: PlannedJob[]; heap?: PlannedJob } => ({ indexes: bins.get(k)?.[0] ?? [], ...(heap ? { heap } : {}) });
+  const owned = new Set(toastOf.values()); // TOAST relations whose owner is in the run go with it
+  for (const j of planned) {
+    if (j.job.kind !== "catalog" || used.has(j) || j.table !== undefined || owned.has(j)) continue;
+    const k = key(j.job.db, j.job.oid);
+    const t = toastOf.get(k);
+    if (t && !used.has(t)) {
+      units.push(group(j.job.db, [stage(key(j.job.db, oidOf(t)), t), stage(k, j)]));
+    } else if (bins.has(k) && !(bins.get(k)![0].length === 0)) {
+      units.push(group(j.job.db, [stage(k, j)]));
+    }
+  }
+  // the other bins (and bins of tables not in the run): indexes alone
+  for (const [k, bs] of bins) {
+    const db = Number(k.split(":")[0]);
+    for (const indexes of bs) {
+      const rest = indexes.filter((j) => !used.has(j));
+      if (rest.length === 1) {
+        used.add(rest[0]);
+        units.push(single(rest[0]));
+      } else if (rest.length > 1) units.push(group(db, [{ indexes: rest }]));
+    }
+  }
+  for (const j of planned) if (!used.has(j)) units.push(single(j));
   return units;
 }
 
@@ -190,7 +211,7 @@ export function planJobs(spec: TargetSpec, ctx: ClusterContext | null): PlannedJ
   // one job per relation (a table's index named twice, shared catalogs)
   const seen = new Set<string>();
   return jobs.filter((j) => {
-    const key = j.job.kind === "file" ? `f:${j.job.path}` : j.job.kind === "indexes" ? `${j.db}:${j.job.oids.join(",")}` : j.job.kind === "withToast" ? `${j.db}:${j.job.toastOid},${j.job.oid}` : `${j.db}:${j.job.oid}`;
+    const key = j.job.kind === "file" ? `f:${j.job.path}` : j.job.kind === "catalog" ? `${j.db}:${j.job.oid}` : JSON.stringify(j.job);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -195,37 +195,58 @@ interface TargetState {
 }
 
 /**
- * Probe every live heap tuple against the entries of several indexes of the table in one scan:
- * the pages are read, screened and their HOT chains resolved, and each tuple's visibility and
- * attribute offsets worked out once; each index then forms and looks up its own tuple, with
- * exactly the findings and counts it would get from a scan of its own.
+ * The table side of heapallindexed for several indexes of one table, fed page by page: by its
+ * own scan (probeHeapMany) or by the table's heap check, which then reads the table once for both.
  */
-export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStats[] {
-  const out = new FormBuffer();
-  // one array shape for every call: the scan loop is optimised once (a map that differed between
-  // calls deoptimised it on `ts.length`, and each re-optimisation of this function costs ~40 ms)
-  const nts = targets.length;
-  const ts: TargetState[] = [];
-  let need = 0;
-  for (const t of targets) {
-    const vals = new IndexValues();
-    vals.n = t.attrs.length;
-    const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, direct: new DirectState() };
-    ts.push(st);
-    need = Math.max(need, st.need);
+export class HeapProber {
+  private readonly out = new FormBuffer();
+  private readonly nts: number;
+  private readonly ts: TargetState[] = [];
+  private readonly need: number;
+  private readonly attOff: Int32Array;
+  private readonly attLen: Int32Array;
+  private readonly attNull: Uint8Array;
+  private readonly root = new Uint16Array(2049);
+  private readonly badLp = new Set<number>();
+  /** the block a complete feed gives next (-1: a block was missed or came out of order) */
+  private nextBlock: number;
+
+  constructor(
+    readonly h: HeapBase,
+    targets: ProbeTarget[],
+  ) {
+    // one array shape for every call: the scan loop is optimised once (a map that differed between
+    // calls deoptimised it on `ts.length`, and each re-optimisation of this function costs ~40 ms)
+    this.nts = targets.length;
+    let need = 0;
+    for (const t of targets) {
+      const vals = new IndexValues();
+      vals.n = t.attrs.length;
+      const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, direct: new DirectState() };
+      this.ts.push(st);
+      need = Math.max(need, st.need);
+    }
+    this.need = need;
+    this.attOff = new Int32Array(need + 1);
+    this.attLen = new Int32Array(need + 1);
+    this.attNull = new Uint8Array(need + 1);
+    for (const s of this.ts) s.t.entries.finish(h.fork.nblocks);
+    this.nextBlock = h.fork.firstBlock;
   }
-  const attOff = new Int32Array(need + 1);
-  const attLen = new Int32Array(need + 1);
-  const attNull = new Uint8Array(need + 1);
-  const root = new Uint16Array(2049);
-  const badLp = new Set<number>();
-  const x = h.xids;
-  for (const s of ts) s.t.entries.finish(h.fork.nblocks);
-  for (const [blk, page] of scanPages(h.fork)) {
+
+  /** every block of the table was probed, in order */
+  get complete(): boolean {
+    return this.nextBlock === this.h.fork.nblocks;
+  }
+
+  page(blk: number, page: Uint8Array): void {
+    this.nextBlock = blk === this.nextBlock ? blk + 1 : -1;
+    const { h, ts, nts, need, attOff, attLen, attNull, root, badLp, out } = this;
+    const x = h.xids;
     const dv = pageView(page);
-    if (pageIsNew(dv)) continue;
+    if (pageIsNew(dv)) return;
     const special = pdSpecial(dv);
-    if (pdLower(dv) < 24 || pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special !== page.length) continue;
+    if (pdLower(dv) < 24 || pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special !== page.length) return;
     const maxoff = Math.min(maxOffsetNumber(dv), 2048);
     // items the page checks reject (overlapping, outside the item area ...) are not read
     unsafeHeapItems(dv, maxoff, pdUpper(dv), special, badLp);
@@ -311,10 +332,25 @@ export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStat
         }
       }
     }
+    }
+
+  stats(): HeapSideStats[] {
+    const stats: HeapSideStats[] = [];
+    for (let ti = 0; ti < this.nts; ti++) stats.push(this.ts[ti].stats);
+    return stats;
   }
-  const stats: HeapSideStats[] = [];
-  for (let ti = 0; ti < nts; ti++) stats.push(ts[ti].stats);
-  return stats;
+}
+
+/**
+ * Probe every live heap tuple against the entries of several indexes of the table in one scan:
+ * the pages are read, screened and their HOT chains resolved, and each tuple's visibility and
+ * attribute offsets worked out once; each index then forms and looks up its own tuple, with
+ * exactly the findings and counts it would get from a scan of its own.
+ */
+export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStats[] {
+  const p = new HeapProber(h, targets);
+  for (const [blk, page] of scanPages(h.fork)) p.page(blk, page);
+  return p.stats();
 }
 
 /** The tuple a partial index's predicate is evaluated on (one closure for all tuples: none allocated per tuple). */
