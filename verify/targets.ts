@@ -40,11 +40,11 @@ const STORAGE_KINDS = "rtmiS";
 function sizeOf(path: string): number {
   let total = 0;
   for (let seg = 0; ; seg++) {
-    try {
-      total += statSync(seg ? `${path}.${seg}` : path).size;
-    } catch {
-      return total;
-    }
+    // no exception for a missing file: most forks and segments do not exist, and a thrown
+    // error per stat was a third of planning
+    const st = statSync(seg ? `${path}.${seg}` : path, { throwIfNoEntry: false });
+    if (!st) return total;
+    total += st.size;
   }
 }
 
