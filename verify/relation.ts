@@ -96,12 +96,11 @@ export interface JobEnv {
   onPages?: (n: number) => void;
 }
 
-/** The reports of a job: one, or one per index of an "indexes" job (in its order). */
+/** The reports of a job: one, or one per relation of a group job (in its order, jobOids). */
 export function verifyJobs(job: RelationJob, env: JobEnv): RelationReport[] {
   if (job.kind !== "group") return [verifyJob(job, env)];
   return verifyGroup(job, env);
 }
-
 
 export function verifyJob(job: RelationJob, env: JobEnv): RelationReport {
   if (job.kind === "group") throw new Error("verifyJob: a group job has several reports (verifyJobs)");
@@ -365,7 +364,7 @@ function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
   // a first-stage TOAST relation's chunk map, for the second stage's table
   let chunkMap: ToastRelation | null = null;
   try {
-    job.stages.forEach((stage, si) => {
+    for (const [si, stage] of job.stages.entries()) {
       const members: GroupMember[] = [];
       for (const oid of stage.indexes) {
         const defer: PendingProbe[] = [];
@@ -379,8 +378,17 @@ function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
         // the table's check feeds the probes of its indexes
         const mine = pend.filter((m) => m.pending!.heap.oid === stage.heap);
         const hrel = cat.classes.get(stage.heap);
-        const hfork = mine.length && hrel ? new RelationFork(cat.path(hrel), ctx.cluster.geometry) : null;
-        const fed = hfork ? proberFor(cat, ctx, mine.map((m) => m.pending!), hfork) : null;
+        let hfork: RelationFork | null = null;
+        let fed: ReturnType<typeof proberFor> | null = null;
+        try {
+          if (mine.length && hrel) {
+            hfork = new RelationFork(cat.path(hrel), ctx.cluster.geometry);
+            fed = proberFor(cat, ctx, mine.map((m) => m.pending!), hfork);
+          }
+        } catch (e) {
+          // left to the separate probe below, which reports the error for each index
+          if (!(e instanceof FormatError)) throw e;
+        }
         try {
           const shared: Shared = { feed: mapHere ?? undefined, probe: fed?.prober };
           if (si > 0 && job.stages.length > 1) shared.toast = chunkMap;
@@ -426,10 +434,10 @@ function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
       }
       out.push(...members.map(finish));
       if (heapMember) out.push(finish(heapMember));
-    });
+    }
     return out;
   } finally {
-    (chunkMap as ToastRelation | null)?.fork.close();
+    chunkMap?.fork.close();
   }
 }
 

@@ -124,7 +124,7 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     const t = toastOf.get(k);
     if (t && !used.has(t)) {
       units.push(group(j.job.db, [stage(key(j.job.db, oidOf(t)), t), stage(k, j)]));
-    } else if (bins.has(k) && !(bins.get(k)![0].length === 0)) {
+    } else if (bins.get(k)?.[0]?.length) {
       units.push(group(j.job.db, [stage(k, j)]));
     }
   }

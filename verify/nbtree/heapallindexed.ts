@@ -17,7 +17,6 @@ import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK } from "../../formats/nbtree/index-
 import { LP_NORMAL, LP_REDIRECT, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
-import { scanPages } from "../scan.js";
 import { unsafeHeapItems } from "../heap/item-sanity.js";
 import type { FindingSink } from "../findings.js";
 import type { MultiXactReader } from "../heap/multixact.js";
@@ -165,23 +164,12 @@ export interface ProbeTarget {
   predicate?: ((isNull: (attnum: number) => boolean) => boolean) | null;
 }
 
-export interface HeapSide extends HeapBase {
-  indkey: number[];
-  attrs: AttrDesc[];
-  indexName: string;
-  predicate?: ((isNull: (attnum: number) => boolean) => boolean) | null;
-}
-
 export interface HeapSideStats {
   liveTuples: number;
   /** live tuples whose key values could not be read (damaged values; the table's check reports them) */
   unformable: number;
 }
 
-/** Probe every live heap tuple against the index entries. */
-export function probeHeap(h: HeapSide, entries: IndexEntries, sink: FindingSink): HeapSideStats {
-  return probeHeapMany(h, [{ entries, sink, indkey: h.indkey, attrs: h.attrs, indexName: h.indexName, predicate: h.predicate }])[0];
-}
 
 interface TargetState {
   t: ProbeTarget;
@@ -195,8 +183,11 @@ interface TargetState {
 }
 
 /**
- * The table side of heapallindexed for several indexes of one table, fed page by page: by its
- * own scan (probeHeapMany) or by the table's heap check, which then reads the table once for both.
+ * The table side of heapallindexed for several indexes of one table, fed page by page (by a scan
+ * of its own, or by the table's heap check, which then reads the table once for both): each page
+ * is screened and its HOT chains resolved, and each tuple's visibility and attribute offsets
+ * worked out once; each index then forms and looks up its own tuple, with exactly the findings
+ * and counts it would get from a scan of its own.
  */
 export class HeapProber {
   private readonly out = new FormBuffer();
@@ -341,17 +332,6 @@ export class HeapProber {
   }
 }
 
-/**
- * Probe every live heap tuple against the entries of several indexes of the table in one scan:
- * the pages are read, screened and their HOT chains resolved, and each tuple's visibility and
- * attribute offsets worked out once; each index then forms and looks up its own tuple, with
- * exactly the findings and counts it would get from a scan of its own.
- */
-export function probeHeapMany(h: HeapBase, targets: ProbeTarget[]): HeapSideStats[] {
-  const p = new HeapProber(h, targets);
-  for (const [blk, page] of scanPages(h.fork)) p.page(blk, page);
-  return p.stats();
-}
 
 /** The tuple a partial index's predicate is evaluated on (one closure for all tuples: none allocated per tuple). */
 const cur: { page: Uint8Array<ArrayBufferLike>; t: number; natts: number; hasnull: boolean } = { page: new Uint8Array(0), t: 0, natts: 0, hasnull: false };
