@@ -140,29 +140,11 @@ export class TidFingerprints {
 
   /** Group the entries by block; TIDs at or beyond `nblocks` (no heap tuple can have them) are dropped. */
   finish(nblocks: number): void {
-    const e = this.ent;
-    const n = this.n;
-    const bucket = new Int32Array(nblocks + 1);
-    for (let p = 0; p < n * 4; p += 4) {
-      const b = e[p] >>> 0;
-      if (b < nblocks) bucket[b + 1]++;
-    }
-    let widest = 0;
-    for (let b = 0; b < nblocks; b++) {
-      if (bucket[b + 1] > widest) widest = bucket[b + 1];
-      bucket[b + 1] += bucket[b];
-    }
-    const sorted = new Int32Array(bucket[nblocks] * 3);
-    const fill = bucket.slice(0, nblocks);
-    for (let p = 0; p < n * 4; p += 4) {
-      const b = e[p] >>> 0;
-      if (b >= nblocks) continue;
-      const q = fill[b]++ * 3;
-      sorted[q] = e[p + 1];
-      sorted[q + 1] = e[p + 2];
-      sorted[q + 2] = e[p + 3];
-    }
-    this.sorted = sorted;
+    // three loops in three functions: V8 optimised a long loop on the stack (OSR), reached the
+    // next loop without type feedback for it and deoptimised the whole function, about 90 times a run
+    const bucket = countPerBlock(this.ent, this.n, nblocks);
+    const widest = prefixSums(bucket, nblocks);
+    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks);
     this.bucket = bucket;
     this.nblocks = nblocks;
     this.next = new Int32Array(Math.max(16, widest));
@@ -198,4 +180,39 @@ export class TidFingerprints {
     }
     return 2;
   }
+}
+
+/** bucket[b + 1] = entries of block b (TIDs beyond nblocks not counted). */
+function countPerBlock(e: Int32Array, n: number, nblocks: number): Int32Array<ArrayBuffer> {
+  const bucket = new Int32Array(nblocks + 1);
+  for (let p = 0; p < n * 4; p += 4) {
+    const b = e[p] >>> 0;
+    if (b < nblocks) bucket[b + 1]++;
+  }
+  return bucket;
+}
+
+/** Turn the counts into start offsets in place; the largest count. */
+function prefixSums(bucket: Int32Array, nblocks: number): number {
+  let widest = 0;
+  for (let b = 0; b < nblocks; b++) {
+    if (bucket[b + 1] > widest) widest = bucket[b + 1];
+    bucket[b + 1] += bucket[b];
+  }
+  return widest;
+}
+
+/** Entries (offset, hi, lo) grouped by block in bucket order. */
+function scatterByBlock(e: Int32Array, n: number, bucket: Int32Array, nblocks: number): Int32Array<ArrayBuffer> {
+  const sorted = new Int32Array(bucket[nblocks] * 3);
+  const fill = bucket.slice(0, nblocks);
+  for (let p = 0; p < n * 4; p += 4) {
+    const b = e[p] >>> 0;
+    if (b >= nblocks) continue;
+    const q = fill[b]++ * 3;
+    sorted[q] = e[p + 1];
+    sorted[q + 1] = e[p + 2];
+    sorted[q + 2] = e[p + 3];
+  }
+  return sorted;
 }
