@@ -6,8 +6,7 @@ import type { Location } from "../../formats/schema/errors.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { decompressedSizeTcinfo } from "../../formats/compression/index.js";
 import type { FindingSink } from "../findings.js";
-import { chunkFields } from "./chunk-fields.js";
-import { CHUNK_DATA_NULL, CHUNK_OK, tidOf, type PlainChunkRef, type ToastRelation } from "./toast-rel.js";
+import { CHUNK_DATA_NULL, CHUNK_OK, chunkDataFields, tidOf, type ToastRelation } from "./toast-rel.js";
 
 export interface PlainPointer {
   valueId: number;
@@ -41,16 +40,28 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
   const last = Math.floor((p.extsize - 1) / max);
   let expected = 0;
   let ok = true;
+  // the bytes are read again only when they are used; otherwise the chunk fields the TOAST
+  // relation's scan recorded are checked (same checks, same order, same words)
   const assemble = wantStored || (decompress && p.compressed);
-  if (!assemble) return checkFromScan(p, rel, chunks, report);
-  const stored = new Uint8Array(p.extsize);
+  const stored = assemble ? new Uint8Array(p.extsize) : EMPTY;
   for (const c of chunks) {
-    const { block, item } = tidOf(c.key);
-    const at = rel.tupleAt(block, item);
-    if ("why" in at) {
-      report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${c.seq ?? "?"} cannot be read: ${at.why}`, c.key);
-      ok = false;
-      continue;
+    let fields = c.fields;
+    let header = c.header;
+    let dataLen = c.dataLen;
+    let data: Uint8Array | null = null;
+    if (assemble) {
+      const { block, item } = tidOf(c.key);
+      const at = rel.tupleAt(block, item);
+      if ("why" in at) {
+        report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${c.seq ?? "?"} cannot be read: ${at.why}`, c.key);
+        ok = false;
+        continue;
+      }
+      const m = chunkDataFields(at.page, at.off, at.len);
+      fields = m.fields;
+      header = m.header;
+      data = m.data;
+      dataLen = data ? data.length : 0;
     }
     if (c.seq === null) {
       report("TOAST_CHUNK_NULL_SEQ", `toast value ${v} has toast chunk with null sequence number`, c.key);
@@ -63,22 +74,9 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
       ok = false;
     }
     expected = seq + 1;
-    let f;
-    try {
-      f = chunkFields(at.page.subarray(at.off, at.off + at.len));
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${(at.page[at.off + 24] ?? 0).toString(16)}`, c.key);
-      ok = false;
-      continue;
-    }
-    if (f.data === null) {
-      report("TOAST_CHUNK_NULL_DATA", `toast value ${v} chunk ${seq} has null data`, c.key);
-      ok = false;
-      continue;
-    }
-    if (f.dataKind !== "4b" && f.dataKind !== "1b") {
-      report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${f.dataHeader.toString(16)}`, c.key);
+    if (fields !== CHUNK_OK) {
+      if (fields === CHUNK_DATA_NULL) report("TOAST_CHUNK_NULL_DATA", `toast value ${v} chunk ${seq} has null data`, c.key);
+      else report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${header.toString(16)}`, c.key);
       ok = false;
       continue;
     }
@@ -88,69 +86,23 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
       continue;
     }
     const want = seq < last ? max : p.extsize - last * max;
-    if (f.data.length !== want) {
-      report("TOAST_CHUNK_BAD_SIZE", `toast value ${v} chunk ${seq} has size ${f.data.length}, but expected size ${want}`, c.key);
+    if (dataLen !== want) {
+      report("TOAST_CHUNK_BAD_SIZE", `toast value ${v} chunk ${seq} has size ${dataLen}, but expected size ${want}`, c.key);
       ok = false;
       continue;
     }
-    if (ok) stored.set(f.data, seq * max);
+    if (ok && data) stored.set(data, seq * max);
   }
   if (expected <= last) {
     report("TOAST_VALUE_TRUNCATED", `toast value ${v} was expected to end at chunk ${last}, but ended while expecting chunk ${expected}`);
     ok = false;
   }
   if (!ok) return { stored: null };
-  if (decompress && p.compressed) checkDecompresses(stored, p.rawsize - 4, `toast value ${v}`, where, sink);
+  if (assemble && decompress && p.compressed) checkDecompresses(stored, p.rawsize - 4, `toast value ${v}`, where, sink);
   return { stored };
 }
 
 const EMPTY = new Uint8Array(0);
-
-/**
- * The same checks, in the same order and words, when the value's bytes are not needed: from what
- * the TOAST relation's scan recorded of each chunk, without reading the chunks again.
- */
-function checkFromScan(p: PlainPointer, rel: ToastRelation, chunks: PlainChunkRef[], report: (code: string, msg: string, key?: number) => void): PlainCheckResult {
-  const v = p.valueId;
-  const max = rel.maxChunk;
-  const last = Math.floor((p.extsize - 1) / max);
-  let expected = 0;
-  let ok = true;
-  for (const c of chunks) {
-    if (c.seq === null) {
-      report("TOAST_CHUNK_NULL_SEQ", `toast value ${v} has toast chunk with null sequence number`, c.key);
-      ok = false;
-      continue;
-    }
-    const seq = c.seq;
-    if (seq !== expected) {
-      report("TOAST_CHUNK_UNEXPECTED_SEQ", `toast value ${v} index scan returned chunk ${seq} when expecting chunk ${expected}`, c.key);
-      ok = false;
-    }
-    expected = seq + 1;
-    if (c.fields !== CHUNK_OK) {
-      if (c.fields === CHUNK_DATA_NULL) report("TOAST_CHUNK_NULL_DATA", `toast value ${v} chunk ${seq} has null data`, c.key);
-      else report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${c.header.toString(16)}`, c.key);
-      ok = false;
-      continue;
-    }
-    if (seq > last) {
-      report("TOAST_CHUNK_EXTRA", `toast value ${v} chunk ${seq} follows last expected chunk ${last}`, c.key);
-      ok = false;
-      continue;
-    }
-    const want = seq < last ? max : p.extsize - last * max;
-    if (c.dataLen !== want) {
-      report("TOAST_CHUNK_BAD_SIZE", `toast value ${v} chunk ${seq} has size ${c.dataLen}, but expected size ${want}`, c.key);
-      ok = false;
-    }
-  }
-  if (expected <= last) {
-    report("TOAST_VALUE_TRUNCATED", `toast value ${v} was expected to end at chunk ${last}, but ended while expecting chunk ${expected}`);
-    ok = false;
-  }
-  return { stored: ok ? EMPTY : null };
-}
 
 /**
  * A compressed payload (va_tcinfo + stream) must decompress to exactly `rawSize` bytes; true when

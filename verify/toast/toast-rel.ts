@@ -190,16 +190,22 @@ function chunkRef(seq: number | null, key: number, page: Uint8Array, off: number
       if (32 + total <= len) return { seq, key, fields: CHUNK_OK, dataLen: total - 1, header: 0 };
     }
   }
+  const m = chunkDataFields(page, off, len);
+  return { seq, key, fields: m.fields, dataLen: m.data ? m.data.length : 0, header: m.header };
+}
+
+/** chunk_data of the chunk tuple at page[off, off + len) as the checks see it (chunkFields, classified). */
+export function chunkDataFields(page: Uint8Array, off: number, len: number): { fields: number; header: number; data: Uint8Array | null } {
   let f;
   try {
     f = chunkFields(page.subarray(off, off + len));
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    return { seq, key, fields: CHUNK_UNWALKABLE, dataLen: 0, header: page[off + 24] ?? 0 };
+    return { fields: CHUNK_UNWALKABLE, header: page[off + 24] ?? 0, data: null };
   }
-  if (f.data === null) return { seq, key, fields: CHUNK_DATA_NULL, dataLen: 0, header: 0 };
-  if (f.dataKind !== "4b" && f.dataKind !== "1b") return { seq, key, fields: CHUNK_DATA_BAD_KIND, dataLen: 0, header: f.dataHeader };
-  return { seq, key, fields: CHUNK_OK, dataLen: f.data.length, header: 0 };
+  if (f.data === null) return { fields: CHUNK_DATA_NULL, header: 0, data: null };
+  if (f.dataKind !== "4b" && f.dataKind !== "1b") return { fields: CHUNK_DATA_BAD_KIND, header: f.dataHeader, data: null };
+  return { fields: CHUNK_OK, header: 0, data: f.data };
 }
 
 function inOrder(l: PlainChunkRef[]): boolean {
