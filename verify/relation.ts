@@ -270,10 +270,15 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   return null;
 }
 
-/** The heapallindexed side of a table for the pending probes of its indexes (toasted key values read through its own TOAST relation). */
-function proberFor(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingProbe, "path" | "rest">[], fork: RelationFork): { prober: HeapProber; close: () => void } {
+/**
+ * The heapallindexed side of a table for the pending probes of its indexes. Toasted key values
+ * are read through `shared` (the TOAST relation a group already mapped) or a TOAST relation of
+ * its own, which close() closes.
+ */
+function proberFor(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingProbe, "path" | "rest">[], fork: RelationFork, shared: ToastRelation | null = null): { prober: HeapProber; close: () => void } {
   const heap = ps[0].heap;
-  const toast = heap.toastRelid ? toastRelationFor(cat, heap.toastRelid, ctx) : null;
+  const own = !shared && heap.toastRelid ? toastRelationFor(cat, heap.toastRelid, ctx) : null;
+  const toast = shared ?? own;
   const prober = new HeapProber(
     {
       fork,
@@ -286,7 +291,7 @@ function proberFor(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingPr
     },
     ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null })),
   );
-  return { prober, close: () => toast?.fork.close() };
+  return { prober, close: () => own?.fork.close() };
 }
 
 /** The probes' outcome into each index's report. */
@@ -383,7 +388,7 @@ function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
         try {
           if (mine.length && hrel) {
             hfork = new RelationFork(cat.path(hrel), ctx.cluster.geometry);
-            fed = proberFor(cat, ctx, mine.map((m) => m.pending!), hfork);
+            fed = proberFor(cat, ctx, mine.map((m) => m.pending!), hfork, si > 0 ? chunkMap : null);
           }
         } catch (e) {
           // left to the separate probe below, which reports the error for each index
