@@ -11,7 +11,7 @@ import type { TupleDesc } from "../formats/heap/descriptor.js";
 import { pageView, pdSpecial } from "../formats/page/page.js";
 import { BTP_META, readBTOpaque } from "../formats/nbtree/opaque.js";
 import { RelationFork, type ForkName } from "../formats/storage/relfile.js";
-import { scanPages } from "./scan.js";
+import { scanPages, type WholeForkBuffer } from "./scan.js";
 import { toastChunkDesc5 } from "../formats/toast/chunk-desc.js";
 import type { ClusterContext } from "./cluster-context.js";
 import { FindingSink } from "./findings.js";
@@ -94,6 +94,8 @@ export interface JobEnv {
   ctx: ClusterContext | null;
   opts: VerifyOptions;
   onPages?: (n: number) => void;
+  /** the thread's buffer for indexes read whole (one per thread, reused job after job) */
+  wholeBuffer?: WholeForkBuffer;
 }
 
 /** The reports of a job: one, or one per relation of a group job (in its order, jobOids). */
@@ -259,7 +261,7 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
     else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path);
   }
-  const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPage }, sink);
+  const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPage, wholeBuffer: env.wholeBuffer }, sink);
   Object.assign(report.stats, v.run());
   if (!entries || !heap) return null;
   report.checks.push("heapallindexed");

@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 import { FormatError } from "../formats/schema/errors.js";
 import { ClusterContext } from "./cluster-context.js";
 import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, type RelationReport, type VerifyOptions } from "./relation.js";
+import { WholeForkBuffer } from "./scan.js";
 import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
 
@@ -96,7 +97,8 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
   };
   if (workers <= 1) {
     early?.stop();
-    for (const u of units) done(u, safeVerifyJobs(u.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()) }));
+    const wholeBuffer = new WholeForkBuffer();
+    for (const u of units) done(u, safeVerifyJobs(u.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()), wholeBuffer }));
   } else {
     await runPool(units, workers, ctx, plain(opts), early ?? startWorkers(workers - 1, pgdata, plain(opts)), done, (n) => {
       progress.pagesDone += n;
@@ -248,8 +250,9 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, opt
       });
     }
   });
+  const wholeBuffer = new WholeForkBuffer();
   const run = async (u: Unit): Promise<void> => {
-    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages }));
+    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages, wholeBuffer }));
     // let worker messages (reports, progress) in between relations
     await new Promise((r) => setImmediate(r));
   };

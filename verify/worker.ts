@@ -3,12 +3,14 @@
 // with their reports; page counts go back in batches for the progress display.
 import { parentPort, workerData } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
+import { WholeForkBuffer } from "./scan.js";
 import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
 
 const { pgdata, opts, next } = workerData as { pgdata?: string; opts: VerifyOptions; next: Int32Array };
 // started while the main thread plans: open the cluster now, then wait for the job list
 const ctx = pgdata ? new ClusterContext(pgdata) : null;
 const { jobs } = await new Promise<{ jobs: RelationJob[] }>((resolve) => parentPort!.once("message", resolve));
+const wholeBuffer = new WholeForkBuffer();
 let pending = 0;
 const flush = (): void => {
   if (pending) parentPort!.postMessage({ type: "pages", n: pending });
@@ -19,6 +21,7 @@ for (let i = Atomics.add(next, 0, 1); i < jobs.length; i = Atomics.add(next, 0, 
   const reports = safeVerifyJobs(jobs[i]!, {
     ctx,
     opts,
+    wholeBuffer,
     onPages: (n) => {
       pending += n;
       if (pending >= 256) flush();

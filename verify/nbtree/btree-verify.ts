@@ -14,7 +14,7 @@ import { BTREE_MAGIC, BTREE_MIN_VERSION, BTREE_VERSION, readBTMeta, type BTMetaP
 import { BT_PIVOT_HEAP_TID_ATTR, P_HIKEY } from "../../formats/nbtree/index.js";
 import { btMaxItemSize } from "../../formats/nbtree/prefix.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
-import { readWholeFork, scanPages } from "../scan.js";
+import { readWholeFork, scanPages, type WholeForkBuffer } from "../scan.js";
 import { BlockCache } from "../block-cache.js";
 import type { FindingSink } from "../findings.js";
 import { checkPage } from "../page-check.js";
@@ -42,6 +42,8 @@ export interface BtreeTarget {
   /** search every leaf tuple from the root (bt_index_parent_check's rootdescend) */
   rootdescend?: boolean;
   onPage?: (blkno: number) => void;
+  /** where an index read whole goes (reused; nothing read from it outlives run()) */
+  wholeBuffer?: WholeForkBuffer;
 }
 
 export interface BtreeStats {
@@ -132,7 +134,19 @@ export class BtreeVerifier {
     this.orderClean = new Uint8Array(n);
     // An index up to WHOLE_LIMIT is read into memory once: pass 2 revisits every page (each
     // leaf through its parent's downlink, and again as a level is walked) without reading again.
-    const whole = readWholeFork(t.fork, WHOLE_LIMIT);
+    const whole = readWholeFork(t.fork, WHOLE_LIMIT, t.wholeBuffer);
+    try {
+      return this.checkPages(whole);
+    } finally {
+      // the pages (and the BtPages over them) are not used after this: the buffer is reused
+      this.parsed = null;
+      if (whole) t.wholeBuffer?.give(whole);
+    }
+  }
+
+  private checkPages(whole: Uint8Array | null): BtreeStats {
+    const t = this.t;
+    const n = t.fork.nblocks;
     if (whole) this.parsed = new Array<BtPage | undefined>(n);
     if (whole) {
       const first = t.fork.firstBlock;
