@@ -123,13 +123,13 @@ export class Cluster {
     return new RelationFork(path, this.geometry);
   }
 
-  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc): CatalogRow[] {
+  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
     const map = readRelMap(join(dir, "pg_filenode.map"));
     const filenode = map.get(catalogOid);
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
     const fork = this.openFork(join(dir, String(filenode)));
     try {
-      return readCatalog(fork, desc, { clog: this.clog });
+      return readCatalog(fork, desc, { clog: this.clog, columns });
     } finally {
       fork.close();
     }
@@ -166,10 +166,15 @@ export class Cluster {
   }
 
   /** Catalog rows of a mapped catalog in a database directory (used by DatabaseCatalog). */
-  mappedCatalog(db: DatabaseInfo, catalogOid: number, desc: TupleDesc): CatalogRow[] {
-    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc);
+  mappedCatalog(db: DatabaseInfo, catalogOid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
+    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc, columns);
   }
 }
+
+// the columns DatabaseCatalog keeps (decoding only these: pg_attribute is read once per
+// database and thread, and its ACLs, statistics targets and options are not needed)
+const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "relfilenode", "relisshared", "reltablespace", "relpersistence", "relpages", "reltuples", "reltoastrelid", "relnatts", "relfrozenxid", "relminmxid", "reloptions"];
+const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval"];
 
 export class DatabaseCatalog {
   readonly classes: Map<number, RelationInfo>;
@@ -185,7 +190,7 @@ export class DatabaseCatalog {
     readonly cluster: Cluster,
     readonly db: DatabaseInfo,
   ) {
-    const classRows = cluster.mappedCatalog(db, PG_CLASS_OID, pgClassDesc);
+    const classRows = cluster.mappedCatalog(db, PG_CLASS_OID, pgClassDesc, CLASS_COLUMNS);
     const rawClasses = new Map(classRows.map((r) => [r.oid as number, r]));
     const nsRows = this.scanByOid(rawClasses, PG_NAMESPACE_OID, pgNamespaceDesc);
     this.namespaces = new Map(nsRows.map((r) => [r.oid as number, r.nspname as string]));
@@ -280,7 +285,7 @@ export class DatabaseCatalog {
 
   private attributes(): Map<number, AttrDesc[]> {
     if (!this.attrCache) {
-      const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, pgAttributeDesc);
+      const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, pgAttributeDesc, ATTRIBUTE_COLUMNS);
       const m = new Map<number, AttrDesc[]>();
       for (const r of rows) {
         const attnum = r.attnum as number;

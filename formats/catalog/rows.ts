@@ -18,31 +18,46 @@ export type CatalogRow = Record<string, CatalogValue>;
 
 const utf8 = new TextDecoder("utf-8");
 
+const f32 = new Float32Array(1);
+const f32Bytes = new Uint8Array(f32.buffer);
+const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+
+/** A name (NUL-padded to 64 bytes): ASCII decoded directly (TextDecoder per short string costs more than the scan). */
+function nameText(tuple: Uint8Array, o: number): string {
+  let e = o;
+  let ascii = true;
+  while (e < o + 64 && e < tuple.length && tuple[e] !== 0) {
+    if (tuple[e] > 0x7f) ascii = false;
+    e++;
+  }
+  if (!ascii) return utf8.decode(tuple.subarray(o, e));
+  let s = "";
+  for (let i = o; i < e; i++) s += String.fromCharCode(tuple[i]);
+  return s;
+}
+
 /** Convert one catalog column (the types in bootstrap.ts). */
 export function catalogValue(tuple: Uint8Array, slot: AttrSlot, typid: number): CatalogValue {
   if (slot.isnull || slot.missing) return null;
-  const dv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
   const o = slot.off;
   switch (typid) {
     case 26: // oid
     case 28: // xid
     case 24: // regproc
-      return dv.getUint32(o, true);
+      return u32(tuple, o);
     case 23:
-      return dv.getInt32(o, true);
+      return u32(tuple, o) | 0;
     case 21:
-      return dv.getInt16(o, true);
+      return ((tuple[o] | (tuple[o + 1] << 8)) << 16) >> 16;
     case 16:
       return tuple[o] !== 0;
     case 18:
       return String.fromCharCode(tuple[o]);
     case 700:
-      return dv.getFloat32(o, true);
-    case 19: {
-      let e = o;
-      while (e < o + 64 && tuple[e] !== 0) e++;
-      return utf8.decode(tuple.subarray(o, e));
-    }
+      for (let i = 0; i < 4; i++) f32Bytes[i] = tuple[o + i];
+      return f32[0];
+    case 19:
+      return nameText(tuple, o);
   }
   const d = datumBytes(tuple, slot);
   if (d.kind === "external") {
@@ -73,6 +88,8 @@ function arrayElements(payload: Uint8Array): Uint8Array[] {
 
 export interface ScanOptions {
   clog?: XactStatusLookup;
+  /** decode only these columns (the others are left out of the rows); default all */
+  columns?: readonly string[];
   /** keep the row's location */
   withTid?: boolean;
 }
@@ -80,7 +97,11 @@ export interface ScanOptions {
 /** All live rows of a catalog heap file, decoded with `desc`. */
 export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptions = {}): CatalogRow[] {
   const rows: CatalogRow[] = [];
-  for (const [blkno, page] of scanBlocks(fork)) {
+  const want: number[] = [];
+  desc.attrs.forEach((a, k) => {
+    if (!opts.columns || opts.columns.includes(a.name)) want.push(k);
+  });
+  for (const [blkno, page] of scanBlocks(fork, fork.firstBlock, fork.nblocks, Math.max(1, Math.min(128, fork.nblocks - fork.firstBlock)))) {
     const dv = pageView(page);
     if (pageIsNew(dv)) continue;
     const n = maxOffsetNumber(dv);
@@ -95,7 +116,10 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
       try {
         const layout = deformHeapTuple(tuple, desc);
         const row: CatalogRow = {};
-        desc.attrs.forEach((a, k) => (row[a.name] = catalogValue(tuple, layout.attrs[k], a.typid)));
+        for (const k of want) {
+          const a = desc.attrs[k];
+          row[a.name] = catalogValue(tuple, layout.attrs[k], a.typid);
+        }
         if (opts.withTid) row.ctid = `(${blkno},${i})`;
         rows.push(row);
       } catch (e) {
