@@ -362,29 +362,54 @@ export class BtreeVerifier {
         p.bad[P_HIKEY] = 1;
       }
     }
+    // A clean leaf's order is judged in this same pass (see orderedAfter for why comparing
+    // each item with its right neighbour, and the last one and posting tuples with the high key,
+    // is enough): the item read for the item checks is the one compared, so each is read once
+    const hk = !p.rightmost && !p.bad[P_HIKEY];
+    let ordered = p.leaf && this.heapkeyspace && !!this.t.keys && p.firstDataKey <= p.maxoff;
+    let a = A;
+    let av = this.av;
+    let b = this.B;
+    let bv = this.bv;
     for (let off = p.firstDataKey; off <= p.maxoff; off++) {
-      if (p.bad[off]) continue;
-      this.info(p, off, A);
-      this.itemChecks(p, off, A, kind);
+      if (p.bad[off]) {
+        ordered = false;
+        continue;
+      }
+      this.info(p, off, a);
+      this.itemChecks(p, off, a, kind, av);
       // heapallindexed sees every leaf entry whose key and heap TIDs can be read, whatever else is
       // wrong with it (a wrong lp_len: the tuple's own size still says where its bytes end)
       let reloaded = false;
-      if (!A.broken && A.size > p.len[off] && p.start[off] + A.size <= p.buf.length && !p.coded[off]) {
-        A.load(p.buf, p.start[off], A.size, this.natts);
+      if (!a.broken && a.size > p.len[off] && p.start[off] + a.size <= p.buf.length && !p.coded[off]) {
+        a.load(p.buf, p.start[off], a.size, this.natts);
         reloaded = true;
       }
-      if (p.leaf && !A.broken && !A.pivot && !p.dead[off] && (!A.posting || A.postingOff + 6 * A.nposting <= A.size) && A.heapTid !== NO_TID) {
+      if (p.leaf && !a.broken && !a.pivot && !p.dead[off] && (!a.posting || a.postingOff + 6 * a.nposting <= a.size) && a.heapTid !== NO_TID) {
         this.stats.leafTuples++;
         // itemChecks walked the key attributes into av; with no INCLUDE columns those are all of them
-        this.t.collector?.add(A, blk, off, !reloaded && !p.bad[off] && this.natts === this.nkeyatts ? this.av : null);
+        this.t.collector?.add(a, blk, off, !reloaded && !p.bad[off] && this.natts === this.nkeyatts ? av : null);
       }
+      if (!ordered) continue;
+      if (p.bad[off]) {
+        ordered = false;
+        continue;
+      }
+      if (off > p.firstDataKey && !this.orderedAfter(p, b, bv, off, a, av, hk)) ordered = false;
+      if (ordered && off === p.maxoff && hk && !this.belowHighKey(a, av)) ordered = false;
+      // this item is the left neighbour of the next
+      const t = a;
+      a = b;
+      b = t;
+      const tv = av;
+      av = bv;
+      bv = tv;
     }
-    if (this.leafOrderedClean(p)) {
+    if (ordered) {
       this.orderClean[blk] = 1;
       return;
     }
     // order: every item against the high key and its right neighbour
-    const hk = !p.rightmost && !p.bad[P_HIKEY];
     let clean = true;
     this.unknown = false;
     for (let off = p.firstDataKey; off <= p.maxoff; off++) {
@@ -417,49 +442,27 @@ export class BtreeVerifier {
     if (clean && !this.unknown) this.orderClean[blk] = 1;
   }
 
-  /**
-   * The order checks of a clean leaf, with fewer comparisons: when every data item is usable and
-   * each is below its right neighbour (invariantL, judged, not unknown), A < B and B <= high key
-   * give A <= high key, so the high key is compared with the last item only (and with each
-   * posting tuple's greatest TID, which the neighbour check does not see). Each item is read
-   * once. True: nothing to report. False: the item-by-item loop runs and reports what it finds.
-   */
-  private leafOrderedClean(p: BtPage): boolean {
-    if (!p.leaf || !this.heapkeyspace || p.ignore || p.undecodable) return false;
-    const first = p.firstDataKey;
-    if (first > p.maxoff) return false;
-    for (let off = first; off <= p.maxoff; off++) if (p.bad[off]) return false;
-    const keys = this.t.keys!;
-    const hk = !p.rightmost && !p.bad[P_HIKEY];
-    let a = this.A;
-    let b = this.B;
-    let av = this.av;
-    let bv = this.bv;
-    this.info(p, first, a);
-    this.keyLoad(p, first, a, av);
-    for (let off = first; off <= p.maxoff; off++) {
-      const keysz = a.nkeyatts(this.nkeyatts);
-      if (hk && (a.posting || off === p.maxoff)) {
-        const c = btCompare(keys, a, av, keysz, a.posting ? a.maxTid : a.heapTid, this.H, this.hv);
-        if (Number.isNaN(c) || c > 0) return false;
-      }
-      if (off === p.maxoff) break;
-      this.info(p, off + 1, b);
-      this.keyLoad(p, off + 1, b, bv);
-      this.unknown = false;
-      if (!this.invariantL(a, av, keysz, a.heapTid, p, off + 1, b, bv) || this.unknown) return false;
-      const t = a;
-      a = b;
-      b = t;
-      const tv = av;
-      av = bv;
-      bv = tv;
-    }
-    return true;
+  // The order checks of a clean leaf, with fewer comparisons: when every data item is usable and
+  // each is below its right neighbour (invariantL, judged, not unknown), A < B and B <= high key
+  // give A <= high key, so the high key is compared with the last item only (and with each
+  // posting tuple's greatest TID, which the neighbour check does not see). False from either:
+  // the item-by-item loop runs and reports what it finds.
+
+  /** Item `x` (the left neighbour, posting tuples checked against the high key) below item `off` (y). */
+  private orderedAfter(p: BtPage, x: TupleInfo, xv: KeyView, off: number, y: TupleInfo, yv: KeyView, hk: boolean): boolean {
+    if (hk && x.posting && !this.belowHighKey(x, xv)) return false;
+    this.unknown = false;
+    return this.invariantL(x, xv, x.nkeyatts(this.nkeyatts), x.heapTid, p, off, y, yv) && !this.unknown;
+  }
+
+  /** A leaf item (its greatest heap TID for a posting tuple) at or below the high key (this.H). */
+  private belowHighKey(x: TupleInfo, xv: KeyView): boolean {
+    const c = btCompare(this.t.keys!, x, xv, x.nkeyatts(this.nkeyatts), x.posting ? x.maxTid : x.heapTid, this.H, this.hv);
+    return !Number.isNaN(c) && c <= 0;
   }
 
   /** Tuple checks of one data item; marks it bad when later comparisons cannot use it. */
-  private itemChecks(p: BtPage, off: number, A: TupleInfo, kind: string): void {
+  private itemChecks(p: BtPage, off: number, A: TupleInfo, kind: string, av: KeyView): void {
     const blk = p.blk;
     const r = this.rel();
     if (A.broken || (!p.coded[off] && A.size !== p.len[off])) {
@@ -499,7 +502,7 @@ export class BtreeVerifier {
       p.bad[off] = 1;
       return;
     }
-    if (!this.keyLoad(p, off, A, this.av)) {
+    if (!this.keyLoad(p, off, A, av)) {
       this.sink.add("BT_TUPLE_UNDECODABLE", `index tuple (${blk},${off}) in index "${r}" cannot be walked with the index's key attributes`, this.at(blk, off));
       p.bad[off] = 1;
     }
