@@ -26,7 +26,7 @@ import { live } from "../heap/liveness.js";
 import { checkPlainValue } from "../toast/plain-check.js";
 import { checkDirectValue, DirectState } from "../toast/direct-check.js";
 import type { ToastRelation } from "../toast/toast-rel.js";
-import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
+import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
 import { TidFingerprints, fingerprint, FP } from "./fingerprint.js";
@@ -179,6 +179,7 @@ interface TargetState {
   stats: HeapSideStats;
   need: number;
   vals: IndexValues;
+  plan: HeapFormPlan;
   direct: DirectState;
 }
 
@@ -213,7 +214,7 @@ export class HeapProber {
     for (const t of targets) {
       const vals = new IndexValues();
       vals.n = t.attrs.length;
-      const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, direct: new DirectState() };
+      const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, plan: new HeapFormPlan(t.attrs, t.indkey, h.desc.attrs), direct: new DirectState() };
       this.ts.push(st);
       need = Math.max(need, st.need);
     }
@@ -284,34 +285,12 @@ export class HeapProber {
           st.stats.unformable++;
           continue;
         }
-        const vals = st.vals;
-        let ok = true;
-        const attrs = st.attrs;
-        const indkey = st.indkey;
-        for (let k = 0; k < attrs.length && ok; k++) {
-          const attnum = indkey[k];
-          const ia = attrs[k];
-          const ha = h.desc.attrs[attnum - 1];
-          if (attNull[attnum]) {
-            // beyond the tuple's natts: the fast default, else NULL
-            if (attnum > natts && ha.missing) ok = missingValue(ha, ia, vals, k);
-            else vals.set(k, VAL_NULL);
-            continue;
-          }
-          const o = attOff[attnum];
-          const l = attLen[attnum];
-          if (ia.len === -2 && ha.typid === NAMEOID) {
-            let e = o;
-            while (e < o + l && page[e] !== 0) e++;
-            vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
-          } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
-          else ok = varlenaValue(page, o, l, vals, k, h.toast, file, blk, i, st.direct);
-        }
-        if (!ok) {
+        let size = formFromHeap(st.plan, page, attOff, attLen, attNull, natts, out);
+        if (size < 0) size = slowForm(st, h, page, attOff, attLen, attNull, natts, out, file, blk, i);
+        if (size < 0) {
           st.stats.unformable++;
           continue;
         }
-        const size = formIndexTuple(attrs, vals, out);
         const m = tg.entries.match(blk, rootOff, out.bytes, size);
         if (m !== 1) {
           tg.sink.add(
@@ -323,7 +302,7 @@ export class HeapProber {
         }
       }
     }
-    }
+  }
 
   stats(): HeapSideStats[] {
     const stats: HeapSideStats[] = [];
@@ -332,6 +311,34 @@ export class HeapProber {
   }
 }
 
+/** The expected index tuple through IndexValues (values fetched from TOAST, decompressed, fast defaults); -1 when a value cannot be read. */
+function slowForm(st: TargetState, h: HeapBase, page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, out: FormBuffer, file: string, blk: number, i: number): number {
+  const vals = st.vals;
+  let ok = true;
+  const attrs = st.attrs;
+  const indkey = st.indkey;
+  for (let k = 0; k < attrs.length && ok; k++) {
+    const attnum = indkey[k];
+    const ia = attrs[k];
+    const ha = h.desc.attrs[attnum - 1];
+    if (attNull[attnum]) {
+      // beyond the tuple's natts: the fast default, else NULL
+      if (attnum > natts && ha.missing) ok = missingValue(ha, ia, vals, k);
+      else vals.set(k, VAL_NULL);
+      continue;
+    }
+    const o = attOff[attnum];
+    const l = attLen[attnum];
+    if (ia.len === -2 && ha.typid === NAMEOID) {
+      let e = o;
+      while (e < o + l && page[e] !== 0) e++;
+      vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
+    } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
+    else ok = varlenaValue(page, o, l, vals, k, h.toast, file, blk, i, st.direct);
+  }
+  if (!ok) return -1;
+  return formIndexTuple(attrs, vals, out);
+}
 
 /** The tuple a partial index's predicate is evaluated on (one closure for all tuples: none allocated per tuple). */
 const cur: { page: Uint8Array<ArrayBufferLike>; t: number; natts: number; hasnull: boolean } = { page: new Uint8Array(0), t: 0, natts: 0, hasnull: false };

@@ -125,3 +125,122 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
   b[7] = info >>> 8;
   return size;
 }
+
+const M_FIXED = 1;
+const M_VARLENA = 2;
+const M_CSTRING = 3;
+/** a name column in an index whose attribute is cstring (name_ops stores names as cstrings) */
+const M_NAME_CSTRING = 4;
+const NAMEOID = 19;
+
+/**
+ * How one index forms its tuple from a heap tuple's key columns, in typed arrays (the hot loop
+ * reads no AttrDesc objects and compares no alignment strings).
+ */
+export class HeapFormPlan {
+  readonly n: number;
+  readonly attnum: Int32Array;
+  readonly mode: Uint8Array;
+  readonly align: Uint8Array;
+  readonly packable: Uint8Array;
+  /** the heap column has a fast default (attmissingval) */
+  readonly missing: Uint8Array;
+
+  constructor(indexAttrs: readonly AttrDesc[], indkey: ArrayLike<number>, heapAttrs: readonly AttrDesc[]) {
+    const n = indexAttrs.length;
+    this.n = n;
+    this.attnum = Int32Array.from(indkey);
+    this.mode = new Uint8Array(n);
+    this.align = new Uint8Array(n);
+    this.packable = new Uint8Array(n);
+    this.missing = new Uint8Array(n);
+    for (let k = 0; k < n; k++) {
+      const ia = indexAttrs[k];
+      const ha = heapAttrs[indkey[k] - 1];
+      this.align[k] = alignBytes(ia.align);
+      this.packable[k] = ia.storage !== "p" ? 1 : 0;
+      this.missing[k] = ha?.missing ? 1 : 0;
+      if (!ha) this.mode[k] = 0;
+      else if (ia.len === -2 && ha.typid === NAMEOID) this.mode[k] = M_NAME_CSTRING;
+      else if (ha.len === -1) this.mode[k] = M_VARLENA;
+      else if (ha.len === -2) this.mode[k] = M_CSTRING;
+      else this.mode[k] = M_FIXED;
+    }
+  }
+}
+
+/**
+ * formIndexTuple for values read straight from a heap page: attribute `attnum` at
+ * page[off[attnum], + len[attnum]), NULL when isnull[attnum]. Returns the size, or -1 when a value
+ * needs more than its bytes in place (a compressed or external varlena, a fast default, a column
+ * the plan does not know): the caller then forms the tuple through IndexValues. Same bytes as
+ * formIndexTuple.
+ */
+export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, off: Int32Array, len: Int32Array, isnull: Uint8Array, natts: number, out: FormBuffer): number {
+  const n = plan.n;
+  let hasnull = false;
+  let upper = 16;
+  for (let k = 0; k < n; k++) {
+    const a = plan.attnum[k];
+    if (isnull[a]) {
+      if (a > natts && plan.missing[k]) return -1;
+      hasnull = true;
+    } else upper += len[a] + 12;
+  }
+  if (upper > out.bytes.length) out.ensure(upper + 8);
+  const b = out.bytes;
+  const head = hasnull ? 16 : 8;
+  for (let i = 0; i < head; i++) b[i] = 0;
+  let pos = head;
+  let varwidth = false;
+  for (let k = 0; k < n; k++) {
+    const a = plan.attnum[k];
+    if (isnull[a]) continue;
+    if (hasnull) b[8 + (k >> 3)] |= 1 << (k & 7);
+    const m = plan.mode[k];
+    const al = plan.align[k];
+    let so = off[a];
+    let sl = len[a];
+    if (m === M_VARLENA) {
+      varwidth = true;
+      const b0 = page[so];
+      if (b0 === 0x01 || (b0 & 3) === 2) return -1; // external or compressed: the caller's slow path
+      if (b0 & 1) {
+        so += 1;
+        sl -= 1;
+      } else {
+        so += 4;
+        sl -= 4;
+      }
+      if (plan.packable[k] && sl + 1 <= 127) {
+        b[pos++] = ((sl + 1) << 1) | 1;
+      } else {
+        for (const e = (pos + al - 1) & ~(al - 1); pos < e; pos++) b[pos] = 0;
+        const total = (sl + 4) << 2;
+        b[pos] = total & 0xff;
+        b[pos + 1] = (total >>> 8) & 0xff;
+        b[pos + 2] = (total >>> 16) & 0xff;
+        b[pos + 3] = (total >>> 24) & 0xff;
+        pos += 4;
+      }
+    } else {
+      if (m === 0) return -1;
+      if (m !== M_FIXED) varwidth = true;
+      if (m === M_NAME_CSTRING) {
+        let e = so;
+        while (e < so + sl && page[e] !== 0) e++;
+        sl = Math.min(e - so + 1, sl);
+      }
+      for (const e = (pos + al - 1) & ~(al - 1); pos < e; pos++) b[pos] = 0;
+    }
+    if (sl <= 16) for (let i = 0; i < sl; i++) b[pos + i] = page[so + i];
+    else copy(b, pos, page, so, sl);
+    pos += sl;
+  }
+  const size = (pos + 7) & ~7;
+  for (let i = pos; i < size; i++) b[i] = 0;
+  const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
+  b[6] = info & 0xff;
+  b[7] = info >>> 8;
+  return size;
+}
