@@ -1,8 +1,8 @@
 // What `pgdisk verify` checks: every relation with storage of every database (shared catalogs
 // once), one database, named relations (a table brings its TOAST relation, the TOAST index and
 // its indexes), or lone files (found in the catalog when they sit inside a cluster).
-import { existsSync, statSync } from "node:fs";
-import { basename, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { FormatError } from "../formats/schema/errors.js";
 import type { DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.js";
 import { parseSegmentPath } from "../formats/storage/relfile.js";
@@ -36,13 +36,41 @@ export interface PlannedJob {
 
 const STORAGE_KINDS = "rtmiS";
 
+// The file names of each directory planning looked at, listed once per planJobs call: most forks
+// and segments do not exist, and a stat per candidate name was a quarter of planning.
+let listings: Map<string, Set<string> | null> | null = null;
+let sizes: Map<string, number> | null = null;
+
+function exists(path: string): boolean {
+  if (!listings) return true;
+  const dir = dirname(path);
+  let names = listings.get(dir);
+  if (names === undefined) {
+    try {
+      names = new Set(readdirSync(dir));
+    } catch {
+      names = null; // unreadable: stat every name
+    }
+    listings.set(dir, names);
+  }
+  return !names || names.has(basename(path));
+}
+
 /** Bytes of a fork across its segment files (0 when it does not exist). */
 function sizeOf(path: string): number {
+  const known = sizes?.get(path);
+  if (known !== undefined) return known;
+  const total = forkBytes(path);
+  sizes?.set(path, total);
+  return total;
+}
+
+function forkBytes(path: string): number {
   let total = 0;
   for (let seg = 0; ; seg++) {
-    // no exception for a missing file: most forks and segments do not exist, and a thrown
-    // error per stat was a third of planning
-    const st = statSync(seg ? `${path}.${seg}` : path, { throwIfNoEntry: false });
+    const p = seg ? `${path}.${seg}` : path;
+    // no exception for a missing file either (a thrown error per stat was a third of planning)
+    const st = exists(p) ? statSync(p, { throwIfNoEntry: false }) : undefined;
     if (!st) return total;
     total += st.size;
   }
@@ -194,6 +222,17 @@ export function relationJobs(cat: DatabaseCatalog, name: string): PlannedJob[] {
 }
 
 export function planJobs(spec: TargetSpec, ctx: ClusterContext | null): PlannedJob[] {
+  listings = new Map();
+  sizes = new Map();
+  try {
+    return planListed(spec, ctx);
+  } finally {
+    listings = null;
+    sizes = null;
+  }
+}
+
+function planListed(spec: TargetSpec, ctx: ClusterContext | null): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   for (const f of spec.files ?? []) jobs.push(...fileJobs(f, ctx));
   if (ctx && spec.relations?.length) {
