@@ -28,6 +28,33 @@ export class ClusterContext {
   database(nameOrOid: string | number): DatabaseCatalog {
     return this.cluster.database(nameOrOid);
   }
+
+  /**
+   * Read the catalogs relation checks use (pg_class, pg_index, pg_opclass, pg_attribute,
+   * pg_collation) ahead of need, database by database, the newest first (user databases), until
+   * `stop()` says the time is up: a worker does this while the main thread plans. Problems are
+   * left to the jobs that meet them.
+   */
+  preload(stop: () => boolean): void {
+    let dbs: { oid: number }[];
+    try {
+      dbs = [...this.cluster.databases()].sort((a, b) => b.oid - a.oid);
+    } catch {
+      return;
+    }
+    for (const d of dbs) {
+      if (stop()) return;
+      try {
+        const cat = this.database(d.oid);
+        cat.indexes();
+        if (stop()) return;
+        cat.descriptor(0);
+        cat.collations();
+      } catch {
+        // the job that needs this catalog reports it
+      }
+    }
+  }
 }
 
 /** XIDs of prepared transactions: pg_twophase holds one file per XID, named %08X. */

@@ -1,7 +1,7 @@
 // A verification worker thread: opens the cluster once (while the main thread plans), receives
 // the job list, then claims relations from it through the shared counter (the main thread claims from the same counter) and answers
 // with their reports; page counts go back in batches for the progress display.
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
 import { WholeForkBuffer } from "./scan.js";
 import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
@@ -9,7 +9,10 @@ import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation
 const { pgdata, opts, next } = workerData as { pgdata?: string; opts: VerifyOptions; next: Int32Array };
 // started while the main thread plans: open the cluster now, then wait for the job list
 const ctx = pgdata ? new ClusterContext(pgdata) : null;
-const { jobs } = await new Promise<{ jobs: RelationJob[] }>((resolve) => parentPort!.once("message", resolve));
+// catalogs read while waiting for the job list (only while waiting: it arrives when planning ends)
+let early: { message: { jobs: RelationJob[] } } | undefined;
+ctx?.preload(() => (early ??= receiveMessageOnPort(parentPort as unknown as MessagePort) as typeof early) !== undefined);
+const { jobs } = early ? early.message : await new Promise<{ jobs: RelationJob[] }>((resolve) => parentPort!.once("message", resolve));
 const wholeBuffer = new WholeForkBuffer();
 let pending = 0;
 const flush = (): void => {
