@@ -96,8 +96,8 @@ export interface Unit {
 
 /**
  * Scheduling units. With heapallindexed, the B-tree indexes of one table are checked together so
- * that one scan of the table probes them all; a table whose indexes would make one unit longer
- * than its share of the run is split into up to `workers` units (largest first), and the largest
+ * that one scan of the table probes them all; a table whose indexes would make one unit well
+ * longer than a thread's share of the run (1.25 times) is split into up to `workers` units (largest first), and the largest
  * takes the table itself, whose own check then feeds the probes (one read of the table for both).
  * A table's TOAST relation (with its indexes) is checked first in the table's unit, its scan
  * building the chunk map the table's TOAST checks use.
@@ -123,7 +123,10 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     const total = planned.reduce((s, j) => s + j.cost, 0);
     for (const [k, list] of byTable) {
       const cost = list.reduce((s, j) => s + j.cost, 0);
-      const n = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / (total / Math.max(1, 2 * workers)))));
+      // a split scans the table once more for each further bin (its own probe scan), so it pays
+      // only for a unit well above a thread's share of the run (measured on 2 threads: one unit
+      // of 55 % of the work beats two units and a second scan)
+      const n = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / ((1.25 * total) / Math.max(1, workers)))));
       const bs: PlannedJob[][] = Array.from({ length: n }, () => []);
       const load = new Array<number>(n).fill(0);
       for (const j of [...list].sort((a, b) => b.cost - a.cost)) {
