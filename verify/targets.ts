@@ -8,6 +8,7 @@ import type { DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.j
 import { parseSegmentPath } from "../formats/storage/relfile.js";
 import type { ClusterContext } from "./cluster-context.js";
 import type { RelationJob } from "./relation.js";
+import { nullTestPredicate } from "./nbtree/heapallindexed.js";
 
 export interface TargetSpec {
   pgdata?: string;
@@ -80,9 +81,21 @@ function planned(cat: DatabaseCatalog, rel: RelationInfo): PlannedJob {
   const kindOrder = rel.kind === "i" ? 2 : rel.kind === "t" ? 1 : 0;
   // every fork's pages are read (main, and fsm/vm/init for their checksums)
   const bytes = sizeOf(cat.path(rel)) + sizeOf(cat.path(rel, "fsm")) + sizeOf(cat.path(rel, "vm")) + sizeOf(cat.path(rel, "init"));
-  const table = rel.kind === "i" && rel.amName === "btree" ? cat.indexes().get(rel.oid)?.tableOid : undefined;
+  const table = probesTable(cat, rel);
   const toast = rel.kind !== "i" && rel.kind !== "t" && rel.toastRelid ? rel.toastRelid : undefined;
   return { job: { kind: "catalog", db: cat.db.oid, oid: rel.oid }, db: rel.shared ? 0 : cat.db.oid, order: kindOrder * 1e10 + rel.oid, bytes, cost: estimateCost(cat, rel, bytes), label: `${cat.db.name}.${rel.namespaceName}.${rel.name}`, ...(table ? { table } : {}), ...(toast ? { toast } : {}) };
+}
+
+/**
+ * The table whose heapallindexed scan a B-tree index shares, if it has one: expression indexes,
+ * partial indexes with predicates pgdisk cannot evaluate and invalid indexes skip heapallindexed,
+ * so they are scheduled on their own.
+ */
+function probesTable(cat: DatabaseCatalog, rel: RelationInfo): number | undefined {
+  if (rel.kind !== "i" || rel.amName !== "btree") return undefined;
+  const info = cat.indexes().get(rel.oid);
+  if (!info || !info.valid || info.exprs || (info.pred && !nullTestPredicate(info.pred))) return undefined;
+  return info.tableOid;
 }
 
 /** What the scheduler hands out: one relation, or B-tree indexes of one table checked together. */
@@ -184,8 +197,8 @@ function estimateCost(cat: DatabaseCatalog, rel: RelationInfo, bytes: number): n
   const mb = bytes / 1e6;
   if (rel.kind === "i") {
     if (rel.amName !== "btree") return 1 + mb * 0.5;
-    const info = cat.indexes().get(rel.oid);
-    const heap = info ? cat.classes.get(info.tableOid) : undefined;
+    const table = probesTable(cat, rel);
+    const heap = table !== undefined ? cat.classes.get(table) : undefined;
     if (!heap) return 1 + mb * 8;
     return 1 + mb * 8 + (sizeOf(cat.path(heap)) / 1e6) * 0.5 + Math.max(0, heap.tuples) * 0.0006;
   }
