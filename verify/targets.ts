@@ -130,6 +130,7 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
   }
   // index bins per table, the costliest first
   const bins = new Map<string, PlannedJob[][]>();
+  const detached = new Set<string>();
   if (heapallindexed) {
     const byTable = new Map<string, PlannedJob[]>();
     for (const j of planned) if (j.table !== undefined && j.job.kind === "catalog") byTable.set(key(j.job.db, j.table), [...(byTable.get(key(j.job.db, j.table)) ?? []), j]);
@@ -148,6 +149,11 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
         load[b] += j.cost;
       }
       bins.set(k, bs.sort((x, y) => y.reduce((s, j) => s + j.cost, 0) - x.reduce((s, j) => s + j.cost, 0)));
+      // a unit above a thread's share leaves the table's own check to another thread: its
+      // indexes then probe through a scan of their own, which costs less than that check on the
+      // longest unit
+      const tableCost = byOid.get(k)?.cost ?? 0;
+      if (workers > 1 && n === 1 && cost + tableCost > total / workers) detached.add(k);
     }
   }
   const used = new Set<PlannedJob>();
@@ -160,7 +166,7 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     return { job: { kind: "group", db, stages: ss.map((st) => ({ indexes: st.indexes.map(oidOf), ...(st.heap ? { heap: oidOf(st.heap) } : {}) })) }, members, cost: stagesCost(ss), bytes: members.reduce((s, j) => s + j.bytes, 0) };
   };
   // the first bin of a table's indexes and the table; for its TOAST relation likewise, first
-  const stage = (k: string, heap: PlannedJob | undefined): { indexes: PlannedJob[]; heap?: PlannedJob } => ({ indexes: bins.get(k)?.[0] ?? [], ...(heap ? { heap } : {}) });
+  const stage = (k: string, heap: PlannedJob | undefined): { indexes: PlannedJob[]; heap?: PlannedJob } => ({ indexes: detached.has(k) ? [] : (bins.get(k)?.[0] ?? []), ...(heap ? { heap } : {}) });
   const owned = new Set(toastOf.values()); // TOAST relations whose owner is in the run go with it
   for (const j of planned) {
     if (j.job.kind !== "catalog" || used.has(j) || j.table !== undefined || owned.has(j)) continue;
@@ -168,7 +174,7 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     const t = toastOf.get(k);
     if (t && !used.has(t)) {
       units.push(group(j.job.db, [stage(key(j.job.db, oidOf(t)), t), stage(k, j)]));
-    } else if (bins.get(k)?.[0]?.length) {
+    } else if (bins.get(k)?.[0]?.length && !detached.has(k)) {
       units.push(group(j.job.db, [stage(k, j)]));
     }
   }
