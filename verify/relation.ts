@@ -259,7 +259,7 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   if (env.opts.heapallindexed && heap) {
     if (info.exprs) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for expression index "${label}"`, { file: fork.basePath });
     else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
-    else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path);
+    else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples);
   }
   const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPage, wholeBuffer: env.wholeBuffer }, sink);
   Object.assign(report.stats, v.run());
@@ -302,6 +302,7 @@ function probeDone(ps: Omit<PendingProbe, "path" | "rest">[], stats: HeapSideSta
     const hs = stats[k];
     p.report.stats.indexEntries = p.entries.entries;
     p.report.stats.heapTuplesProbed = hs.liveTuples;
+    p.entries.release();
     if (hs.unformable) p.sink.add("BT_HEAPALLINDEXED_SKIPPED", `${hs.unformable} live heap tuples of "${ps[0].heap.name}" were not compared with index "${p.label}": their key values cannot be read (see the table's findings)`, { file: hpath });
   });
 }

@@ -104,11 +104,39 @@ export function fingerprint(b: Uint8Array, start: number, size: number, info: nu
  * with one counting sort (finish), so the heap scan's probes, which come in block order, read
  * the entries of one block after another instead of jumping around a hash table.
  */
+/**
+ * Entry arrays handed back by finished indexes, reused by the next ones of the thread: a fresh
+ * array of megabytes is faulted in and zeroed page by page, and growing one by doubling copies
+ * it each time (together a third of collecting the entries). Contents are not cleared: every
+ * slot is written before it is read.
+ */
+const spare: Int32Array<ArrayBuffer>[] = [];
+const SPARE_MAX = 16;
+
+function takeInts(min: number): Int32Array<ArrayBuffer> {
+  let best = -1;
+  for (let i = 0; i < spare.length; i++) if (spare[i].length >= min && (best < 0 || spare[i].length < spare[best].length)) best = i;
+  if (best >= 0) return spare.splice(best, 1)[0];
+  return new Int32Array(min);
+}
+
+function giveInts(a: Int32Array<ArrayBuffer>): void {
+  if (a.length < 4096) return;
+  if (spare.length >= SPARE_MAX) {
+    // keep the largest
+    let small = 0;
+    for (let i = 1; i < spare.length; i++) if (spare[i].length < spare[small].length) small = i;
+    if (spare[small].length >= a.length) return;
+    spare.splice(small, 1);
+  }
+  spare.push(a);
+}
+
 export class TidFingerprints {
-  private ent = new Int32Array(4 * 1024);
+  private ent: Int32Array<ArrayBuffer>;
   private n = 0;
   // after finish(): entries (offset, hi, lo) grouped by block; bucket[b] .. bucket[b + 1]
-  private sorted: Int32Array | null = null;
+  private sorted: Int32Array<ArrayBuffer> | null = null;
   private bucket = new Int32Array(1);
   private nblocks = 0;
   // chains of the current block's entries by offset
@@ -118,6 +146,12 @@ export class TidFingerprints {
   private stampNow = 0;
   private next = new Int32Array(16);
 
+  /** `expected`: about how many entries will be added (the table's reltuples), to size the array once */
+  constructor(expected = 0) {
+    this.ent = takeInts(4 * Math.max(1024, Math.ceil(Math.min(expected, 4e6) * 1.05)));
+
+  }
+
   /** entries added */
   get size(): number {
     return this.n;
@@ -125,9 +159,11 @@ export class TidFingerprints {
 
   /** Add heap TID (block, off) with fingerprint (hi, lo); duplicates are kept. */
   add(block: number, off: number, hi: number, lo: number): void {
-    if (this.n * 4 === this.ent.length) {
-      const e = new Int32Array(this.ent.length * 2);
+    // a pooled array's length need not be a multiple of 4 (it may have held (offset, hi, lo) triples)
+    if (this.n * 4 + 4 > this.ent.length) {
+      const e = takeInts(Math.max(4096, this.ent.length * 2));
       e.set(this.ent);
+      giveInts(this.ent);
       this.ent = e;
     }
     const p = this.n++ * 4;
@@ -144,12 +180,21 @@ export class TidFingerprints {
     // next loop without type feedback for it and deoptimised the whole function, about 90 times a run
     const bucket = countPerBlock(this.ent, this.n, nblocks);
     const widest = prefixSums(bucket, nblocks);
-    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks);
+    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks, takeInts(bucket[nblocks] * 3));
+
     this.bucket = bucket;
     this.nblocks = nblocks;
     this.next = new Int32Array(Math.max(16, widest));
+    giveInts(this.ent);
     this.ent = new Int32Array(0);
     this.curBlk = -1;
+  }
+
+  /** Done matching: the arrays go back for the thread's next indexes (no use after this). */
+  release(): void {
+    if (this.sorted) giveInts(this.sorted);
+    this.sorted = null;
+    this.nblocks = 0;
   }
 
   /** 0: no entry has this TID; 1: one with this TID has the fingerprint; 2: the TID is there with other fingerprints. */
@@ -203,8 +248,7 @@ function prefixSums(bucket: Int32Array, nblocks: number): number {
 }
 
 /** Entries (offset, hi, lo) grouped by block in bucket order. */
-function scatterByBlock(e: Int32Array, n: number, bucket: Int32Array, nblocks: number): Int32Array<ArrayBuffer> {
-  const sorted = new Int32Array(bucket[nblocks] * 3);
+function scatterByBlock(e: Int32Array, n: number, bucket: Int32Array, nblocks: number, sorted: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const fill = bucket.slice(0, nblocks);
   for (let p = 0; p < n * 4; p += 4) {
     const b = e[p] >>> 0;

@@ -35,7 +35,7 @@ const NAMEOID = 19;
 
 /** The index side: a fingerprint of each normalised leaf tuple, by heap TID (fingerprint.ts). */
 export class IndexEntries implements LeafCollector {
-  private readonly set = new TidFingerprints();
+  private readonly set: TidFingerprints;
   private readonly kv = new KeyView();
   private readonly vals = new IndexValues();
   private readonly out = new FormBuffer();
@@ -46,7 +46,11 @@ export class IndexEntries implements LeafCollector {
     readonly sink: FindingSink,
     readonly relName: string,
     readonly fileOf: (blk: number) => string,
-  ) {}
+    /** about how many entries to expect (the table's reltuples) */
+    expected = 0,
+  ) {
+    this.set = new TidFingerprints(expected);
+  }
 
   add(t: TupleInfo, blk: number, off: number, walked?: KeyView | null): void {
     const keyEnd = t.posting ? t.postingOff : t.size;
@@ -128,6 +132,11 @@ export class IndexEntries implements LeafCollector {
   /** Done adding: the heap has `nblocks` blocks (entries beyond them can match nothing). */
   finish(nblocks: number): void {
     this.set.finish(nblocks);
+  }
+
+  /** Probing is over: the arrays go back to the thread's pool. */
+  release(): void {
+    this.set.release();
   }
 
   /** Is there an entry for heap TID (block, off) whose tuple is formed[0, size)? 0 none for the TID, 1 found, 2 TID present with other bytes. */
