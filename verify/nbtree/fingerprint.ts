@@ -44,13 +44,6 @@ function fmix(h: number): number {
  * the tuple is compared with) and the bytes from offset 8. Sets FP.
  */
 export function fingerprint(b: Uint8Array, start: number, size: number, info: number): void {
-  // Four lanes, two words per round: each lane's step (xor-multiply-xorshift or rotate-add-
-  // multiply) is a bijection of its state for a fixed word, and the lanes' chains are independent,
-  // so the CPU overlaps the multiplies (the hash is latency-bound; this halves its time).
-  let a = Math.imul(0x2f5a1e3b ^ size ^ info, P1);
-  let c = Math.imul(0x6c8e9cf5 + Math.imul(size, C1) + info, P2);
-  let d = 0x1b873593 ^ info;
-  let e2 = 0x7f4a7c15 + size;
   // the word view of b's buffer, looked up once per byte array (reading .buffer costs more than
   // hashing a short tuple)
   if (b !== lastBytes) {
@@ -59,41 +52,63 @@ export function fingerprint(b: Uint8Array, start: number, size: number, info: nu
     lastBase = b.byteOffset;
   }
   const abs = lastBase + start;
-  const nw = (size - 8) >>> 2;
-  if ((abs & 3) === 0 && (abs + size) >>> 2 <= lastWords.length) {
-    const w = lastWords;
-    let i = (abs >>> 2) + 2;
-    const end = i + nw;
-    for (; i + 1 < end; i += 2) {
-      const x = w[i];
-      const y = w[i + 1];
+  if ((abs & 3) === 0 && (abs + size) >>> 2 <= lastWords.length) hashWords(lastWords, (abs >>> 2) + 2, (size - 8) >>> 2, size, info);
+  else hashBytes(b, start + 8, (size - 8) >>> 2, size, info);
+}
+
+// Four lanes, two words per round: each lane's step (xor-multiply-xorshift or rotate-add-multiply)
+// is a bijection of its state for a fixed word, and the lanes' chains are independent, so the CPU
+// overlaps the multiplies (the hash is latency-bound; this halves its time). Word i (from the
+// tuple's byte 8) goes to lanes a and c when i is even, d and e2 when odd.
+
+/** `nw` words of w from index i (the usual case: the tuple is 4-aligned in its buffer). */
+function hashWords(w: Int32Array, i: number, nw: number, size: number, info: number): void {
+  let a = Math.imul(0x2f5a1e3b ^ size ^ info, P1);
+  let c = Math.imul(0x6c8e9cf5 + Math.imul(size, C1) + info, P2);
+  let d = 0x1b873593 ^ info;
+  let e2 = 0x7f4a7c15 + size;
+  const end = i + nw;
+  for (; i + 1 < end; i += 2) {
+    const x = w[i];
+    const y = w[i + 1];
+    a = Math.imul(a ^ x, C1);
+    a ^= a >>> 15;
+    c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
+    d = Math.imul(d ^ y, P1);
+    d ^= d >>> 15;
+    e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + y, P2);
+  }
+  if (i < end) {
+    const x = w[i];
+    a = Math.imul(a ^ x, C1);
+    a ^= a >>> 15;
+    c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
+  }
+  fold(a, c, d, e2);
+}
+
+/** The same from bytes at b[p] (a tuple not 4-aligned in its buffer). */
+function hashBytes(b: Uint8Array, p: number, nw: number, size: number, info: number): void {
+  let a = Math.imul(0x2f5a1e3b ^ size ^ info, P1);
+  let c = Math.imul(0x6c8e9cf5 + Math.imul(size, C1) + info, P2);
+  let d = 0x1b873593 ^ info;
+  let e2 = 0x7f4a7c15 + size;
+  for (let i = 0; i < nw; i++, p += 4) {
+    const x = HOST_LE ? b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24) : (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3];
+    if ((i & 1) === 0) {
       a = Math.imul(a ^ x, C1);
       a ^= a >>> 15;
       c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
-      d = Math.imul(d ^ y, P1);
+    } else {
+      d = Math.imul(d ^ x, P1);
       d ^= d >>> 15;
-      e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + y, P2);
-    }
-    if (i < end) {
-      const x = w[i];
-      a = Math.imul(a ^ x, C1);
-      a ^= a >>> 15;
-      c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
-    }
-  } else {
-    for (let i = 0, p = start + 8; i < nw; i++, p += 4) {
-      const x = HOST_LE ? b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24) : (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3];
-      if ((i & 1) === 0) {
-        a = Math.imul(a ^ x, C1);
-        a ^= a >>> 15;
-        c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
-      } else {
-        d = Math.imul(d ^ x, P1);
-        d ^= d >>> 15;
-        e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + x, P2);
-      }
+      e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + x, P2);
     }
   }
+  fold(a, c, d, e2);
+}
+
+function fold(a: number, c: number, d: number, e2: number): void {
   const h1 = fmix((a + Math.imul(d, 0x85ebca6b)) | 0);
   FP[0] = h1;
   FP[1] = fmix((c + Math.imul(e2, 0xc2b2ae35)) ^ Math.imul(h1, P1));
