@@ -497,7 +497,8 @@ export class BtreeVerifier {
     if (A.size > (lower ? this.maxItem : this.maxItemNoHeapTid)) {
       this.sink.add("BT_TUPLE_TOO_LARGE", `index row size ${A.size} exceeds maximum for index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) points to ${kind} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
     }
-    if (p.leaf && (A.heapTid === NO_TID || A.heapTid % 65536 === 0)) {
+    // the offset is the TID's low 16 bits (& truncates the double to its low 32 bits: no fmod)
+    if (p.leaf && (A.heapTid === NO_TID || (A.heapTid & 0xffff) === 0)) {
       this.sink.add("BT_NON_PIVOT_NO_HEAP_TID", `block ${blk} or its right sibling block or child block in index "${r}" contains non-pivot tuple that lacks a heap TID`, this.at(blk, off));
       p.bad[off] = 1;
       return;
@@ -532,7 +533,7 @@ export class BtreeVerifier {
     const r = this.rel();
     if (y.pivot && nonpivot) this.once("BT_UNEXPECTED_PIVOT", p.blk, off, `block ${this.target?.blk ?? p.blk} or its right sibling block or child block in index "${r}" has unexpected pivot tuple`);
     else if (!y.pivot && !nonpivot) this.once("BT_UNEXPECTED_NON_PIVOT", p.blk, off, `block ${this.target?.blk ?? p.blk} or its right sibling block or child block in index "${r}" has unexpected non-pivot tuple`);
-    else if (nonpivot && (y.heapTid === NO_TID || y.heapTid % 65536 === 0)) this.once("BT_NON_PIVOT_NO_HEAP_TID", p.blk, off, `block ${p.blk} or its right sibling block or child block in index "${r}" contains non-pivot tuple that lacks a heap TID`);
+    else if (nonpivot && (y.heapTid === NO_TID || (y.heapTid & 0xffff) === 0)) this.once("BT_NON_PIVOT_NO_HEAP_TID", p.blk, off, `block ${p.blk} or its right sibling block or child block in index "${r}" contains non-pivot tuple that lacks a heap TID`);
     return y.heapTid;
   }
 
