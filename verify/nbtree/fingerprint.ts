@@ -223,7 +223,7 @@ export class TidFingerprints {
       this.curBlk = block;
       const st = ++this.stampNow;
       const to = this.bucket[block + 1];
-      for (let k = to - 1; k >= from; k--) {
+      for (let k = from; k < to; k++) {
         const o = s[k * 3];
         if (o > MAX_OFF || o < 0) continue;
         if (this.stamp[o] !== st) {
