@@ -13,7 +13,13 @@
 // would be on and apply that path's checks. Error offsets are the input position liblz4 reports
 // (its return value is -(offset) - 1). One deliberate difference: liblz4 accepts a match offset
 // of 0 and writes zeros (or leftover buffer bytes); we reject it (LZ4_OFFSET_ZERO).
-import { compressSync, uncompressSync } from "lz4-napi";
+import { createRequire } from "node:module";
+
+// lz4-napi (a native addon) is loaded on first use: most runs never need it (verify validates
+// in TypeScript), and loading it cost every thread ~14 ms at start-up
+const requireNative = createRequire(import.meta.url);
+let native: typeof import("lz4-napi") | undefined;
+const lz4napi = (): typeof import("lz4-napi") => (native ??= requireNative("lz4-napi") as typeof import("lz4-napi"));
 import { fail, lastLiteralsError, matchInLastLiterals, offsetBeyond, offsetZero, sizeMismatch, truncatedLength } from "./lz4-errors.js";
 
 const MINMATCH = 4;
@@ -244,7 +250,7 @@ export function lz4DecompressNative(src: Uint8Array, rawSize: number): Uint8Arra
   framed.set(src, 4);
   let out: Buffer | null = null;
   try {
-    out = uncompressSync(framed);
+    out = lz4napi().uncompressSync(framed);
   } catch {
     out = null;
   }
@@ -254,7 +260,7 @@ export function lz4DecompressNative(src: Uint8Array, rawSize: number): Uint8Arra
 
 /** A raw LZ4 block for `src` (lz4-napi / lz4_flex; PostgreSQL's liblz4 may choose other matches). */
 export function lz4CompressBlock(src: Uint8Array): Uint8Array {
-  const framed = compressSync(Buffer.from(src.buffer, src.byteOffset, src.byteLength));
+  const framed = lz4napi().compressSync(Buffer.from(src.buffer, src.byteOffset, src.byteLength));
   // lz4-napi prepends the raw size as uint32 LE; TOAST keeps it in va_tcinfo instead.
   return new Uint8Array(framed.buffer, framed.byteOffset + 4, framed.byteLength - 4);
 }
