@@ -8,7 +8,7 @@ import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../formats/catalo
 import type { Finding, Location } from "../formats/schema/errors.js";
 import { FormatError } from "../formats/schema/errors.js";
 import type { TupleDesc } from "../formats/heap/descriptor.js";
-import { pageView, pdSpecial } from "../formats/page/page.js";
+import { pdSpecial } from "../formats/page/page.js";
 import { BTP_META, readBTOpaque } from "../formats/nbtree/opaque.js";
 import { RelationFork, type ForkName } from "../formats/storage/relfile.js";
 import { scanPages, type WholeForkBuffer } from "./scan.js";
@@ -23,6 +23,7 @@ import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from 
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
 import { ToastRelation } from "./toast/toast-rel.js";
+import { viewOf } from "./page-view.js";
 
 export interface VerifyOptions {
   /** heap-vs-index comparison for B-tree indexes */
@@ -458,7 +459,7 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
   const xids = new XidContext(ctx.horizons, t.frozenXid, t.minMxid, ctx.cluster.clog);
   const idx = cat.toastIndexOf(toastOid);
   const partial = !!idx?.pred && /NULLTEST/.test(idx.pred);
-  return new ToastRelation(new RelationFork(path, ctx.cluster.geometry), toastOid, `${t.namespaceName}.${t.name}`, (page, off) => live(pageView(page), off, xids, ctx.multixact), partial);
+  return new ToastRelation(new RelationFork(path, ctx.cluster.geometry), toastOid, `${t.namespaceName}.${t.name}`, (page, off) => live(viewOf(page), off, xids, ctx.multixact), partial);
 }
 
 /** Header and checksum of every page (other access methods, sequences, invalid indexes). */
@@ -468,7 +469,7 @@ function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env
   for (const [blk, page] of scanPages(fork)) {
     n++;
     env.onPages?.(1);
-    checkPage(page, pageView(page), blk, fork.fileOf(blk).path, sink, { am: "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
+    checkPage(page, viewOf(page), blk, fork.fileOf(blk).path, sink, { am: "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
   }
   return n;
 }
@@ -531,7 +532,7 @@ function guessAm(path: string, bs: number): string {
   try {
     const b = new Uint8Array(bs);
     if (readSync(fd, b, 0, bs, 0) < bs) return "unknown";
-    const dv = pageView(b);
+    const dv = viewOf(b);
     const special = pdSpecial(dv);
     if (special === bs) return "heap";
     if (bs - special === 16 && readBTOpaque(dv).btpo_flags & BTP_META) return "btree";

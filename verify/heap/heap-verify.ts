@@ -10,7 +10,7 @@ import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
 import { HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_MOVED_IN, HEAP_MOVED_OFF, HEAP_NATTS_MASK, HEAP_ONLY_TUPLE, HEAP_UPDATED, HEAP_XMAX_COMMITTED, HEAP_XMAX_INVALID, HEAP_XMAX_IS_MULTI, HEAP_HOT_UPDATED } from "../../formats/heap/tuple-header.js";
 import { LP_DEAD, LP_NORMAL, LP_REDIRECT, LP_UNUSED, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import { itemIdWord, pageView } from "../../formats/page/page.js";
+import { itemIdWord } from "../../formats/page/page.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
 import { scanPages } from "../scan.js";
 import type { FindingSink } from "../findings.js";
@@ -21,6 +21,7 @@ import type { ToastRelation } from "../toast/toast-rel.js";
 import type { MultiXactReader } from "./multixact.js";
 import { Bounds, Commit, fxidText, type XidContext } from "./xid.js";
 import { ctidBlock, ctidOffset, isHotUpdated, T_BITS, T_FIELD3, T_HOFF, T_INFOMASK, T_INFOMASK2, T_XMAX, tupleXmin, xmaxLockedOnly, xminHintCommitted, xminHintInvalid } from "./tuple-walk.js";
+import { viewOf } from "../page-view.js";
 
 export interface HeapTarget {
   fork: RelationFork;
@@ -104,7 +105,7 @@ export class HeapVerifier {
       tg.onPage?.(blkno);
       tg.onPageRead?.(blkno, page);
       const file = tg.fork.fileOf(blkno).path;
-      const dv = pageView(page);
+      const dv = viewOf(page);
       const v = checkPage(page, dv, blkno, file, this.sink, { am: "heap", blockSize: tg.blockSize, checksums: tg.checksums, checksumSeverity: tg.checksumSeverity, relName: tg.relName });
       if (!v.usable) continue;
       this.page = page;

@@ -3,9 +3,10 @@
 // tuples, laid out 8-aligned in a buffer of their own, so every later check works on stock
 // tuples whatever the leaf's format; the directory slot is not an item.
 import { LP_DEAD, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import { itemIdWord, maxAlign, maxOffsetNumber, pageView } from "../../formats/page/page.js";
+import { itemIdWord, maxAlign, maxOffsetNumber } from "../../formats/page/page.js";
 import { BTP_DELETED, BTP_HALF_DEAD, BTP_HAS_FULLXID, BTP_HAS_GARBAGE, BTP_INCOMPLETE_SPLIT, BTP_LEAF, BTP_META, BTP_PREFIX, BTP_ROOT, P_FIRSTKEY, P_HIKEY, readBTOpaque } from "../../formats/nbtree/opaque.js";
 import { readPrefixLeafPage, type PrefixLeafPage } from "../../formats/nbtree/prefix-page.js";
+import { viewOf } from "../page-view.js";
 
 export class BtPage {
   /** item bytes live here (the page itself, or the decoded items of a BTP_PREFIX leaf) */
@@ -33,7 +34,7 @@ export class BtPage {
     readonly raw: Uint8Array,
     badItems?: ReadonlySet<number>,
   ) {
-    const dv = pageView(raw);
+    const dv = viewOf(raw);
     const o = readBTOpaque(dv);
     this.flags = o.btpo_flags;
     this.prev = o.btpo_prev;
@@ -64,7 +65,7 @@ export class BtPage {
   /** pd_lsn as PostgreSQL prints it (for messages; formatted when asked) */
   get lsn(): string {
     if (this.lsnText === undefined) {
-      const dv = pageView(this.raw);
+      const dv = viewOf(this.raw);
       this.lsnText = `${dv.getUint32(0, true).toString(16).toUpperCase()}/${dv.getUint32(4, true).toString(16).toUpperCase()}`;
     }
     return this.lsnText;

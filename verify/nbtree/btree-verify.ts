@@ -9,7 +9,6 @@
 // would, order violations are all reported.
 import type { Location, Severity } from "../../formats/schema/errors.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { pageView } from "../../formats/page/page.js";
 import { BTREE_MAGIC, BTREE_MIN_VERSION, BTREE_VERSION, readBTMeta, type BTMetaPage } from "../../formats/nbtree/meta.js";
 import { BT_PIVOT_HEAP_TID_ATTR, P_HIKEY } from "../../formats/nbtree/index.js";
 import { btMaxItemSize } from "../../formats/nbtree/prefix.js";
@@ -22,6 +21,7 @@ import { CHECK_BY_CODE } from "../catalog.js";
 import { BtPage } from "./bt-page.js";
 import { EQUALIMAGE_TYPES } from "./compare.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, tidText, type IndexKeys } from "./keys.js";
+import { viewOf } from "../page-view.js";
 
 export interface LeafCollector {
   /** a non-pivot leaf tuple not marked LP_DEAD (posting tuples included); `kv`: its attributes already walked (all of them), when they were */
@@ -177,7 +177,7 @@ export class BtreeVerifier {
   // ---------------------------------------------------------------- pass 1
 
   private pass1(blk: number, raw: Uint8Array): void {
-    const dv = pageView(raw);
+    const dv = viewOf(raw);
     const file = this.t.fork.fileOf(blk).path;
     const isMetaBlock = blk === 0;
     const v = checkPage(raw, dv, blk, file, this.sink, { am: "btree", blockSize: this.t.blockSize, checksums: this.t.checksums, checksumSeverity: this.t.checksumSeverity, relName: this.rel(), noItems: isMetaBlock });

@@ -15,7 +15,7 @@ import { decompressTcinfo } from "../../formats/compression/index.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HEAP_ONLY_TUPLE, HEAP_XMAX_IS_MULTI } from "../../formats/heap/tuple-header.js";
 import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
 import { LP_NORMAL, LP_REDIRECT, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
 import { unsafeHeapItems } from "../heap/item-sanity.js";
 import type { FindingSink } from "../findings.js";
@@ -30,6 +30,7 @@ import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VA
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
 import { TidFingerprints, fingerprint, FP } from "./fingerprint.js";
+import { viewOf } from "../page-view.js";
 
 const NAMEOID = 19;
 
@@ -244,7 +245,7 @@ export class HeapProber {
     this.nextBlock = blk === this.nextBlock ? blk + 1 : -1;
     const { h, ts, nts, need, attOff, attLen, attNull, root, badLp, out } = this;
     const x = h.xids;
-    const dv = pageView(page);
+    const dv = viewOf(page);
     if (pageIsNew(dv)) return;
     const special = pdSpecial(dv);
     if (pdLower(dv) < 24 || pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special !== page.length) return;

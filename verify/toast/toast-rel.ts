@@ -6,12 +6,13 @@
 import { FormatError } from "../../formats/schema/errors.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID, HTH } from "../../formats/heap/tuple-header.js";
 import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import { itemIdWord, maxOffsetNumber, pageIsNew, pageView, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pdLower, pdSpecial, pdUpper } from "../../formats/page/page.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
 import { scanPages } from "../scan.js";
 import { toastMaxChunkSize } from "../../formats/toast/chunk-desc.js";
 import { BlockCache } from "../block-cache.js";
 import { chunkFields } from "./chunk-fields.js";
+import { viewOf } from "../page-view.js";
 
 /** A chunk's place: block * 65536 + item (exact below 2^53). */
 export const tidKey = (block: number, item: number): number => block * 65536 + item;
@@ -105,7 +106,7 @@ export class ToastRelation {
   }
 
   private mapPage(blkno: number, page: Uint8Array, plain: Map<number, PlainChunkRef[]>, direct: DirectChunkInfo[]): void {
-    const dv = pageView(page);
+    const dv = viewOf(page);
     if (pageIsNew(dv)) return;
     const special = pdSpecial(dv);
     if (pdLower(dv) > pdUpper(dv) || pdUpper(dv) > special || special > page.length) return; // reported by the page checks
@@ -164,7 +165,7 @@ export class ToastRelation {
       if (e instanceof FormatError) return { why: e.message };
       throw e;
     }
-    const dv = pageView(page);
+    const dv = viewOf(page);
     if (pageIsNew(dv)) return { why: `block ${block} is a new (empty) page` };
     const n = maxOffsetNumber(dv);
     if (item < 1 || item > n) return { why: `item ${item} is outside the page's line pointers 1..${n}` };
