@@ -127,6 +127,8 @@ function fold(a: number, c: number, d: number, e2: number): void {
  */
 const spare: Int32Array<ArrayBuffer>[] = [];
 const SPARE_MAX = 16;
+/** at most this many bytes kept for reuse per thread (the largest arrays first) */
+const SPARE_BYTES = 256 * 2 ** 20;
 
 function takeInts(min: number): Int32Array<ArrayBuffer> {
   let best = -1;
@@ -136,15 +138,13 @@ function takeInts(min: number): Int32Array<ArrayBuffer> {
 }
 
 function giveInts(a: Int32Array<ArrayBuffer>): void {
-  if (a.length < 4096) return;
-  if (spare.length >= SPARE_MAX) {
-    // keep the largest
-    let small = 0;
-    for (let i = 1; i < spare.length; i++) if (spare[i].length < spare[small].length) small = i;
-    if (spare[small].length >= a.length) return;
-    spare.splice(small, 1);
-  }
+  if (a.length < 4096 || a.byteLength > SPARE_BYTES) return;
   spare.push(a);
+  spare.sort((x, y) => y.length - x.length);
+  let bytes = 0;
+  let keep = 0;
+  while (keep < spare.length && keep < SPARE_MAX && bytes + spare[keep].byteLength <= SPARE_BYTES) bytes += spare[keep++].byteLength;
+  spare.length = keep; // the smallest beyond the limits go to the GC
 }
 
 export class TidFingerprints {
