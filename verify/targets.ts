@@ -109,11 +109,13 @@ export interface Unit {
 
 /**
  * Scheduling units. With heapallindexed, the B-tree indexes of one table are checked together so
- * that one scan of the table probes them all; a table whose indexes would make one unit well
- * longer than a thread's share of the run (1.25 times) is split into up to `workers` units (largest first), and the largest
- * takes the table itself, whose own check then feeds the probes (one read of the table for both).
- * A table's TOAST relation (with its indexes) is checked first in the table's unit, its scan
- * building the chunk map the table's TOAST checks use.
+ * that one scan of the table probes them all, and the table's own check, in the same unit, feeds
+ * those probes (one read of the table for both). A unit well above a thread's share of the run
+ * (1.25 times) is split into up to `workers` units (largest first; the largest takes the
+ * table). A unit above a thread's share but not split leaves the table to a unit of its own,
+ * which another thread can take; its indexes then probe through a scan of their own. A table's
+ * TOAST relation (with its indexes) is checked first in the table's unit, its scan building the
+ * chunk map the table's TOAST checks use.
  */
 export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number): Unit[] {
   const single = (j: PlannedJob): Unit => ({ job: j.job, members: [j], cost: j.cost, bytes: j.bytes });
