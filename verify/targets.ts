@@ -110,12 +110,12 @@ export interface Unit {
 /**
  * Scheduling units. With heapallindexed, the B-tree indexes of one table are checked together so
  * that one scan of the table probes them all, and the table's own check, in the same unit, feeds
- * those probes (one read of the table for both). A unit well above a thread's share of the run
- * (1.25 times) is split into up to `workers` units (largest first; the largest takes the
- * table). A unit above a thread's share but not split leaves the table to a unit of its own,
- * which another thread can take; its indexes then probe through a scan of their own. A table's
- * TOAST relation (with its indexes) is checked first in the table's unit, its scan building the
- * chunk map the table's TOAST checks use.
+ * those probes (one read of the table for both). A table whose indexes would make one unit longer
+ * than half a thread's share of the run is split into up to `workers` units (largest first); a
+ * table that is split, or whose unit would exceed a thread's share, is left to a unit of its own,
+ * and each of its index units probes through a scan of its own. A table's TOAST relation (with
+ * its indexes) is checked first in the table's unit, its scan building the chunk map the table's
+ * TOAST checks use.
  */
 export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number): Unit[] {
   const single = (j: PlannedJob): Unit => ({ job: j.job, members: [j], cost: j.cost, bytes: j.bytes });
@@ -139,10 +139,7 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     const total = planned.reduce((s, j) => s + j.cost, 0);
     for (const [k, list] of byTable) {
       const cost = list.reduce((s, j) => s + j.cost, 0);
-      // a split scans the table once more for each further bin (its own probe scan), so it pays
-      // only for a unit well above a thread's share of the run (measured on 2 threads: one unit
-      // of 55 % of the work beats two units and a second scan)
-      const n = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / ((1.25 * total) / Math.max(1, workers)))));
+      const n = Math.max(1, Math.min(list.length, workers, Math.ceil(cost / (total / Math.max(1, 2 * workers)))));
       const bs: PlannedJob[][] = Array.from({ length: n }, () => []);
       const load = new Array<number>(n).fill(0);
       for (const j of [...list].sort((a, b) => b.cost - a.cost)) {
@@ -151,11 +148,14 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
         load[b] += j.cost;
       }
       bins.set(k, bs.sort((x, y) => y.reduce((s, j) => s + j.cost, 0) - x.reduce((s, j) => s + j.cost, 0)));
-      // a unit above a thread's share leaves the table's own check to another thread: its
-      // indexes then probe through a scan of their own, which costs less than that check on the
-      // longest unit
+      // Split or above a thread's share: the table's own check is a unit of its own and each bin
+      // probes through a scan of its own. Measured on 2 threads (large sample): the table's
+      // check feeding one bin's probes, or one bin of all the indexes, ran 10-20 % slower than
+      // these smaller units, which keep each thread's working set small (a fed probe alternates
+      // the heap check's data with the TID tables of its indexes, page after page) and let the
+      // threads balance when one core is slower than the other.
       const tableCost = byOid.get(k)?.cost ?? 0;
-      if (workers > 1 && n === 1 && cost + tableCost > total / workers) detached.add(k);
+      if (workers > 1 && (n > 1 || cost + tableCost > total / workers)) detached.add(k);
     }
   }
   const used = new Set<PlannedJob>();
