@@ -45,10 +45,10 @@ export class ClusterContext {
     for (const d of dbs) {
       if (stop()) return;
       try {
-        const cat = this.database(d.oid);
-        cat.indexes();
+        const cat = this.database(d.oid); // pg_class, pg_namespace, pg_am
+        cat.indexes(); // pg_index, pg_opclass
         if (stop()) return;
-        cat.descriptor(0);
+        cat.descriptor(0); // pg_attribute, read whole on the first descriptor asked for
         cat.collations();
       } catch {
         // the job that needs this catalog reports it
