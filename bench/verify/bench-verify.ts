@@ -2,7 +2,7 @@
 // (a server started on a copy of the sample, every database that accepts connections) plus
 // `pg_checksums --check` (stopped), against one `pgdisk verify --pgdata` run (all databases,
 // shared catalogs, TOAST, heapallindexed, checksums). Wall time, with the file cache warmed
-// first, in rounds of the three tools in turn (--rounds, default 3); prints each tool's best and
+// before each tool, in rounds of the three tools in turn (--rounds, default 3); prints each tool's best and
 // every run, the ratio of the bests and of the medians, and pgdisk's worker count.
 //
 //   npx tsx bench/verify/bench-verify.ts [--size small] [--jobs N] [--rounds N] [--sample DIR]
@@ -62,14 +62,20 @@ try {
   const tAmcheck: number[] = [];
   let workers = NaN;
   for (let r = 0; r < rounds; r++) {
+    // each tool starts on a file cache just read (untimed): this host's DAMON reclaim evicts
+    // page-cache pages idle for about 6 s, so without this the first tool of a round read part of
+    // the cluster from disk (docs/verify-performance.md)
+    warm(pgdata);
     // pgdisk, as a user runs it: bin/pgdisk (the bundle or compiled dist/ when current, else the sources)
     const t0 = process.hrtime.bigint();
     const run = spawnSync(join(ROOT, "bin", "pgdisk"), ["verify", "--pgdata", pgdata, ...(jobsArg ? ["--jobs", jobsArg] : [])], { encoding: "utf8", maxBuffer: 1 << 26 });
     tPgdisk.push(Number(process.hrtime.bigint() - t0) / 1e9);
     if (run.status !== 0) throw new Error(`pgdisk verify exited ${run.status}: ${run.stderr}`);
     workers = Number(/with (\d+) workers?$/m.exec(run.stdout)?.[1] ?? NaN);
+    warm(pgdata);
     tChecksums.push(hasChecksums ? timeTool(srv, "pg_checksums", ["--check", "-D", pgdata]) : NaN);
     srv.start();
+    warm(pgdata);
     tAmcheck.push(timeTool(srv, "pg_amcheck", amArgs(srv)));
     srv.stop();
     // the server's shutdown checkpoint writes the buffers amcheck's scans dirtied (hint bits):
