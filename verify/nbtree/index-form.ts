@@ -40,7 +40,34 @@ export class FormBuffer {
   }
 }
 
-const packable = (a: AttrDesc, payloadLen: number): boolean => a.storage !== "p" && payloadLen + 1 <= 127;
+/**
+ * The header index_form_tuple gives an uncompressed varlena of `payloadLen` bytes at b[pos]: one
+ * byte when the column's storage allows short headers and the value fits, else 4 bytes after
+ * zero padding to `align`. Returns where the payload goes.
+ */
+function varlenaHeader(b: Uint8Array, pos: number, align: number, payloadLen: number, shortAllowed: boolean): number {
+  if (shortAllowed && payloadLen + 1 <= 127) {
+    b[pos] = ((payloadLen + 1) << 1) | 1;
+    return pos + 1;
+  }
+  for (const e = (pos + align - 1) & ~(align - 1); pos < e; pos++) b[pos] = 0;
+  const total = (payloadLen + 4) << 2;
+  b[pos] = total & 0xff;
+  b[pos + 1] = (total >>> 8) & 0xff;
+  b[pos + 2] = (total >>> 16) & 0xff;
+  b[pos + 3] = (total >>> 24) & 0xff;
+  return pos + 4;
+}
+
+/** Zero the tuple's tail up to MAXALIGN, write t_info; returns the size. */
+function finishTuple(b: Uint8Array, pos: number, hasnull: boolean, varwidth: boolean): number {
+  const size = (pos + 7) & ~7;
+  for (let i = pos; i < size; i++) b[i] = 0;
+  const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
+  b[6] = info & 0xff;
+  b[7] = info >>> 8;
+  return size;
+}
 
 // DataViews of the last source and destination arrays (a page, the form buffer): made once per
 // array, as reading .buffer or making a subarray per value costs more than copying a short key.
@@ -103,27 +130,11 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
       continue;
     }
     varwidth = true;
-    if (packable(a, sl)) {
-      b[pos] = ((sl + 1) << 1) | 1;
-      copy(b, pos + 1, src, so, sl);
-      pos += sl + 1;
-    } else {
-      for (const e = (pos + al - 1) & ~(al - 1); pos < e; pos++) b[pos] = 0;
-      const total = (sl + 4) << 2;
-      b[pos] = total & 0xff;
-      b[pos + 1] = (total >>> 8) & 0xff;
-      b[pos + 2] = (total >>> 16) & 0xff;
-      b[pos + 3] = (total >>> 24) & 0xff;
-      copy(b, pos + 4, src, so, sl);
-      pos += sl + 4;
-    }
+    pos = varlenaHeader(b, pos, al, sl, a.storage !== "p");
+    copy(b, pos, src, so, sl);
+    pos += sl;
   }
-  const size = (pos + 7) & ~7;
-  for (let i = pos; i < size; i++) b[i] = 0;
-  const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
-  b[6] = info & 0xff;
-  b[7] = info >>> 8;
-  return size;
+  return finishTuple(b, pos, hasnull, varwidth);
 }
 
 const M_FIXED = 1;
@@ -142,6 +153,7 @@ export class HeapFormPlan {
   readonly attnum: Int32Array;
   readonly mode: Uint8Array;
   readonly align: Uint8Array;
+  /** the index column's storage allows a 1-byte varlena header (not 'p') */
   readonly packable: Uint8Array;
   /** the heap column has a fast default (attmissingval) */
   readonly missing: Uint8Array;
@@ -212,17 +224,7 @@ export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, off: Int32Arr
         so += 4;
         sl -= 4;
       }
-      if (plan.packable[k] && sl + 1 <= 127) {
-        b[pos++] = ((sl + 1) << 1) | 1;
-      } else {
-        for (const e = (pos + al - 1) & ~(al - 1); pos < e; pos++) b[pos] = 0;
-        const total = (sl + 4) << 2;
-        b[pos] = total & 0xff;
-        b[pos + 1] = (total >>> 8) & 0xff;
-        b[pos + 2] = (total >>> 16) & 0xff;
-        b[pos + 3] = (total >>> 24) & 0xff;
-        pos += 4;
-      }
+      pos = varlenaHeader(b, pos, al, sl, plan.packable[k] === 1);
     } else {
       if (m === 0) return -1;
       if (m !== M_FIXED) varwidth = true;
@@ -237,10 +239,5 @@ export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, off: Int32Arr
     else copy(b, pos, page, so, sl);
     pos += sl;
   }
-  const size = (pos + 7) & ~7;
-  for (let i = pos; i < size; i++) b[i] = 0;
-  const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
-  b[6] = info & 0xff;
-  b[7] = info >>> 8;
-  return size;
+  return finishTuple(b, pos, hasnull, varwidth);
 }
