@@ -10,7 +10,13 @@ import type { DatumCmp } from "./compare.js";
 
 export const INDOPTION_DESC = 1;
 export const INDOPTION_NULLS_FIRST = 2;
-export const NO_TID = -1;
+/**
+ * No heap TID. Not -1: a TID (block * 65536 + offset) of a block from 16384 on is past V8's small
+ * integers, and the first one stored would change the representation of the fields that hold
+ * TIDs, deprecating their objects' maps and throwing away every compiled function that read
+ * them. A value outside the small integers makes those fields floating-point from the start.
+ */
+export const NO_TID = -(2 ** 40);
 
 export interface IndexKeys {
   /** attributes of the index (key + INCLUDE), from the index's pg_attribute rows */
