@@ -11,10 +11,11 @@ import type { DatumCmp } from "./compare.js";
 export const INDOPTION_DESC = 1;
 export const INDOPTION_NULLS_FIRST = 2;
 /**
- * No heap TID. Not -1: a TID (block * 65536 + offset) of a block from 16384 on is past V8's small
- * integers, and the first one stored would change the representation of the fields that hold
- * TIDs, deprecating their objects' maps and throwing away every compiled function that read
- * them. A value outside the small integers makes those fields floating-point from the start.
+ * No heap TID. Not -1: a TID (block * 65536 + offset) of a block from 32768 on (16384 in a V8
+ * with pointer compression) is past V8's small integers, and the first one stored would change
+ * the representation of the fields that hold TIDs, deprecating their objects' maps and throwing
+ * away every compiled function that read them. A value outside every small-integer range makes
+ * those fields floating-point from the start.
  */
 export const NO_TID = -(2 ** 40);
 
