@@ -51,12 +51,14 @@ export class BtPage {
     this.dead = new Uint8Array(store, words * 9, n);
     this.coded = new Uint8Array(store, words * 10, n);
     this.buf = raw;
+    // a page nearly always has no broken line pointer: no Set lookup per item then
+    const anyBad = badItems !== undefined && badItems.size > 0;
     for (let i = 1; i <= this.maxoff; i++) {
       const w = itemIdWord(dv, i);
       this.start[i] = lpOff(w);
       this.len[i] = lpLen(w);
       this.dead[i] = lpFlags(w) === LP_DEAD ? 1 : 0;
-      if (badItems?.has(i) || lpOff(w) + lpLen(w) > raw.length) this.bad[i] = 1;
+      if ((anyBad && badItems.has(i)) || lpOff(w) + lpLen(w) > raw.length) this.bad[i] = 1;
     }
     const stockFirst = this.next === 0 ? P_HIKEY : P_FIRSTKEY;
     this.firstDataKey = this.flags & BTP_PREFIX ? stockFirst + 1 : stockFirst;
