@@ -19,7 +19,8 @@ import { HeapVerifier } from "./heap/heap-verify.js";
 import { live } from "./heap/liveness.js";
 import { XidContext } from "./heap/xid.js";
 import { BtreeVerifier } from "./nbtree/btree-verify.js";
-import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from "./nbtree/heapallindexed.js";
+import { HeapProber, IndexEntries, RemoteEntries, nullTestPredicate, type HeapSideStats, type ProbeEntries } from "./nbtree/heapallindexed.js";
+import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
 import { ToastRelation } from "./toast/toast-rel.js";
@@ -58,11 +59,26 @@ export interface GroupJob {
   kind: "group";
   db: number;
   stages: GroupStage[];
+  /**
+   * The indexes' entries go to the exchange (JobEnv.exchange) for the unit that checks their
+   * table, instead of being probed here (a table split over several units is then read once).
+   */
+  publish?: boolean;
 }
 
 export interface GroupStage {
   indexes: number[];
   heap?: number;
+  /** indexes of `heap` whose entries other units publish: the table's check probes them too */
+  remote?: number[];
+}
+
+/** heapallindexed results of an index probed by another unit's table check, for its report. */
+export interface ProbePatch {
+  db: number;
+  oid: number;
+  findings: Finding[];
+  stats: Record<string, number>;
 }
 
 /** The relations of a job, in the order of its reports. */
@@ -97,6 +113,10 @@ export interface JobEnv {
   onPages?: (n: number) => void;
   /** the thread's buffer for indexes read whole (one per thread, reused job after job) */
   wholeBuffer?: WholeForkBuffer;
+  /** index entries handed between units (GroupJob.publish, GroupStage.remote) */
+  exchange?: EntryExchange;
+  /** the probe results of remote indexes (GroupStage.remote), for their reports */
+  onPatch?: (p: ProbePatch) => void;
 }
 
 /** The reports of a job: one, or one per relation of a group job (in its order, jobOids). */
@@ -144,7 +164,7 @@ interface PendingProbe {
   heap: RelationInfo;
   info: IndexInfo;
   plan: IndexKeyPlan;
-  entries: IndexEntries;
+  entries: ProbeEntries;
   rel: RelationInfo;
   label: string;
   report: RelationReport;
@@ -379,7 +399,10 @@ function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
         const defer: PendingProbe[] = [];
         members.push(check(oid, defer));
       }
-      let pend = members.filter((m) => m.pending);
+      if (job.publish && env.exchange) publishEntries(job.db, stage.indexes, members, env.exchange, ctx, cat);
+      const remote = stage.heap !== undefined && stage.remote?.length && env.exchange ? remoteMembers(cat, stage.heap, stage.remote, env.exchange, env.opts.capPerCode) : [];
+      // published entries are probed by their table's unit
+      let pend = job.publish ? [] : [...members.filter((m) => m.pending), ...remote];
       let heapMember: GroupMember | null = null;
       if (stage.heap !== undefined) {
         const mapHere = si === 0 && job.stages.length > 1 && env.opts.toast ? toastRelationFor(cat, stage.heap, ctx) : null;
@@ -443,11 +466,53 @@ function verifyGroup(job: GroupJob, env: JobEnv): RelationReport[] {
       }
       out.push(...members.map(finish));
       if (heapMember) out.push(finish(heapMember));
+      for (const m of remote) if (!m.failed) env.onPatch?.({ db, oid: m.report.oid!, findings: m.sink.finish({ file: m.report.file }), stats: m.report.stats });
     }
     return out;
   } finally {
     chunkMap?.fork.close();
   }
+}
+
+/**
+ * A publishing unit's indexes: each one's entries grouped into shared memory (for the heap's
+ * size) and published, or, when it has none to give, word of that.
+ */
+function publishEntries(db: number, oids: number[], members: GroupMember[], exchange: EntryExchange, ctx: ClusterContext, cat: DatabaseCatalog): void {
+  oids.forEach((oid, k) => {
+    const m = members[k];
+    let payload: EntryPayload = { db, oid };
+    if (m && !m.failed && m.pending) {
+      const hfork = new RelationFork(cat.path(m.pending.heap), ctx.cluster.geometry);
+      try {
+        const entries = m.pending.entries as IndexEntries;
+        payload = { db, oid, shared: entries.share(hfork.nblocks), entries: entries.entries };
+        m.report.stats.indexEntries = entries.entries;
+      } finally {
+        hfork.close();
+      }
+    }
+    exchange.publish(payload);
+  });
+}
+
+/** The published entries of `oids` (indexes of table `heapOid`) as members probed by this unit. */
+function remoteMembers(cat: DatabaseCatalog, heapOid: number, oids: number[], exchange: EntryExchange, cap: number): GroupMember[] {
+  const heap = cat.classes.get(heapOid);
+  const out: GroupMember[] = [];
+  if (!heap) return out;
+  for (const oid of oids) {
+    const p = exchange.take(cat.db.oid, oid);
+    const rel = cat.classes.get(oid);
+    const info = cat.indexes().get(oid);
+    if (!p?.shared || !rel || !info) continue;
+    const path = cat.path(rel);
+    const report = baseReport(cat, rel, path);
+    const label = `${cat.db.name}.${rel.namespaceName}.${rel.name}`;
+    const pending: PendingProbe = { heap, info, plan: indexKeysFor(cat, rel, info), entries: new RemoteEntries(p.shared, p.entries ?? 0), rel, label, report, sink: new FindingSink(cap), path, rest: () => {} };
+    out.push({ report, sink: pending.sink, ms: 0, pending });
+  }
+  return out;
 }
 
 /** The TOAST relation of a table, with chunk liveness from its own XID context. */
@@ -574,6 +639,8 @@ export function safeVerifyJobs(job: RelationJob, env: JobEnv): RelationReport[] 
     return verifyJobs(job, env);
   } catch (e) {
     if (job.kind !== "group") return [failedReport(job, e)];
+    // the table's unit must not wait for entries this job will not publish now
+    if (job.publish && env.exchange) for (const st of job.stages) for (const oid of st.indexes) if (!env.exchange.has(job.db, oid)) env.exchange.publish({ db: job.db, oid });
     return jobOids(job).map((oid) => failedReport({ kind: "catalog", db: job.db, oid }, e));
   }
 }

@@ -7,10 +7,11 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { FormatError } from "../formats/schema/errors.js";
 import { ClusterContext } from "./cluster-context.js";
-import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, type RelationReport, type VerifyOptions } from "./relation.js";
+import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, statusOf, type ProbePatch, type RelationReport, type VerifyOptions } from "./relation.js";
+import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
 import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
@@ -100,13 +101,28 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
     const wholeBuffer = new WholeForkBuffer();
     for (const u of units) done(u, safeVerifyJobs(u.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()), wholeBuffer }));
   } else {
-    await runPool(units, workers, ctx, plain(opts), early ?? startWorkers(workers - 1, pgdata, plain(opts)), done, (n) => {
+    const patches = await runPool(units, workers, ctx, plain(opts), early ?? startWorkers(workers - 1, pgdata, plain(opts)), done, (n) => {
       progress.pagesDone += n;
       tick();
     });
+    applyPatches(planned, reports, patches);
   }
   const ordered = [...planned].sort((a, b) => a.db - b.db || a.order - b.order || a.label.localeCompare(b.label)).map((j) => reports.get(j)!);
   return { pgdata, reports: ordered, summary: summarize(ordered, workers, performance.now() - t0) };
+}
+
+/** heapallindexed results of indexes probed by their table's unit, into the indexes' reports. */
+function applyPatches(planned: readonly PlannedJob[], reports: Map<PlannedJob, RelationReport>, patches: ProbePatch[]): void {
+  if (!patches.length) return;
+  const byOid = new Map<string, RelationReport>();
+  for (const j of planned) if (j.job.kind === "catalog") byOid.set(`${j.job.db}:${j.job.oid}`, reports.get(j)!);
+  for (const p of patches) {
+    const r = byOid.get(`${p.db}:${p.oid}`);
+    if (!r) continue;
+    r.findings.push(...p.findings);
+    Object.assign(r.stats, p.stats);
+    r.status = statusOf(r.findings);
+  }
 }
 
 function plain(o: RunOptions): VerifyOptions {
@@ -186,10 +202,14 @@ const SMALL_DB_SHARE = 0.05;
  * (estimated cost, not bytes: an index's heapallindexed costs far more per byte than a table
  * scan), each executor claiming the next through one shared atomic counter, so no executor
  * waits for a message round trip. This thread first verifies the tiny relations and those of
- * databases with little work (whose catalogs a worker would otherwise load), then joins in.
+ * databases with little work (whose catalogs a worker would otherwise load), then joins in. It
+ * also checks each table whose indexes' entries other units publish (entry-exchange.ts), as
+ * soon as all of them are in.
  */
 interface EarlyWorkers {
   workers: Worker[];
+  /** per worker, the main thread's end of the channel its published index entries come by */
+  ports: MessagePort[];
   next: Int32Array;
   /** errors a worker raised before the pool listened */
   errors: unknown[];
@@ -201,16 +221,26 @@ function startWorkers(k: number, pgdata: string | undefined, opts: VerifyOptions
   const next = new Int32Array(new SharedArrayBuffer(4));
   const errors: unknown[] = [];
   const workers: Worker[] = [];
+  const ports: MessagePort[] = [];
   for (let i = 0; i < k; i++) {
-    const w = new Worker(workerUrl(), { workerData: { pgdata, opts, next } });
+    const ch = new MessageChannel();
+    const w = new Worker(workerUrl(), { workerData: { pgdata, opts, next, entries: ch.port2 }, transferList: [ch.port2] });
     w.on("error", (e) => errors.push(e));
     workers.push(w);
+    ports.push(ch.port1);
   }
-  return { workers, next, errors, stop: () => workers.forEach((w) => void w.terminate()) };
+  const stop = (): void => {
+    workers.forEach((w) => void w.terminate());
+    ports.forEach((p) => p.close());
+  };
+  return { workers, ports, next, errors, stop };
 }
 
-async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, opts: VerifyOptions, started: EarlyWorkers, done: (u: Unit, r: RelationReport[]) => void, pages: (n: number) => void): Promise<void> {
-  const sorted = [...units].sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
+async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, opts: VerifyOptions, started: EarlyWorkers, done: (u: Unit, r: RelationReport[]) => void, pages: (n: number) => void): Promise<ProbePatch[]> {
+  // tables probed from entries other units publish: this thread checks them once those are in
+  const remoteOids = (u: Unit): number[] => (u.job.kind === "group" ? u.job.stages.flatMap((st) => st.remote ?? []) : []);
+  const scans = units.filter((u) => remoteOids(u).length > 0);
+  const sorted = [...units].filter((u) => !scans.includes(u)).sort((a, b) => b.cost - a.cost || b.bytes - a.bytes);
   const total = units.reduce((s, u) => s + u.cost, 0);
   const dbCost = new Map<number, number>();
   const dbOf = (u: Unit): number => (u.job.kind === "file" ? -1 : u.job.db);
@@ -223,6 +253,9 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, opt
   // the workers this run uses; the others started early are stopped
   const workers = started.workers.slice(0, n - 1);
   for (const w of started.workers.slice(n - 1)) void w.terminate();
+  const exchange = new MainExchange(started.ports.slice(0, n - 1));
+  const patches: ProbePatch[] = [];
+  const ready = (u: Unit): boolean => u.job.kind === "group" && remoteOids(u).every((oid) => exchange.has((u.job as { db: number }).db, oid));
   const finished = new Promise<void>((resolveAll, rejectAll) => {
     let live = workers.length;
     if (live <= 0 || failed) {
@@ -252,18 +285,30 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, opt
   });
   const wholeBuffer = new WholeForkBuffer();
   const run = async (u: Unit): Promise<void> => {
-    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages, wholeBuffer }));
+    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages, wholeBuffer, exchange, onPatch: (p) => patches.push(p) }));
     // let worker messages (reports, progress) in between relations
     await new Promise((r) => setImmediate(r));
   };
   try {
     while (local.length && !failed) await run(local.pop()!);
-    for (let i = Atomics.add(next, 0, 1); i < queue.length && !failed; i = Atomics.add(next, 0, 1)) await run(queue[i]!);
+    // the queue, and each table scan as soon as the entries of all its indexes are in
+    const waiting = [...scans];
+    let i = -1;
+    while (!failed) {
+      const k = waiting.findIndex(ready);
+      if (k >= 0) await run(waiting.splice(k, 1)[0]!);
+      else if (i < queue.length && (i = Atomics.add(next, 0, 1)) < queue.length) await run(queue[i]!);
+      else if (waiting.length) await new Promise((r) => setTimeout(r, 1));
+      else break;
+    }
   } catch (e) {
     for (const x of workers) void x.terminate();
     throw e;
+  } finally {
+    started.ports.forEach((p) => p.close());
   }
   await finished;
+  return patches;
 }
 
 export { ClusterContext };

@@ -112,8 +112,10 @@ export interface Unit {
  * that one scan of the table probes them all, and the table's own check, in the same unit, feeds
  * those probes (one read of the table for both). A table whose indexes would make one unit longer
  * than half a thread's share of the run is split into up to `workers` units (largest first); a
- * table that is split, or whose unit would exceed a thread's share, is left to a unit of its own,
- * and each of its index units probes through a scan of its own. A table's TOAST relation (with
+ * table that is split, or whose unit would exceed a thread's share, is left to a unit of its own.
+ * Its index units then publish their entries, and the table's unit probes them all from its one
+ * scan (entry-exchange.ts); without the table in the run, each index unit probes through a scan
+ * of its own. A table's TOAST relation (with
  * its indexes) is checked first in the table's unit, its scan building the chunk map the table's
  * TOAST checks use.
  */
@@ -148,12 +150,12 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
         load[b] += j.cost;
       }
       bins.set(k, bs.sort((x, y) => y.reduce((s, j) => s + j.cost, 0) - x.reduce((s, j) => s + j.cost, 0)));
-      // Split or above a thread's share: the table's own check is a unit of its own and each bin
-      // probes through a scan of its own. Measured on 2 threads (large sample): the table's
-      // check feeding one bin's probes, or one bin of all the indexes, ran 10-20 % slower than
-      // these smaller units, which keep each thread's working set small (a fed probe alternates
-      // the heap check's data with the TID tables of its indexes, page after page) and let the
-      // threads balance when one core is slower than the other.
+      // Split or above a thread's share: the table's own check is a unit of its own. Measured
+      // on 2 threads (large sample): one unit of the table and all its indexes saved reads but
+      // made the other thread idle at the end, and in the host's noisy phases it, or the
+      // table's check feeding one bin's probes, ran 10-20 % slower than small units, which let
+      // the threads balance when one core is slower than the other. The bins publish their
+      // entries for the table's unit instead (docs/verify-performance.md).
       const tableCost = byOid.get(k)?.cost ?? 0;
       if (workers > 1 && (n > 1 || cost + tableCost > total / workers)) detached.add(k);
     }
@@ -162,13 +164,22 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
   const stagesCost = (ss: { indexes: PlannedJob[]; heap?: PlannedJob }[]): number =>
     // an index's estimate includes a scan of its table, shared here: about a fifth of it
     ss.reduce((s, st) => s + st.indexes.reduce((a, j) => a + j.cost, 0) * (st.indexes.length > 1 || st.heap ? 0.85 : 1) + (st.heap?.cost ?? 0), 0);
-  const group = (db: number, ss: { indexes: PlannedJob[]; heap?: PlannedJob }[]): Unit => {
+  const group = (db: number, ss: { indexes: PlannedJob[]; heap?: PlannedJob; remote?: number[] }[], publish = false): Unit => {
     const members = ss.flatMap((st) => [...st.indexes, ...(st.heap ? [st.heap] : [])]);
     for (const m of members) used.add(m);
-    return { job: { kind: "group", db, stages: ss.map((st) => ({ indexes: st.indexes.map(oidOf), ...(st.heap ? { heap: oidOf(st.heap) } : {}) })) }, members, cost: stagesCost(ss), bytes: members.reduce((s, j) => s + j.bytes, 0) };
+    const stages = ss.map((st) => ({ indexes: st.indexes.map(oidOf), ...(st.heap ? { heap: oidOf(st.heap) } : {}), ...(st.remote?.length ? { remote: st.remote } : {}) }));
+    return { job: { kind: "group", db, stages, ...(publish ? { publish } : {}) }, members, cost: stagesCost(ss), bytes: members.reduce((s, j) => s + j.bytes, 0) };
   };
+  // A detached table in the run is read once for all its probes: its index units publish their
+  // entries (GroupJob.publish) and the table's unit probes them (GroupStage.remote), on the main
+  // thread (run.ts). Tables whose indexes all skip heapallindexed have no bins.
+  const remoteOf = new Map<string, number[]>();
+  const shares = (k: string): boolean => workers > 1 && detached.has(k) && !!bins.get(k)?.some((b) => b.length);
   // the first bin of a table's indexes and the table; for its TOAST relation likewise, first
-  const stage = (k: string, heap: PlannedJob | undefined): { indexes: PlannedJob[]; heap?: PlannedJob } => ({ indexes: detached.has(k) ? [] : (bins.get(k)?.[0] ?? []), ...(heap ? { heap } : {}) });
+  const stage = (k: string, heap: PlannedJob | undefined): { indexes: PlannedJob[]; heap?: PlannedJob; remote?: number[] } => {
+    if (heap && shares(k)) remoteOf.set(k, bins.get(k)!.flat().map(oidOf));
+    return { indexes: detached.has(k) ? [] : (bins.get(k)?.[0] ?? []), ...(heap ? { heap } : {}), ...(remoteOf.has(k) && heap ? { remote: remoteOf.get(k) } : {}) };
+  };
   const owned = new Set(toastOf.values()); // TOAST relations whose owner is in the run go with it
   for (const j of planned) {
     if (j.job.kind !== "catalog" || used.has(j) || j.table !== undefined || owned.has(j)) continue;
@@ -176,6 +187,8 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     const t = toastOf.get(k);
     if (t && !used.has(t)) {
       units.push(group(j.job.db, [stage(key(j.job.db, oidOf(t)), t), stage(k, j)]));
+    } else if (shares(k)) {
+      units.push(group(j.job.db, [stage(k, j)]));
     } else if (bins.get(k)?.[0]?.length && !detached.has(k)) {
       units.push(group(j.job.db, [stage(k, j)]));
     }
@@ -185,7 +198,8 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
     const db = Number(k.split(":")[0]);
     for (const indexes of bs) {
       const rest = indexes.filter((j) => !used.has(j));
-      if (rest.length === 1) {
+      if (rest.length && remoteOf.has(k)) units.push(group(db, [{ indexes: rest }], true));
+      else if (rest.length === 1) {
         used.add(rest[0]);
         units.push(single(rest[0]));
       } else if (rest.length > 1) units.push(group(db, [{ indexes: rest }]));

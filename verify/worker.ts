@@ -5,8 +5,11 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "
 import { ClusterContext } from "./cluster-context.js";
 import { WholeForkBuffer } from "./scan.js";
 import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
+import { WorkerExchange } from "./entry-exchange.js";
 
-const { pgdata, opts, next } = workerData as { pgdata?: string; opts: VerifyOptions; next: Int32Array };
+const { pgdata, opts, next, entries } = workerData as { pgdata?: string; opts: VerifyOptions; next: Int32Array; entries: MessagePort };
+// index entries for the tables the main thread checks (entry-exchange.ts)
+const exchange = new WorkerExchange(entries);
 // started while the main thread plans: open the cluster now, then wait for the job list
 const ctx = pgdata ? new ClusterContext(pgdata) : null;
 // catalogs read while waiting for the job list (only while waiting: it arrives when planning ends)
@@ -25,6 +28,7 @@ for (let i = Atomics.add(next, 0, 1); i < jobs.length; i = Atomics.add(next, 0, 
     ctx,
     opts,
     wholeBuffer,
+    exchange,
     onPages: (n) => {
       pending += n;
       if (pending >= 256) flush();
@@ -33,4 +37,5 @@ for (let i = Atomics.add(next, 0, 1); i < jobs.length; i = Atomics.add(next, 0, 
   flush();
   parentPort!.postMessage({ type: "done", index: i, reports });
 }
+entries.close();
 parentPort!.postMessage({ type: "end" });

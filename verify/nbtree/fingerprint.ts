@@ -147,13 +147,27 @@ function giveInts(a: Int32Array<ArrayBuffer>): void {
   spare.length = keep; // the smallest beyond the limits go to the GC
 }
 
+/**
+ * A finished entry table in shared memory, for a table's check on another thread (the table is
+ * then read once for the probes of all its indexes; see EntryExchange).
+ */
+export interface SharedFingerprints {
+  sorted: Int32Array<SharedArrayBuffer>;
+  bucket: Int32Array<SharedArrayBuffer>;
+  nblocks: number;
+  widest: number;
+}
+
 export class TidFingerprints {
   private ent: Int32Array<ArrayBuffer>;
   private n = 0;
   // after finish(): entries (offset, hi, lo) grouped by block; bucket[b] .. bucket[b + 1]
-  private sorted: Int32Array<ArrayBuffer> | null = null;
-  private bucket = new Int32Array(1);
+  private sorted: Int32Array<ArrayBufferLike> | null = null;
+  private bucket: Int32Array<ArrayBufferLike> = new Int32Array(1);
   private nblocks = 0;
+  private widest = 0;
+  /** the grouped entries are in shared memory: not the thread's pool's */
+  private shared = false;
   // chains of the current block's entries by offset
   private curBlk = -1;
   private readonly head = new Int32Array(MAX_OFF + 1);
@@ -162,9 +176,30 @@ export class TidFingerprints {
   private next = new Int32Array(16);
 
   /** `expected`: about how many entries will be added (the table's reltuples), to size the array once */
-  constructor(expected = 0) {
-    this.ent = takeInts(4 * Math.max(1024, Math.ceil(Math.min(expected, 4e6) * 1.05)));
+  constructor(expected = 0, from?: SharedFingerprints) {
+    if (from) {
+      this.ent = new Int32Array(0);
+      this.sorted = from.sorted;
+      this.bucket = from.bucket;
+      this.nblocks = from.nblocks;
+      this.widest = from.widest;
+      this.next = new Int32Array(Math.max(16, from.widest));
+      this.shared = true;
+    } else this.ent = takeInts(4 * Math.max(1024, Math.ceil(Math.min(expected, 4e6) * 1.05)));
+  }
 
+  /** A finished table made elsewhere (toShared), for matching here. */
+  static fromShared(from: SharedFingerprints): TidFingerprints {
+    return new TidFingerprints(0, from);
+  }
+
+  /** Finish into shared memory and hand the result over (this table is not matched here). */
+  toShared(nblocks: number): SharedFingerprints {
+    this.finish(nblocks, true);
+    const out: SharedFingerprints = { sorted: this.sorted as Int32Array<SharedArrayBuffer>, bucket: this.bucket as Int32Array<SharedArrayBuffer>, nblocks: this.nblocks, widest: this.widest };
+    this.sorted = null;
+    this.nblocks = 0;
+    return out;
   }
 
   /** entries added */
@@ -190,15 +225,20 @@ export class TidFingerprints {
   }
 
   /** Group the entries by block; TIDs at or beyond `nblocks` (no heap tuple can have them) are dropped. */
-  finish(nblocks: number): void {
+  finish(nblocks: number, shared = false): void {
+    if (this.shared) return; // made elsewhere, finished there
     // three loops in three functions: V8 optimised a long loop on the stack (OSR), reached the
     // next loop without type feedback for it and deoptimised the whole function, about 90 times a run
-    const bucket = countPerBlock(this.ent, this.n, nblocks);
-    const widest = prefixSums(bucket, nblocks);
-    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks, takeInts(bucket[nblocks] * 3));
-
+    const counts = countPerBlock(this.ent, this.n, nblocks);
+    const widest = prefixSums(counts, nblocks);
+    const bucket = shared ? new Int32Array(new SharedArrayBuffer(counts.byteLength)) : counts;
+    if (shared) bucket.set(counts);
+    const dest: Int32Array<ArrayBufferLike> = shared ? new Int32Array(new SharedArrayBuffer(Math.max(4, bucket[nblocks] * 12))) : takeInts(bucket[nblocks] * 3);
+    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks, dest);
+    this.shared = shared;
     this.bucket = bucket;
     this.nblocks = nblocks;
+    this.widest = widest;
     this.next = new Int32Array(Math.max(16, widest));
     giveInts(this.ent);
     this.ent = new Int32Array(0);
@@ -207,7 +247,7 @@ export class TidFingerprints {
 
   /** Done matching: the arrays go back for the thread's next indexes (no use after this). */
   release(): void {
-    if (this.sorted) giveInts(this.sorted);
+    if (this.sorted && !this.shared) giveInts(this.sorted as Int32Array<ArrayBuffer>);
     this.sorted = null;
     this.nblocks = 0;
   }
@@ -263,7 +303,7 @@ function prefixSums(bucket: Int32Array, nblocks: number): number {
 }
 
 /** Entries (offset, hi, lo) grouped by block in bucket order. */
-function scatterByBlock(e: Int32Array, n: number, bucket: Int32Array, nblocks: number, sorted: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+function scatterByBlock<T extends ArrayBufferLike>(e: Int32Array, n: number, bucket: Int32Array<ArrayBufferLike>, nblocks: number, sorted: Int32Array<T>): Int32Array<T> {
   const fill = bucket.slice(0, nblocks);
   for (let p = 0; p < n * 4; p += 4) {
     const b = e[p] >>> 0;

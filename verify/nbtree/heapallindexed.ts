@@ -29,7 +29,7 @@ import type { ToastRelation } from "../toast/toast-rel.js";
 import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
-import { TidFingerprints, fingerprint, FP } from "./fingerprint.js";
+import { TidFingerprints, fingerprint, FP, type SharedFingerprints } from "./fingerprint.js";
 import { viewOf } from "../page-view.js";
 
 const NAMEOID = 19;
@@ -135,6 +135,11 @@ export class IndexEntries implements LeafCollector {
     this.set.finish(nblocks);
   }
 
+  /** Done adding, for probes on another thread: the table grouped into shared memory (RemoteEntries). */
+  share(nblocks: number): SharedFingerprints {
+    return this.set.toShared(nblocks);
+  }
+
   /** Probing is over: the arrays go back to the thread's pool. */
   release(): void {
     this.set.release();
@@ -148,6 +153,35 @@ export class IndexEntries implements LeafCollector {
 }
 
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
+
+/** What a probe needs of an index's entries (IndexEntries, or RemoteEntries made on another thread). */
+export interface ProbeEntries {
+  readonly entries: number;
+  finish(nblocks: number): void;
+  release(): void;
+  match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2;
+}
+
+/** An index's entries collected on another thread (IndexEntries.share), probed here. */
+export class RemoteEntries implements ProbeEntries {
+  private readonly set: TidFingerprints;
+
+  constructor(
+    shared: SharedFingerprints,
+    readonly entries: number,
+  ) {
+    this.set = TidFingerprints.fromShared(shared);
+  }
+
+  finish(): void {}
+
+  release(): void {}
+
+  match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
+    fingerprint(formed, 0, size, formed[6] | (formed[7] << 8));
+    return this.set.match(block, off, FP[0], FP[1]);
+  }
+}
 
 /** The table side of heapallindexed, shared by every index probed in one scan. */
 export interface HeapBase {
@@ -163,7 +197,7 @@ export interface HeapBase {
 
 /** One index probed by the scan. */
 export interface ProbeTarget {
-  entries: IndexEntries;
+  entries: ProbeEntries;
   sink: FindingSink;
   /** heap attnum (1-based) of each index attribute */
   indkey: number[];
