@@ -32,18 +32,32 @@ export function unsafeHeapItems(dv: DataView, maxoff: number, upper: number, spe
     prev = off;
   }
   if (monotonic) return;
-  const spans: number[] = [];
+  // items by offset: offset * 4096 + item number in a reused typed array, sorted as numbers (no
+  // array and comparator closure per page; pages after HOT pruning are rarely in order)
+  if (maxoff >= ITEM_SPAN) return markAll(dv, maxoff, out);
+  let n = 0;
   for (let i = 1; i <= maxoff; i++) {
     const w = itemIdWord(dv, i);
     if (out.has(i) || lpFlags(w) === LP_REDIRECT || lpLen(w) === 0) continue;
-    spans.push(i);
+    byOffset[n++] = lpOff(w) * ITEM_SPAN + i;
   }
-  spans.sort((a, b) => lpOff(itemIdWord(dv, a)) - lpOff(itemIdWord(dv, b)));
-  for (let k = 1; k < spans.length; k++) {
-    const a = itemIdWord(dv, spans[k - 1]);
-    if (lpOff(itemIdWord(dv, spans[k])) < lpOff(a) + lpLen(a)) {
-      out.add(spans[k]);
-      out.add(spans[k - 1]);
+  const s = byOffset.subarray(0, n).sort();
+  for (let k = 1; k < n; k++) {
+    const a = s[k - 1] % ITEM_SPAN;
+    const b = s[k] % ITEM_SPAN;
+    const wa = itemIdWord(dv, a);
+    if (lpOff(itemIdWord(dv, b)) < lpOff(wa) + lpLen(wa)) {
+      out.add(b);
+      out.add(a);
     }
   }
+}
+
+/** item numbers below this fit beside an offset (< 2^15) in a 31-bit sort key (offset * 4096 + item) */
+const ITEM_SPAN = 4096;
+const byOffset = new Int32Array(ITEM_SPAN);
+
+/** More items than any page of 32 kB can hold: nothing on it is read. */
+function markAll(dv: DataView, maxoff: number, out: Set<number>): void {
+  for (let i = 1; i <= maxoff; i++) if (lpLen(itemIdWord(dv, i)) !== 0) out.add(i);
 }
