@@ -575,6 +575,21 @@ describe("B-tree", () => {
       setKey(leaves[1], 2, v);
     },
   });
+  let loopAt = -1;
+  runCase({
+    name: "right link back to the left neighbour (a two-page loop)",
+    scope: [WL],
+    // the level walk meets block 2 again; the loop also hides the pages after it from their parent
+    expect: ["BT_CIRCULAR_LINK", "BT_LEAF_LACKS_DOWNLINK", "BT_PARENT_HIGHKEY_MISMATCH"],
+    opts: NO_HAI,
+    inject: () => {
+      const leaves = leafPages(d, PK);
+      loopAt = leaves[1];
+      setU32(K(), leaves[2], BLCKSZ - 12, leaves[1]);
+    },
+    // (leafPages would follow the loop: the block is kept from before the damage)
+    check: (f) => assert.ok(f.some((x) => x.message === `circular link chain found in block ${loopAt} of index "web_links_pkey"`)),
+  });
   runCase({ name: "broken left link", scope: [WL], expect: ["BT_SIBLING_MISMATCH"], inject: () => { const leaves = leafPages(d, PK); setU32(K(), leaves[1], BLCKSZ - 16, leaves[3]); }, check: (f) => assert.match(f[0].message, /^left link\/right link pair in index "web_links_pkey" not in agreement$/) });
   runCase({
     name: "posting list out of order",

@@ -843,7 +843,10 @@ export class BtreeVerifier {
       blkno = downlink;
       rightsplit = false;
     }
-    const seen = new Set<number>();
+    // blocks visited, for a circular chain: nearly always just the child itself, so the set is
+    // made only when a rightlink is followed (one per downlink otherwise)
+    let firstSeen = INVALID;
+    let seen: Set<number> | null = null;
     for (;;) {
       if (blkno === P_NONE && downlink === P_NONE) {
         this.prevrightlink = INVALID;
@@ -854,11 +857,12 @@ export class BtreeVerifier {
         this.sink.add("BT_CANT_TRAVERSE", `can't traverse from downlink ${this.prevrightlink >>> 0} to downlink ${downlink} of index "${r}"`, this.at(target.blk, downOff || undefined));
         throw new Stop();
       }
-      if (seen.has(blkno)) {
+      if (blkno === firstSeen || seen?.has(blkno)) {
         this.sink.add("BT_CIRCULAR_LINK", `circular link chain found in block ${blkno} of index "${r}"`, this.at(blkno));
         throw new Stop();
       }
-      seen.add(blkno);
+      if (firstSeen === INVALID) firstSeen = blkno;
+      else (seen ??= new Set()).add(blkno);
       const page = blkno === downlink && loaded ? loaded : this.page(blkno, `the child level of block ${target.blk}`)!;
       if (first && this.prevrightlink === INVALID && !this.leftmostIgnoringHalfDead(blkno, page)) {
         this.sink.add("BT_FIRST_CHILD_NOT_LEFTMOST", `the first child of leftmost target page is not leftmost of its level in index "${r}"`, this.at(blkno, undefined, { path: "btpo_prev" }), `Target block=${target.blk} child block=${blkno} target page lsn=${target.lsn}.`);
