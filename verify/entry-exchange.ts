@@ -21,7 +21,7 @@ export interface EntryExchange {
   publish(p: EntryPayload): void;
   /** has (db, oid) been published? */
   has(db: number, oid: number): boolean;
-  /** the payload of (db, oid), once published (undefined before) */
+  /** the payload of (db, oid), once published (undefined before); taken once, then forgotten */
   take(db: number, oid: number): EntryPayload | undefined;
 }
 
@@ -44,7 +44,10 @@ export class MainExchange implements EntryExchange {
 
   take(db: number, oid: number): EntryPayload | undefined {
     this.drain();
-    return this.got.get(key(db, oid));
+    const p = this.got.get(key(db, oid));
+    // the shared memory goes when the table's probes are done with it, not at the end of the run
+    this.got.delete(key(db, oid));
+    return p;
   }
 
   private drain(): void {
