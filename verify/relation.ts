@@ -19,7 +19,7 @@ import { HeapVerifier } from "./heap/heap-verify.js";
 import { live } from "./heap/liveness.js";
 import { XidContext } from "./heap/xid.js";
 import { BtreeVerifier } from "./nbtree/btree-verify.js";
-import { HeapProber, IndexEntries, RemoteEntries, nullTestPredicate, type HeapSideStats, type ProbeEntries } from "./nbtree/heapallindexed.js";
+import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from "./nbtree/heapallindexed.js";
 import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
@@ -164,7 +164,7 @@ interface PendingProbe {
   heap: RelationInfo;
   info: IndexInfo;
   plan: IndexKeyPlan;
-  entries: ProbeEntries;
+  entries: IndexEntries;
   rel: RelationInfo;
   label: string;
   report: RelationReport;
@@ -485,7 +485,7 @@ function publishEntries(db: number, oids: number[], members: GroupMember[], exch
     if (m && !m.failed && m.pending) {
       const hfork = new RelationFork(cat.path(m.pending.heap), ctx.cluster.geometry);
       try {
-        const entries = m.pending.entries as IndexEntries;
+        const entries = m.pending.entries;
         payload = { db, oid, shared: entries.share(hfork.nblocks), entries: entries.entries };
         m.report.stats.indexEntries = entries.entries;
       } finally {
@@ -509,8 +509,11 @@ function remoteMembers(cat: DatabaseCatalog, heapOid: number, oids: number[], ex
     const path = cat.path(rel);
     const report = baseReport(cat, rel, path);
     const label = `${cat.db.name}.${rel.namespaceName}.${rel.name}`;
-    const pending: PendingProbe = { heap, info, plan: indexKeysFor(cat, rel, info), entries: new RemoteEntries(p.shared, p.entries ?? 0), rel, label, report, sink: new FindingSink(cap), path, rest: () => {} };
-    out.push({ report, sink: pending.sink, ms: 0, pending });
+    const sink = new FindingSink(cap);
+    const plan = indexKeysFor(cat, rel, info);
+    const entries = new IndexEntries(plan.keys.attrs, sink, rel.name, () => path, 0, { table: p.shared, entries: p.entries ?? 0 });
+    const pending: PendingProbe = { heap, info, plan, entries, rel, label, report, sink, path, rest: () => {} };
+    out.push({ report, sink, ms: 0, pending });
   }
   return out;
 }

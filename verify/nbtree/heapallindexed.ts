@@ -49,8 +49,11 @@ export class IndexEntries implements LeafCollector {
     readonly fileOf: (blk: number) => string,
     /** about how many entries to expect (the table's reltuples) */
     expected = 0,
+    /** entries another thread collected and shared (share()), probed here; nothing is added */
+    shared?: { table: SharedFingerprints; entries: number },
   ) {
-    this.set = new TidFingerprints(expected);
+    this.set = shared ? TidFingerprints.fromShared(shared.table) : new TidFingerprints(expected);
+    if (shared) this.entries = shared.entries;
   }
 
   add(t: TupleInfo, blk: number, off: number, walked?: KeyView | null): void {
@@ -135,7 +138,7 @@ export class IndexEntries implements LeafCollector {
     this.set.finish(nblocks);
   }
 
-  /** Done adding, for probes on another thread: the table grouped into shared memory (RemoteEntries). */
+  /** Done adding, for probes on another thread: the table grouped into shared memory (see the constructor's `shared`). */
   share(nblocks: number): SharedFingerprints {
     return this.set.toShared(nblocks);
   }
@@ -154,34 +157,6 @@ export class IndexEntries implements LeafCollector {
 
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
-/** What a probe needs of an index's entries (IndexEntries, or RemoteEntries made on another thread). */
-export interface ProbeEntries {
-  readonly entries: number;
-  finish(nblocks: number): void;
-  release(): void;
-  match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2;
-}
-
-/** An index's entries collected on another thread (IndexEntries.share), probed here. */
-export class RemoteEntries implements ProbeEntries {
-  private readonly set: TidFingerprints;
-
-  constructor(
-    shared: SharedFingerprints,
-    readonly entries: number,
-  ) {
-    this.set = TidFingerprints.fromShared(shared);
-  }
-
-  finish(): void {}
-
-  release(): void {}
-
-  match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
-    fingerprint(formed, 0, size, formed[6] | (formed[7] << 8));
-    return this.set.match(block, off, FP[0], FP[1]);
-  }
-}
 
 /** The table side of heapallindexed, shared by every index probed in one scan. */
 export interface HeapBase {
@@ -197,7 +172,7 @@ export interface HeapBase {
 
 /** One index probed by the scan. */
 export interface ProbeTarget {
-  entries: ProbeEntries;
+  entries: IndexEntries;
   sink: FindingSink;
   /** heap attnum (1-based) of each index attribute */
   indkey: number[];
