@@ -115,11 +115,6 @@ function fold(a: number, c: number, d: number, e2: number): void {
 }
 
 /**
- * Entries (heap block, offset, fingerprint) appended in index order, then bucketed by heap block
- * with one counting sort (finish), so the heap scan's probes, which come in block order, read
- * the entries of one block after another instead of jumping around a hash table.
- */
-/**
  * Entry arrays handed back by finished indexes, reused by the next ones of the thread: a fresh
  * array of megabytes is faulted in and zeroed page by page, and growing one by doubling copies
  * it each time (together a third of collecting the entries). Contents are not cleared: every
@@ -158,6 +153,11 @@ export interface SharedFingerprints {
   widest: number;
 }
 
+/**
+ * Entries (heap block, offset, fingerprint) appended in index order, then bucketed by heap block
+ * with one counting sort (finish), so the heap scan's probes, which come in block order, read
+ * the entries of one block after another instead of jumping around a hash table.
+ */
 export class TidFingerprints {
   private ent: Int32Array<ArrayBuffer>;
   private n = 0;

@@ -157,7 +157,6 @@ export class IndexEntries implements LeafCollector {
 
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
-
 /** The table side of heapallindexed, shared by every index probed in one scan. */
 export interface HeapBase {
   fork: RelationFork;
