@@ -44,16 +44,19 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
   // relation's scan recorded are checked (same checks, same order, same words)
   const assemble = wantStored || (decompress && p.compressed);
   const stored = assemble ? new Uint8Array(p.extsize) : EMPTY;
-  for (const c of chunks) {
-    let fields = c.fields;
-    let header = c.header;
-    let dataLen = c.dataLen;
+  const t = chunks.table;
+  for (let k = chunks.from; k < chunks.to; k++) {
+    const cseq = t.seqAt(k);
+    const ckey = t.keyAt(k);
+    let fields = t.fieldsAt(k);
+    let header = t.headerAt(k);
+    let dataLen = t.dataLenAt(k);
     let data: Uint8Array | null = null;
     if (assemble) {
-      const { block, item } = tidOf(c.key);
+      const { block, item } = tidOf(ckey);
       const at = rel.tupleAt(block, item);
       if ("why" in at) {
-        report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${c.seq ?? "?"} cannot be read: ${at.why}`, c.key);
+        report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${cseq ?? "?"} cannot be read: ${at.why}`, ckey);
         ok = false;
         continue;
       }
@@ -63,31 +66,31 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
       data = m.data;
       dataLen = data ? data.length : 0;
     }
-    if (c.seq === null) {
-      report("TOAST_CHUNK_NULL_SEQ", `toast value ${v} has toast chunk with null sequence number`, c.key);
+    if (cseq === null) {
+      report("TOAST_CHUNK_NULL_SEQ", `toast value ${v} has toast chunk with null sequence number`, ckey);
       ok = false;
       continue;
     }
-    const seq = c.seq;
+    const seq = cseq;
     if (seq !== expected) {
-      report("TOAST_CHUNK_UNEXPECTED_SEQ", `toast value ${v} index scan returned chunk ${seq} when expecting chunk ${expected}`, c.key);
+      report("TOAST_CHUNK_UNEXPECTED_SEQ", `toast value ${v} index scan returned chunk ${seq} when expecting chunk ${expected}`, ckey);
       ok = false;
     }
     expected = seq + 1;
     if (fields !== CHUNK_OK) {
-      if (fields === CHUNK_DATA_NULL) report("TOAST_CHUNK_NULL_DATA", `toast value ${v} chunk ${seq} has null data`, c.key);
-      else report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${header.toString(16)}`, c.key);
+      if (fields === CHUNK_DATA_NULL) report("TOAST_CHUNK_NULL_DATA", `toast value ${v} chunk ${seq} has null data`, ckey);
+      else report("TOAST_CHUNK_BAD_VARLENA", `toast value ${v} chunk ${seq} has invalid varlena header ${header.toString(16)}`, ckey);
       ok = false;
       continue;
     }
     if (seq > last) {
-      report("TOAST_CHUNK_EXTRA", `toast value ${v} chunk ${seq} follows last expected chunk ${last}`, c.key);
+      report("TOAST_CHUNK_EXTRA", `toast value ${v} chunk ${seq} follows last expected chunk ${last}`, ckey);
       ok = false;
       continue;
     }
     const want = seq < last ? max : p.extsize - last * max;
     if (dataLen !== want) {
-      report("TOAST_CHUNK_BAD_SIZE", `toast value ${v} chunk ${seq} has size ${dataLen}, but expected size ${want}`, c.key);
+      report("TOAST_CHUNK_BAD_SIZE", `toast value ${v} chunk ${seq} has size ${dataLen}, but expected size ${want}`, ckey);
       ok = false;
       continue;
     }

@@ -13,24 +13,13 @@ import { toastMaxChunkSize } from "../../formats/toast/chunk-desc.js";
 import { BlockCache } from "../block-cache.js";
 import { chunkFields } from "./chunk-fields.js";
 import { viewOf } from "../page-view.js";
+import { PlainChunkTable, type ChunkRun } from "./chunk-table.js";
 
 /** A chunk's place: block * 65536 + item (exact below 2^53). */
 export const tidKey = (block: number, item: number): number => block * 65536 + item;
 export const tidOf = (key: number): { block: number; item: number } => ({ block: Math.floor(key / 65536), item: key % 65536 });
 
-export interface PlainChunkRef {
-  /** chunk_seq, or null when the tuple has it NULL */
-  seq: number | null;
-  key: number;
-  /** what chunkFields makes of the tuple, recorded by the scan so that values whose bytes are not needed are checked without reading their chunks again */
-  fields: number;
-  /** chunk_data's payload length (fields = CHUNK_OK) */
-  dataLen: number;
-  /** the byte or word the "invalid varlena header" messages print */
-  header: number;
-}
-
-/** PlainChunkRef.fields: chunk_data is a plain 4b or 1b varlena */
+/** ChunkFacts.fields: chunk_data is a plain 4b or 1b varlena */
 export const CHUNK_OK = 0;
 /** the tuple cannot be walked (chunkFields throws); header = the tuple's byte 24 */
 export const CHUNK_UNWALKABLE = 1;
@@ -54,7 +43,7 @@ export interface TupleAt {
 export class ToastRelation {
   readonly cache: BlockCache;
   readonly maxChunk: number;
-  private plain?: Map<number, PlainChunkRef[]>;
+  private plain?: PlainChunkTable;
   private direct?: DirectChunkInfo[];
 
   constructor(
@@ -86,7 +75,7 @@ export class ToastRelation {
    * every block in order, then done(); until done() the maps are not used (a scan makes them).
    */
   feeder(): { page: (blkno: number, page: Uint8Array) => void; done: () => void } {
-    const plain = new Map<number, PlainChunkRef[]>();
+    const plain = new PlainChunkTable();
     const direct: DirectChunkInfo[] = [];
     let next = this.fork.firstBlock;
     return {
@@ -97,15 +86,14 @@ export class ToastRelation {
       },
       done: () => {
         if (next !== this.fork.nblocks || this.plain) return;
-        // chunks are nearly always stored in chunk_seq order: sort only the lists that are not
-        for (const l of plain.values()) if (l.length > 1 && !inOrder(l)) l.sort(cmpRef);
+        plain.finish();
         this.plain = plain;
         this.direct = direct;
       },
     };
   }
 
-  private mapPage(blkno: number, page: Uint8Array, plain: Map<number, PlainChunkRef[]>, direct: DirectChunkInfo[]): void {
+  private mapPage(blkno: number, page: Uint8Array, plain: PlainChunkTable, direct: DirectChunkInfo[]): void {
     const dv = viewOf(page);
     if (pageIsNew(dv)) return;
     const special = pdSpecial(dv);
@@ -134,16 +122,14 @@ export class ToastRelation {
       }
       let seq: number | null = null;
       if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = dv.getInt32(off + hoff + 4, true);
-      let list = plain.get(id);
-      if (!list) plain.set(id, (list = []));
-      list.push(chunkRef(seq, key, page, off, len, infomask, natts, hoff));
+      recordChunk(plain, id, seq, key, page, off, len, infomask, natts, hoff);
     }
   }
 
   /** Chunks of plain value `valueId`, in TOAST index order. */
-  plainChunks(valueId: number): PlainChunkRef[] | undefined {
+  plainChunks(valueId: number): ChunkRun | undefined {
     if (!this.plain) this.scan();
-    return this.plain!.get(valueId);
+    return this.plain!.run(valueId);
   }
 
   /** Every direct chunk (chunk_id NULL or 0) of the relation. */
@@ -179,20 +165,20 @@ export class ToastRelation {
 }
 
 /** A chunk's place and what chunkFields says of it: read in place for a clean stock chunk, else by chunkFields itself. */
-function chunkRef(seq: number | null, key: number, page: Uint8Array, off: number, len: number, infomask: number, natts: number, hoff: number): PlainChunkRef {
+function recordChunk(t: PlainChunkTable, id: number, seq: number | null, key: number, page: Uint8Array, off: number, len: number, infomask: number, natts: number, hoff: number): void {
   const d = off + 32; // chunk_data of a stock chunk: after the 24-byte header and two int4 columns
   if (natts === 3 && !(infomask & HEAP_HASNULL) && hoff === 24 && len > 32) {
     const b0 = page[d];
     if ((b0 & 3) === 0 && b0 !== 0 && len >= 36) {
       const total = (page[d] | (page[d + 1] << 8) | (page[d + 2] << 16) | (page[d + 3] << 24)) >>> 2;
-      if (total >= 4 && 32 + total <= len) return { seq, key, fields: CHUNK_OK, dataLen: total - 4, header: 0 };
+      if (total >= 4 && 32 + total <= len) return t.add(id, seq, key, CHUNK_OK, total - 4, 0);
     } else if (b0 & 1 && b0 !== 1) {
       const total = b0 >>> 1;
-      if (32 + total <= len) return { seq, key, fields: CHUNK_OK, dataLen: total - 1, header: 0 };
+      if (32 + total <= len) return t.add(id, seq, key, CHUNK_OK, total - 1, 0);
     }
   }
   const m = chunkDataFields(page, off, len);
-  return { seq, key, fields: m.fields, dataLen: m.data ? m.data.length : 0, header: m.header };
+  t.add(id, seq, key, m.fields, m.data ? m.data.length : 0, m.header);
 }
 
 /** chunk_data of the chunk tuple at page[off, off + len) as the checks see it (chunkFields, classified). */
@@ -207,14 +193,4 @@ export function chunkDataFields(page: Uint8Array, off: number, len: number): { f
   if (f.data === null) return { fields: CHUNK_DATA_NULL, header: 0, data: null };
   if (f.dataKind !== "4b" && f.dataKind !== "1b") return { fields: CHUNK_DATA_BAD_KIND, header: f.dataHeader, data: null };
   return { fields: CHUNK_OK, header: 0, data: f.data };
-}
-
-function inOrder(l: PlainChunkRef[]): boolean {
-  for (let i = 1; i < l.length; i++) if (cmpRef(l[i - 1]!, l[i]!) > 0) return false;
-  return true;
-}
-
-function cmpRef(a: PlainChunkRef, b: PlainChunkRef): number {
-  if (a.seq === null || b.seq === null) return a.seq === b.seq ? a.key - b.key : a.seq === null ? 1 : -1;
-  return a.seq - b.seq || a.key - b.key;
 }
