@@ -8,6 +8,27 @@ import { BTP_DELETED, BTP_HALF_DEAD, BTP_HAS_FULLXID, BTP_HAS_GARBAGE, BTP_INCOM
 import { readPrefixLeafPage, type PrefixLeafPage } from "../../formats/nbtree/prefix-page.js";
 import { viewOf } from "../page-view.js";
 
+/** Pages' item arrays are cut from this, SLAB bytes at a time (a slab is freed with its last page). */
+const SLAB = 256 * 1024;
+let slab = new ArrayBuffer(SLAB);
+let slabUsed = 0;
+
+/** Offset of `bytes` zeroed bytes in `slab` (a new slab when they do not fit). */
+function slabTake(bytes: number): number {
+  if (bytes > SLAB / 4) {
+    slab = new ArrayBuffer(bytes);
+    slabUsed = SLAB; // a page of its own; the next page starts a new slab
+    return 0;
+  }
+  if (slabUsed + bytes > SLAB) {
+    slab = new ArrayBuffer(SLAB);
+    slabUsed = 0;
+  }
+  const at = slabUsed;
+  slabUsed = (slabUsed + bytes + 7) & ~7;
+  return at;
+}
+
 export class BtPage {
   /** item bytes live here (the page itself, or the decoded items of a BTP_PREFIX leaf) */
   buf: Uint8Array;
@@ -42,14 +63,16 @@ export class BtPage {
     this.level = o.btpo_level;
     this.maxoff = this.flags & BTP_DELETED ? 0 : maxOffsetNumber(dv);
     const n = this.maxoff + 1;
-    // one backing store for the five arrays (each ArrayBuffer costs an allocation and GC work)
+    // the five arrays share a slab with other pages' (an ArrayBuffer per page cost an allocation,
+    // and the walk keeps thousands of pages: the scavenger copied and swept them all)
     const words = (n + 3) & ~3;
-    const store = new ArrayBuffer(words * 8 + words * 3);
-    this.start = new Int32Array(store, 0, n);
-    this.len = new Int32Array(store, words * 4, n);
-    this.bad = new Uint8Array(store, words * 8, n);
-    this.dead = new Uint8Array(store, words * 9, n);
-    this.coded = new Uint8Array(store, words * 10, n);
+    const at = slabTake(words * 11);
+    const store = slab;
+    this.start = new Int32Array(store, at, n);
+    this.len = new Int32Array(store, at + words * 4, n);
+    this.bad = new Uint8Array(store, at + words * 8, n);
+    this.dead = new Uint8Array(store, at + words * 9, n);
+    this.coded = new Uint8Array(store, at + words * 10, n);
     this.buf = raw;
     // a page nearly always has no broken line pointer: no Set lookup per item then
     const anyBad = badItems !== undefined && badItems.size > 0;
