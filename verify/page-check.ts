@@ -115,6 +115,8 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
 const NO_FINDINGS: ReturnType<typeof checkLinePointers> = [];
 // (off << 16 | end) of each item with storage, for the overlap test (reused; a page has < 2048 items)
 const spans = new Int32Array(2048);
+/** spans' first n entries, one view per n made once (sorting a fresh view per page was an allocation per page) */
+const spanViews: (Int32Array | null)[] = new Array<Int32Array | null>(2049).fill(null);
 
 /**
  * Every condition checkLinePointers tests, without building findings: true means it would find
@@ -153,7 +155,7 @@ function linePointersPlain(dv: DataView, n: number, minItemLen: number): boolean
     spans[ns++] = (off << 16) | (off + len);
   }
   if (ns < 2) return true;
-  const s = spans.subarray(0, ns);
+  const s = (spanViews[ns] ??= spans.subarray(0, ns));
   if (descending) {
     // each item ends at or before the start of the one above it
     for (let k = 1; k < ns; k++) if ((s[k] & 0xffff) > s[k - 1] >>> 16) return false;

@@ -41,7 +41,7 @@ export function unsafeHeapItems(dv: DataView, maxoff: number, upper: number, spe
     if (out.has(i) || lpFlags(w) === LP_REDIRECT || lpLen(w) === 0) continue;
     byOffset[n++] = lpOff(w) * ITEM_SPAN + i;
   }
-  const s = byOffset.subarray(0, n).sort();
+  const s = (byOffsetViews[n] ??= byOffset.subarray(0, n)).sort();
   for (let k = 1; k < n; k++) {
     const a = s[k - 1] % ITEM_SPAN;
     const b = s[k] % ITEM_SPAN;
@@ -56,6 +56,8 @@ export function unsafeHeapItems(dv: DataView, maxoff: number, upper: number, spe
 /** item numbers below this fit beside an offset (< 2^15) in a 31-bit sort key (offset * 4096 + item) */
 const ITEM_SPAN = 4096;
 const byOffset = new Int32Array(ITEM_SPAN);
+/** byOffset's first n entries, one view per n made once (no view allocated per page) */
+const byOffsetViews: (Int32Array | null)[] = new Array<Int32Array | null>(ITEM_SPAN + 1).fill(null);
 
 /** More items than any page of 32 kB can hold: nothing on it is read. */
 function markAll(dv: DataView, maxoff: number, out: Set<number>): void {

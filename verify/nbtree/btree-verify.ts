@@ -100,7 +100,9 @@ export class BtreeVerifier {
   private target!: BtPage;
   private prevrightlink = INVALID;
   private previncompletesplit = false;
-  private lowkey: Uint8Array | null = null;
+  /** the left sibling's high key (bytes [0, lowkeyLen) of lowkeyBuf, copied: the page's buffer may be reused), -1: none */
+  private lowkeyLen = -1;
+  private lowkeyBuf = new Uint8Array(256);
   private reportedBlocks = new Set<string>();
 
   constructor(
@@ -598,7 +600,7 @@ export class BtreeVerifier {
     let current = leftmostBlk;
     this.prevrightlink = INVALID;
     this.previncompletesplit = false;
-    this.lowkey = null;
+    this.lowkeyLen = -1;
     const seen = new Set<number>();
     do {
       const p = this.page(current, leftcurrent === P_NONE ? (trueRoot ? "the metapage's btm_root" : "a leftmost downlink") : `the right link of block ${leftcurrent}`)!;
@@ -643,7 +645,7 @@ export class BtreeVerifier {
       }
       leftcurrent = current;
       current = p.next;
-      this.lowkey = !p.rightmost && !p.bad[P_HIKEY] ? p.buf.slice(p.start[P_HIKEY], p.start[P_HIKEY] + p.len[P_HIKEY]) : null;
+      this.keepLowkey(p);
     } while (current !== P_NONE);
     return next;
   }
@@ -879,7 +881,10 @@ export class BtreeVerifier {
       rightsplit = page.incompleteSplit;
       if (!rightsplit && !page.rightmost && !page.halfDead && !page.bad[P_HIKEY]) {
         let pivotOff = blkno === downlink ? downOff + 1 : downOff;
-        let pivot: Uint8Array | null = null;
+        // the parent's pivot as bytes [pivotAt, pivotAt + pivotLen) of pivotBuf (no view made per child)
+        let pivotBuf: Uint8Array | null = null;
+        let pivotAt = 0;
+        let pivotLen = 0;
         if (pivotOff && !target.negInf(pivotOff)) {
           if (pivotOff > target.maxoff) {
             if (target.rightmost) {
@@ -888,16 +893,20 @@ export class BtreeVerifier {
             }
             pivotOff = P_HIKEY;
           }
-          if (!target.bad[pivotOff]) pivot = target.buf.subarray(target.start[pivotOff], target.start[pivotOff] + target.len[pivotOff]);
+          if (!target.bad[pivotOff]) {
+            pivotBuf = target.buf;
+            pivotAt = target.start[pivotOff];
+            pivotLen = target.len[pivotOff];
+          }
         } else if (pivotOff) {
-          if (!this.lowkey) {
+          if (this.lowkeyLen < 0) {
             this.sink.add("BT_NO_LEFT_SIBLING_HIGHKEY", `can't find left sibling high key in index "${r}"`, this.at(blkno, P_HIKEY), `Target block=${target.blk} child block=${blkno} target page lsn=${target.lsn}.`);
             throw new Stop();
           }
-          pivot = this.lowkey;
+          pivotBuf = this.lowkeyBuf;
+          pivotLen = this.lowkeyLen;
         }
-        const hk = page.buf.subarray(page.start[P_HIKEY], page.start[P_HIKEY] + page.len[P_HIKEY]);
-        if (pivot && !pivotIdentical(this.heapkeyspace, hk, pivot)) {
+        if (pivotBuf && !pivotIdentical(this.heapkeyspace, page.buf, page.start[P_HIKEY], page.len[P_HIKEY], pivotBuf, pivotAt, pivotLen)) {
           this.sink.add("BT_PARENT_HIGHKEY_MISMATCH", `mismatch between parent key and child high key in index "${r}"`, this.at(blkno, P_HIKEY), `Target block=${target.blk} child block=${blkno} target page lsn=${target.lsn}.`);
         }
       }
@@ -909,6 +918,21 @@ export class BtreeVerifier {
       blkno = page.next;
       first = false;
     }
+  }
+
+  /** Keep p's high key as the next page's "low key" (a copy into one reused buffer: no allocation per page). */
+  private keepLowkey(p: BtPage): void {
+    if (p.rightmost || p.bad[P_HIKEY]) {
+      this.lowkeyLen = -1;
+      return;
+    }
+    const n = p.len[P_HIKEY];
+    if (n > this.lowkeyBuf.length) this.lowkeyBuf = new Uint8Array(Math.max(n, this.lowkeyBuf.length * 2));
+    const b = this.lowkeyBuf;
+    const src = p.buf;
+    const from = p.start[P_HIKEY];
+    for (let i = 0; i < n; i++) b[i] = src[from + i];
+    this.lowkeyLen = n;
   }
 
   /** bt_downlink_missing_check */
@@ -958,10 +982,11 @@ function readTid6(buf: Uint8Array, o: number): number {
 }
 
 /** bt_pivot_tuple_identical: same size, same bytes from ip_posid (heapkeyspace) or t_info on. */
-function pivotIdentical(heapkeyspace: boolean, a: Uint8Array, b: Uint8Array): boolean {
-  const sa = (a[6] | (a[7] << 8)) & 0x1fff;
-  const sb = (b[6] | (b[7] << 8)) & 0x1fff;
-  if (sa !== sb || sa > a.length || sb > b.length) return false;
-  for (let i = heapkeyspace ? 4 : 6; i < sa; i++) if (a[i] !== b[i]) return false;
+function pivotIdentical(heapkeyspace: boolean, a: Uint8Array, aAt: number, aLen: number, b: Uint8Array, bAt: number, bLen: number): boolean {
+  // t_info's size bits (a tuple shorter than t_info reads as size 0 there)
+  const sa = ((aLen > 6 ? a[aAt + 6] : 0) | (aLen > 7 ? a[aAt + 7] << 8 : 0)) & 0x1fff;
+  const sb = ((bLen > 6 ? b[bAt + 6] : 0) | (bLen > 7 ? b[bAt + 7] << 8 : 0)) & 0x1fff;
+  if (sa !== sb || sa > aLen || sb > bLen) return false;
+  for (let i = heapkeyspace ? 4 : 6; i < sa; i++) if (a[aAt + i] !== b[bAt + i]) return false;
   return true;
 }
