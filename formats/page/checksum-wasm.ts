@@ -2,8 +2,8 @@
 // (see checksum.ts) held in 8 v128 accumulators of 4 × i32, one row of the page (32 words,
 // 128 bytes) per 8 × (v128.load, v128.xor, i32x4.mul, i32x4.shr_u, v128.xor).
 //
-// There is no wasm toolchain in the build: the module's bytes are written below by a small
-// emitter (LEB128, the sections a module needs, the dozen opcodes used). It is compiled once per
+// There is no wasm toolchain in the build: the module's bytes are written below with the small
+// emitter of formats/wasm/emit.ts (LEB128, the sections, the opcodes used). It is compiled once per
 // thread at module load (synchronously; it is under 1 KiB), so each worker thread has its own
 // instance and its own one-page memory. When the engine lacks SIMD the compile throws (and with
 // node --jitless there is no WebAssembly at all):
@@ -20,76 +20,7 @@
 
 import { PageHeaderData } from "./page-header.js";
 import { BLCKSZ_DEFAULT } from "./page.js";
-
-// ---- encoding helpers ----------------------------------------------------------------------
-
-/** Unsigned LEB128 (section sizes, counts, indices, memarg offsets, SIMD sub-opcodes). */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
-
-/** Signed LEB128 (the immediate of i32.const). */
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  n |= 0;
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-/** A UTF-8 name: its byte length, then the bytes (ASCII here). */
-function name(s: string): number[] {
-  return [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
-}
-
-/** A vector: element count, then the elements' bytes. */
-function vec(items: number[][]): number[] {
-  return [...uleb(items.length), ...items.flat()];
-}
-
-/** A section: id, byte size, contents. */
-function section(id: number, contents: number[]): number[] {
-  return [id, ...uleb(contents.length), ...contents];
-}
-
-// ---- opcodes -------------------------------------------------------------------------------
-
-const I32 = 0x7f; // value type i32
-const V128 = 0x7b; // value type v128
-const FUNC_TYPE = 0x60;
-const EXPORT_FUNC = 0x00;
-const EXPORT_MEMORY = 0x02;
-
-const op = {
-  loop: 0x03, // loop <blocktype>: a branch to it continues the loop
-  end: 0x0b,
-  br_if: 0x0d, // br_if <label>: branch when the i32 on the stack is not 0
-  local_get: 0x20,
-  local_set: 0x21,
-  local_tee: 0x22, // local.set that leaves the value on the stack
-  i32_store16: 0x3b, // i32.store16 <memarg>: store the low 16 bits
-  i32_const: 0x41,
-  i32_lt_u: 0x49,
-  i32_add: 0x6a,
-  i32_rem_u: 0x70,
-  i32_xor: 0x73,
-  simd: 0xfd, // prefix of every SIMD instruction; the sub-opcode follows as unsigned LEB128
-} as const;
-
-const BLOCKTYPE_EMPTY = 0x40;
+import { BLOCKTYPE_EMPTY, I32, V128, i32Const, instantiate, localGet, localSet, localTee, memarg, module, op, uleb } from "../wasm/emit.js";
 
 // SIMD sub-opcodes (after the 0xfd prefix)
 const simd = {
@@ -103,12 +34,6 @@ const simd = {
 } as const;
 
 const simdOp = (sub: number, ...imm: number[]): number[] => [op.simd, ...uleb(sub), ...imm];
-/** memarg: log2 of the alignment hint, then the constant offset added to the address operand. */
-const memarg = (alignLog2: number, offset: number): number[] => [...uleb(alignLog2), ...uleb(offset)];
-const localGet = (i: number): number[] => [op.local_get, ...uleb(i)];
-const localSet = (i: number): number[] => [op.local_set, ...uleb(i)];
-const localTee = (i: number): number[] => [op.local_tee, ...uleb(i)];
-const i32Const = (n: number): number[] => [op.i32_const, ...sleb(n)];
 
 function v128ConstI32x4(a: number, b: number, c: number, d: number): number[] {
   const bytes = new Uint8Array(16);
@@ -182,31 +107,12 @@ export function checksumModuleBytes(baseOffsets: Int32Array): Uint8Array {
   body.push(...localGet(BLKNO), op.i32_xor, ...i32Const(65535), op.i32_rem_u, ...i32Const(1), op.i32_add);
   body.push(op.end);
 
-  // locals after the parameter: 9 v128 (s0..s7, t), 1 v128 (prime), 1 i32 (addr)
-  const locals = vec([[...uleb(N_VEC + 2), V128], [1, I32]]);
-  const funcBody = [...locals, ...body];
-
-  const bytes = [
-    0x00, 0x61, 0x73, 0x6d, // magic "\0asm"
-    0x01, 0x00, 0x00, 0x00, // version 1
-    ...section(1, vec([[FUNC_TYPE, ...vec([[I32]]), ...vec([[I32]])]])), // type: (i32) -> i32
-    ...section(3, vec([[0]])), // function 0 has type 0
-    ...section(5, vec([[0x00, 1]])), // memory 0: min 1 page, no max
-    ...section(7, vec([[...name("memory"), EXPORT_MEMORY, 0], [...name("checksum"), EXPORT_FUNC, 0]])),
-    ...section(10, vec([[...uleb(funcBody.length), ...funcBody]])), // code
-  ];
-  return Uint8Array.from(bytes);
+  // locals after the parameter: 9 v128 (s0..s7, t), 1 v128 (prime), 1 i32 (addr); memory: 1 page
+  return module("checksum", [I32], [I32], [[N_VEC + 2, V128], [1, I32]], body, 1);
 }
 
 /** The per-thread compiled checksum: copy a page in, run, read the 16-bit result. */
 export type PageChecksumFn = (page: Uint8Array, blkno: number) => number;
-
-// The few members of the WebAssembly JS API used here (the project's lib has no DOM typings,
-// where they are declared). The global is absent when Node runs with --jitless.
-interface WasmJsApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
 
 /**
  * Compile and instantiate the module; null when this engine cannot (no WebAssembly, or no SIMD:
@@ -214,18 +120,11 @@ interface WasmJsApi {
  * uint32 block number, already validated by the caller.
  */
 export function wasmChecksum(baseOffsets: Int32Array): PageChecksumFn | null {
-  const wasm = (globalThis as { WebAssembly?: WasmJsApi }).WebAssembly;
-  if (wasm === undefined) return null;
-  let checksum: (blkno: number) => number;
-  let mem: Uint8Array;
-  try {
-    const instance = new wasm.Instance(new wasm.Module(checksumModuleBytes(baseOffsets)), {});
-    checksum = instance.exports.checksum as (blkno: number) => number;
-    // One 64 KiB memory that never grows, so this view stays attached.
-    mem = new Uint8Array((instance.exports.memory as { buffer: ArrayBuffer }).buffer, 0, PAGE_BYTES);
-  } catch {
-    return null;
-  }
+  const m = instantiate<(blkno: number) => number>(checksumModuleBytes(baseOffsets), "checksum");
+  if (!m) return null;
+  const checksum = m.fn;
+  // One 64 KiB memory that never grows, so this view stays attached.
+  const mem = new Uint8Array(m.memory, 0, PAGE_BYTES);
   return (page, blkno) => {
     mem.set(page); // a memcpy; the module clears pd_checksum in this copy
     return checksum(blkno);
