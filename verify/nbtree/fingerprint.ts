@@ -3,115 +3,93 @@
 // (no objects, no strings, no Map of boxed numbers). A lookup compares the TID
 // exactly and then the fingerprints of the entries with that TID (normally one). The bytes
 // fingerprinted are t_info (given separately, as callers patch it) and bytes [8, size) of the
-// MAXALIGNed tuple, read four at a time through an Int32Array over the page's buffer.
+// MAXALIGNed tuple.
 //
 // Guarantee: a heap tuple is reported missing unless an index entry has its exact TID and a
-// tuple whose fingerprint equals the expected tuple's. Two different byte strings share a
-// fingerprint with probability about 2^-64 (four 32-bit lanes folded into two, each finished with
-// an avalanche mix; each lane's step per word is a bijection of its state, so tuples that differ
-// in one word never collide, whatever the word), so damage that is not crafted to
-// collide is missed about once in 1.8e19 damaged entries. amcheck's Bloom filter accepts a few
-// percent of false positives by design.
+// tuple whose fingerprint equals the expected tuple's. The hash (fingerprint-hash.ts) never
+// maps two tuples that differ in one 8-byte word to the same value, and other differences
+// collide about once in 1.8e19 (2^-64), so damage that is not crafted to collide is missed about
+// once in 1.8e19 damaged entries. amcheck's Bloom filter accepts a few percent of false
+// positives by design.
 
 import { HOST_LE, wordViewCache } from "../../formats/page/word-view.js";
+import { HASH_MEMORY_BYTES, HASH_RESULT_AT, fingerprintHashRef, fingerprintModule } from "./fingerprint-hash.js";
 
 /** heap line pointer numbers probed (MaxHeapTuplesPerPage is far below for every page size) */
 const MAX_OFF = 2048;
+
+/** The two 32-bit halves of the last fingerprint() result: FP[0] high, FP[1] low. */
+export const FP = new Int32Array(2);
+
+// This thread's hash module. Its memory holds the result, a region callers may form tuples in
+// (hashableFormBytes: hashed where they are) and a scratch region other tuples are copied to.
+const wasm = HOST_LE ? fingerprintModule() : null;
+const FORM_AT = 64;
+const FORM_BYTES = 96 * 1024;
+const SCRATCH_AT = FORM_AT + FORM_BYTES;
+const SCRATCH_BYTES = HASH_MEMORY_BYTES - SCRATCH_AT;
+const wasmBuffer: ArrayBufferLike | null = wasm ? wasm.memory : null;
+const result = wasm ? new Int32Array(wasm.memory, HASH_RESULT_AT, 2) : new Int32Array(2);
+const scratchWords = wasm ? new Int32Array(wasm.memory, SCRATCH_AT, SCRATCH_BYTES >>> 2) : new Int32Array(0);
+const scratchBytes = wasm ? new Uint8Array(wasm.memory, SCRATCH_AT, SCRATCH_BYTES) : new Uint8Array(0);
+
+/**
+ * A buffer to form tuples in that fingerprint() hashes in place (no copy), or null without
+ * WebAssembly. It is one region per thread: form a tuple and fingerprint it before forming
+ * another in it.
+ */
+export function hashableFormBytes(): Uint8Array | null {
+  return wasm ? new Uint8Array(wasm.memory, FORM_AT, FORM_BYTES) : null;
+}
 
 const wordsOf = wordViewCache();
 let lastBytes: Uint8Array | null = null;
 let lastWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
 let lastBase = 0;
-
-/** The two 32-bit halves of the last fingerprint() result: FP[0] high, FP[1] low. */
-export const FP = new Int32Array(2);
-
-const C1 = 0xcc9e2d51 | 0;
-const C2 = 0x1b873593 | 0;
-const P1 = 0x9e3779b1 | 0;
-const P2 = 0x85ebca77 | 0;
-
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
+let lastInWasm = false;
 
 /**
- * Fingerprint of a tuple at b[start, start + size) (size a multiple of 4): `info` (the t_info
- * the tuple is compared with) and the bytes from offset 8. Sets FP.
+ * Fingerprint of a tuple at b[start, start + size): `info` (the t_info the tuple is compared
+ * with) and the bytes from offset 8. Sets FP.
  */
 export function fingerprint(b: Uint8Array, start: number, size: number, info: number): void {
-  // the word view of b's buffer, looked up once per byte array (reading .buffer costs more than
-  // hashing a short tuple)
+  // the buffer's word view and whether it is the module's memory, looked up once per byte array
+  // (reading .buffer costs more than hashing a short tuple)
   if (b !== lastBytes) {
     lastBytes = b;
     lastWords = wordsOf(b.buffer);
     lastBase = b.byteOffset;
+    lastInWasm = b.buffer === wasmBuffer;
   }
-  const abs = lastBase + start;
-  if ((abs & 3) === 0 && (abs + size) >>> 2 <= lastWords.length) hashWords(lastWords, (abs >>> 2) + 2, (size - 8) >>> 2, size, info);
-  else hashBytes(b, start + 8, (size - 8) >>> 2, size, info);
-}
-
-// Four lanes, two words per round: each lane's step (xor-multiply-xorshift or rotate-add-multiply)
-// is a bijection of its state for a fixed word, and the lanes' chains are independent, so the CPU
-// overlaps the multiplies (the hash is latency-bound; this halves its time). Word i (from the
-// tuple's byte 8) goes to lanes a and c when i is even, d and e2 when odd.
-
-/** `nw` words of w from index i (the usual case: the tuple is 4-aligned in its buffer). */
-function hashWords(w: Int32Array, i: number, nw: number, size: number, info: number): void {
-  let a = Math.imul(0x2f5a1e3b ^ size ^ info, P1);
-  let c = Math.imul(0x6c8e9cf5 + Math.imul(size, C1) + info, P2);
-  let d = 0x1b873593 ^ info;
-  let e2 = 0x7f4a7c15 + size;
-  const end = i + nw;
-  for (; i + 1 < end; i += 2) {
-    const x = w[i];
-    const y = w[i + 1];
-    a = Math.imul(a ^ x, C1);
-    a ^= a >>> 15;
-    c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
-    d = Math.imul(d ^ y, P1);
-    d ^= d >>> 15;
-    e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + y, P2);
+  const n = size - 8;
+  if (wasm === null || n > SCRATCH_BYTES - 8 || n < 0) {
+    const [hi, lo] = fingerprintHashRef(b, start + 8, Math.max(0, n), info, size);
+    FP[0] = hi;
+    FP[1] = lo;
+    return;
   }
-  if (i < end) {
-    const x = w[i];
-    a = Math.imul(a ^ x, C1);
-    a ^= a >>> 15;
-    c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
-  }
-  fold(a, c, d, e2);
-}
-
-/** The same from bytes at b[p] (a tuple not 4-aligned in its buffer). */
-function hashBytes(b: Uint8Array, p: number, nw: number, size: number, info: number): void {
-  let a = Math.imul(0x2f5a1e3b ^ size ^ info, P1);
-  let c = Math.imul(0x6c8e9cf5 + Math.imul(size, C1) + info, P2);
-  let d = 0x1b873593 ^ info;
-  let e2 = 0x7f4a7c15 + size;
-  for (let i = 0; i < nw; i++, p += 4) {
-    const x = HOST_LE ? b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24) : (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3];
-    if ((i & 1) === 0) {
-      a = Math.imul(a ^ x, C1);
-      a ^= a >>> 15;
-      c = Math.imul(((c << 11) | (c >>> 21)) + x, C2);
+  const abs = lastBase + start + 8;
+  let at: number;
+  if (lastInWasm && (n & 7) === 0) at = abs; // formed in the module's memory
+  else {
+    at = SCRATCH_AT;
+    if ((abs & 3) === 0 && (abs + n + 3) >>> 2 <= lastWords.length) {
+      const from = abs >>> 2;
+      const nw = (n + 3) >>> 2;
+      const sw = scratchWords;
+      const ww = lastWords;
+      for (let i = 0; i < nw; i++) sw[i] = ww[from + i];
     } else {
-      d = Math.imul(d ^ x, P1);
-      d ^= d >>> 15;
-      e2 = Math.imul(((e2 << 11) | (e2 >>> 21)) + x, P2);
+      const sb = scratchBytes;
+      for (let i = 0; i < n; i++) sb[i] = b[start + 8 + i];
     }
+    // zeros up to the next 8-byte word
+    for (let i = n; i & 7; i++) scratchBytes[i] = 0;
   }
-  fold(a, c, d, e2);
-}
-
-function fold(a: number, c: number, d: number, e2: number): void {
-  const h1 = fmix((a + Math.imul(d, 0x85ebca6b)) | 0);
-  FP[0] = h1;
-  FP[1] = fmix((c + Math.imul(e2, 0xc2b2ae35)) ^ Math.imul(h1, P1));
+  const words = (n + 7) >>> 3;
+  wasm.hash(at, words >>> 1, words & 1, info, size);
+  FP[0] = result[1];
+  FP[1] = result[0];
 }
 
 /**

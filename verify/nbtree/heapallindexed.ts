@@ -29,7 +29,7 @@ import type { ToastRelation } from "../toast/toast-rel.js";
 import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
-import { TidFingerprints, fingerprint, FP, type SharedFingerprints } from "./fingerprint.js";
+import { TidFingerprints, fingerprint, FP, hashableFormBytes, type SharedFingerprints } from "./fingerprint.js";
 import { viewOf } from "../page-view.js";
 
 const NAMEOID = 19;
@@ -209,7 +209,8 @@ interface TargetState {
  * and counts it would get from a scan of its own.
  */
 export class HeapProber {
-  private readonly out = new FormBuffer();
+  // formed where the fingerprint hashes them (no copy per probe)
+  private readonly out = new FormBuffer(hashableFormBytes());
   private readonly nts: number;
   private readonly ts: TargetState[] = [];
   private readonly need: number;

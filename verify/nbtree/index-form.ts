@@ -32,9 +32,12 @@ export class IndexValues {
   }
 }
 
-/** A growable output buffer for formed tuples. */
+/** A growable output buffer for formed tuples (`initial`: where to form them while they fit). */
 export class FormBuffer {
-  bytes = new Uint8Array(512);
+  bytes: Uint8Array;
+  constructor(initial?: Uint8Array | null) {
+    this.bytes = initial ?? new Uint8Array(512);
+  }
   ensure(n: number): void {
     if (this.bytes.length < n) this.bytes = new Uint8Array(Math.max(n, this.bytes.length * 2));
   }
