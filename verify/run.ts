@@ -2,10 +2,9 @@
 // reports progress, and returns the reports in a stable order (database, tables, TOAST,
 // indexes) with a summary. The exit status follows pg_amcheck: 0 clean, 2 corruption found;
 // operational errors (no cluster, unknown names, a running server) are thrown as FormatError.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { FormatError } from "../formats/schema/errors.js";
@@ -15,6 +14,7 @@ import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
 import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
+import { takeSpareWorker, workerUrl } from "./prespawn.js";
 
 export interface RunOptions extends VerifyOptions {
   /** worker threads; 1 runs in this thread (default: automatic, see workerCount) */
@@ -155,41 +155,6 @@ function refuseRunning(ctx: ClusterContext): void {
   }
 }
 
-/**
- * The worker's entry. Compiled (.js) it is worker.js. Run from the sources, it is the compiled
- * dist/verify/worker.js when that is newer than every source the worker loads (as bin/pgdisk
- * picks dist/ for the CLI; a worker starts in half the time), else the sources through tsx: a
- * worker thread does not inherit tsx's module hooks (Node 20), so a small ESM bootstrap
- * registers tsx in the thread first and then imports worker.ts.
- */
-function workerUrl(): URL {
-  if (!import.meta.url.endsWith(".ts")) return new URL("./worker.js", import.meta.url);
-  const compiled = compiledWorker();
-  if (compiled) return compiled;
-  const api = import.meta.resolve("tsx/esm/api");
-  const target = new URL("./worker.ts", import.meta.url).href;
-  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(target)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-}
-
-function compiledWorker(): URL | null {
-  const root = fileURLToPath(new URL("..", import.meta.url));
-  const js = join(root, "dist", "verify", "worker.js");
-  let built: number;
-  try {
-    built = statSync(js).mtimeMs;
-  } catch {
-    return null;
-  }
-  const newer = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? newer(join(dir, e.name)) : /\.tsx?$/.test(e.name) && statSync(join(dir, e.name)).mtimeMs > built));
-  try {
-    return newer(join(root, "verify")) || newer(join(root, "formats")) ? null : pathToFileURL(js);
-  } catch {
-    return null;
-  }
-}
-
 /** Jobs this thread takes itself while it dispatches (catalog relations of a page or two). */
 const TINY_COST = 3;
 /** ... and every job of a database with at most this share of the estimated work. */
@@ -216,6 +181,16 @@ interface EarlyWorkers {
   stop(): void;
 }
 
+/** What a worker needs before its job list: workerData, or the first message of a prespawned one. */
+export interface WorkerInit {
+  pgdata: string | undefined;
+  opts: VerifyOptions;
+  /** the shared counter jobs are claimed by */
+  next: Int32Array;
+  /** the worker's end of the channel its published index entries go by */
+  entries: MessagePort;
+}
+
 /** Start `k` workers that open the cluster and then wait for their job list (runPool sends it). */
 function startWorkers(k: number, pgdata: string | undefined, opts: VerifyOptions): EarlyWorkers {
   const next = new Int32Array(new SharedArrayBuffer(4));
@@ -224,7 +199,14 @@ function startWorkers(k: number, pgdata: string | undefined, opts: VerifyOptions
   const ports: MessagePort[] = [];
   for (let i = 0; i < k; i++) {
     const ch = new MessageChannel();
-    const w = new Worker(workerUrl(), { workerData: { pgdata, opts, next, entries: ch.port2 }, transferList: [ch.port2] });
+    const init: WorkerInit = { pgdata, opts, next, entries: ch.port2 };
+    // one the CLI started before loading (prespawn.ts), else a new one
+    const spare = takeSpareWorker();
+    const w = spare ? spare.worker : new Worker(workerUrl(), { workerData: init, transferList: [ch.port2] });
+    if (spare) {
+      if (spare.error) errors.push(spare.error);
+      w.postMessage({ init }, [ch.port2]);
+    }
     w.on("error", (e) => errors.push(e));
     workers.push(w);
     ports.push(ch.port1);

@@ -4,10 +4,14 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { ClusterContext } from "./cluster-context.js";
 import { WholeForkBuffer } from "./scan.js";
-import { safeVerifyJobs, type RelationJob, type VerifyOptions } from "./relation.js";
+import { safeVerifyJobs, type RelationJob } from "./relation.js";
 import { WorkerExchange } from "./entry-exchange.js";
+import type { WorkerInit } from "./run.js";
 
-const { pgdata, opts, next, entries } = workerData as { pgdata?: string; opts: VerifyOptions; next: Int32Array; entries: MessagePort };
+// a worker the CLI started early (prespawn.ts) gets its WorkerInit as the first message
+const data = workerData as WorkerInit | { prespawned: true };
+const init: WorkerInit = "prespawned" in data ? ((await new Promise((resolve) => parentPort!.once("message", resolve))) as { init: WorkerInit }).init : data;
+const { pgdata, opts, next, entries } = init;
 // index entries for the tables the main thread checks (entry-exchange.ts)
 const exchange = new WorkerExchange(entries);
 // started while the main thread plans: open the cluster now, then wait for the job list
