@@ -3,11 +3,10 @@
 // command being run is loaded (all of them for help and unknown commands): a run of one command
 // does not parse and evaluate the others' modules (a quarter of `pgdisk verify`'s start-up).
 // verify's worker threads are started first of all, so they boot while this thread loads.
-import { Command } from "commander";
-import { handleStdoutErrors, reportError } from "./exit.js";
-
 const sub = process.argv[2];
 if (sub === "verify") (await import("../verify/prespawn.js")).prespawnWorkers(process.argv.slice(3));
+const { Command } = await import("commander");
+const { handleStdoutErrors, reportError } = await import("./exit.js");
 
 const program = new Command("pgdisk")
   .description("read, dump, verify, browse and convert PostgreSQL 15 on-disk files offline (with Direct TOAST and BTP_PREFIX support)")
