@@ -10,8 +10,10 @@ import { viewOf } from "../page-view.js";
 
 /** Pages' item arrays are cut from this, SLAB bytes at a time (a slab is freed with its last page). */
 const SLAB = 256 * 1024;
-let slab = new ArrayBuffer(SLAB);
-let slabUsed = 0;
+let slab = new ArrayBuffer(0);
+// full: the first page takes the new-slab branch, so it has run before V8 optimises the code
+// around it (a first run after that was a deoptimisation of the whole B-tree pass per thread)
+let slabUsed = SLAB;
 
 /** Offset of `bytes` zeroed bytes in `slab` (a new slab when they do not fit). */
 function slabTake(bytes: number): number {

@@ -422,7 +422,8 @@ export class BtreeVerifier {
       const keysz = A.nkeyatts(this.nkeyatts);
       const scantid = this.heapkeyspace ? A.heapTid : NO_TID;
       if (hk) {
-        const st = this.heapkeyspace && A.posting ? A.maxTid : scantid;
+        const maxTid = A.maxTid; // read for every tuple: the first posting tuple must not reach code without feedback
+        const st = this.heapkeyspace && A.posting ? maxTid : scantid;
         const ok = p.leaf ? leq(btCompare(this.t.keys!, A, this.av, keysz, st, this.H, this.hv)) : this.invariantL(A, this.av, keysz, scantid, p, P_HIKEY, this.H, this.hv);
         if (!ok) this.sink.add("BT_HIGHKEY_VIOLATED", `high key invariant violated for index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) points to ${p.leaf ? "heap" : "index"} tid=${this.tidDesc(p, A)} page lsn=${p.lsn}.`);
       }
@@ -459,7 +460,9 @@ export class BtreeVerifier {
 
   /** A leaf item (its greatest heap TID for a posting tuple) at or below the high key (this.H). */
   private belowHighKey(x: TupleInfo, xv: KeyView): boolean {
-    const c = btCompare(this.t.keys!, x, xv, x.nkeyatts(this.nkeyatts), x.posting ? x.maxTid : x.heapTid, this.H, this.hv);
+    const maxTid = x.maxTid;
+    const heapTid = x.heapTid;
+    const c = btCompare(this.t.keys!, x, xv, x.nkeyatts(this.nkeyatts), x.posting ? maxTid : heapTid, this.H, this.hv);
     return !Number.isNaN(c) && c <= 0;
   }
 
