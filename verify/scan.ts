@@ -3,6 +3,7 @@
 // bigger buffer than the relation needs (most catalog relations have one or two blocks).
 import { FormatError } from "../formats/schema/errors.js";
 import type { RelationFork } from "../formats/storage/relfile.js";
+import { giveReadBuffer, takeReadBuffer } from "../formats/page/checksum.js";
 
 /**
  * A buffer reused for whole-fork reads, one per thread. Reading into fresh memory runs at a
@@ -58,11 +59,16 @@ export function readWholeFork(fork: RelationFork, limit: number, into?: WholeFor
 
 export function* scanPages(fork: RelationFork, from = fork.firstBlock, to = fork.nblocks): Generator<[number, Uint8Array]> {
   const bs = fork.geometry.blockSize;
-  const buf = new Uint8Array(Math.max(1, Math.min(32, to - from)) * bs);
-  let b = from;
-  while (b < to) {
-    const n = fork.readBlocks(b, Math.min(buf.length / bs, to - b), buf);
-    for (let i = 0; i < n; i++) yield [b + i, buf.subarray(i * bs, (i + 1) * bs)];
-    b += n;
+  // read into the checksum module's memory, where the page checks checksum the pages in place
+  const buf = takeReadBuffer(Math.max(1, Math.min(32, to - from)) * bs);
+  try {
+    let b = from;
+    while (b < to) {
+      const n = fork.readBlocks(b, Math.min(buf.length / bs, to - b), buf);
+      for (let i = 0; i < n; i++) yield [b + i, buf.subarray(i * bs, (i + 1) * bs)];
+      b += n;
+    }
+  } finally {
+    giveReadBuffer(buf);
   }
 }

@@ -5,15 +5,17 @@
 // There is no wasm toolchain in the build: the module's bytes are written below with the small
 // emitter of formats/wasm/emit.ts (LEB128, the sections, the opcodes used). It is compiled once per
 // thread at module load (synchronously; it is under 1 KiB), so each worker thread has its own
-// instance and its own one-page memory. When the engine lacks SIMD the compile throws (and with
+// instance and its own memory. When the engine lacks SIMD the compile throws (and with
 // node --jitless there is no WebAssembly at all):
 // wasmChecksum() returns null, and checksum.ts keeps its plain JS loop.
 //
 // Cost (bench/checksum.ts, 20,000 real pages, Node 20 x64): about 530 ns a page against 2,050 ns
 // for the JS loop. Some 180 ns of it is the SIMD loop, bound by the latency of the 64 dependent
 // mul/xor steps of each accumulator; the rest is copying the page into wasm memory, mostly
-// cache misses on the caller's buffer. A batch of pages per call would copy as much, so the
-// memory holds one page. V8 tiers the function up to TurboFan even under --single-threaded.
+// cache misses on the caller's buffer. So the memory also holds buffers that relation scans read
+// their pages into (takeReadBuffer): those pages are checksummed where they are, with no copy
+// (pd_checksum is masked as the first row is loaded, not cleared). V8 tiers the function up to
+// TurboFan even under --single-threaded.
 //
 // Wasm memory is little-endian on every host, as PostgreSQL's pages are on the platforms Node
 // reads them on, so the module reads the page's words exactly as checksum_impl.h does.
@@ -28,6 +30,7 @@ const simd = {
   v128_const: 0x0c, // v128.const <16 bytes>
   i32x4_splat: 0x11, // i32x4.splat: one i32 into all four lanes
   i32x4_extract_lane: 0x1b, // i32x4.extract_lane <lane>
+  v128_and: 0x4e,
   v128_xor: 0x51,
   i32x4_shr_u: 0xad, // i32x4.shr_u: each lane shifted right by an i32 count, zero-filled
   i32x4_mul: 0xb5, // i32x4.mul: each lane multiplied, low 32 bits kept
@@ -51,18 +54,29 @@ const N_VEC = N_SUMS / 4; // 8 accumulators of 4 lanes
 const FNV_PRIME = 16777619;
 const CHECKSUM_OFF = PageHeaderData.offsets.pd_checksum; // a uint16 at byte 8
 
+/** The module's memory: a one-page copy area at 0, then READ_SLOTS buffers pages can be read into and checksummed where they are. */
+export const READ_SLOT_BYTES = 256 * 1024;
+export const READ_SLOTS = 16;
+const READ_SLOTS_AT = 65536;
+const MEMORY_PAGES = (READ_SLOTS_AT + READ_SLOTS * READ_SLOT_BYTES) / 65536;
+
 /**
- * The module's bytes. Exports `memory` (one 64 KiB wasm page; the page to checksum is copied to
- * offset 0) and `checksum(blkno: i32) -> i32`, the final pg_checksum_page value 1..65535. The
- * function clears pd_checksum in the copy (it is counted as zero), so it must be called once per copy.
+ * The module's bytes. Exports `memory` (MEMORY_PAGES pages, never grown) and
+ * `checksum(ptr: i32, blkno: i32) -> i32`, the final pg_checksum_page value 1..65535 of the page
+ * at ptr. pd_checksum is masked out of the first row as it is loaded (counted as zero), so the
+ * page is not modified: a page read into the memory is checksummed where it is.
  */
 export function checksumModuleBytes(baseOffsets: Int32Array): Uint8Array {
-  // locals: 0 = blkno (param); 1..8 = the accumulators s0..s7; 9 = t; 10 = the prime in 4 lanes; 11 = row address
-  const BLKNO = 0;
-  const S = (k: number) => 1 + k;
-  const T = 1 + N_VEC;
+  // locals: 0 = ptr, 1 = blkno (params); 2..9 = the accumulators s0..s7; 10 = t; 11 = the prime
+  // in 4 lanes; 12 = row address; 13 = end of the page; 14 = the pd_checksum mask
+  const PTR = 0;
+  const BLKNO = 1;
+  const S = (k: number) => 2 + k;
+  const T = 2 + N_VEC;
   const PRIME = T + 1;
   const ADDR = PRIME + 1;
+  const END = ADDR + 1;
+  const MASK = END + 1;
 
   // s = (s ^ row word) then mixed:  t = s ^ v;  s = (t * prime) ^ (t >> 17)
   // With no word (the two closing rounds with value 0) t is s itself.
@@ -82,20 +96,26 @@ export function checksumModuleBytes(baseOffsets: Int32Array): Uint8Array {
   const load = (k: number): number[] => [...localGet(ADDR), ...simdOp(simd.v128_load, ...memarg(4, 16 * k))];
 
   const body: number[] = [];
-  // pd_checksum counted as zero: clear it in the copy (the caller's page is not touched).
-  body.push(...i32Const(0), ...i32Const(0), op.i32_store16, ...memarg(1, CHECKSUM_OFF));
   // prime in every lane; accumulators start at the base offsets
   body.push(...i32Const(FNV_PRIME), ...simdOp(simd.i32x4_splat), ...localSet(PRIME));
   for (let k = 0; k < N_VEC; k++) {
     const [a, b, c, d] = baseOffsets.subarray(4 * k, 4 * k + 4);
     body.push(...v128ConstI32x4(a, b, c, d), ...localSet(S(k)));
   }
-  // addr = 0 (locals start at zero); loop { 8 mixes at addr; addr += 128; continue while addr < 8192 }.
+  // pd_checksum (bytes 8-9: the low half of word 2, lane 2 of the first vector) counted as zero
+  const maskLanes = [-1, -1, -1, -1];
+  maskLanes[CHECKSUM_OFF >>> 2] = CHECKSUM_OFF & 2 ? 0x0000ffff : 0xffff0000 | 0;
+  body.push(...v128ConstI32x4(maskLanes[0], maskLanes[1], maskLanes[2], maskLanes[3]), ...localSet(MASK));
+  body.push(...localGet(PTR), ...localTee(ADDR), ...i32Const(PAGE_BYTES), op.i32_add, ...localSet(END));
+  // the first row, its first vector masked
+  body.push(...mix(0, [...load(0), ...localGet(MASK), ...simdOp(simd.v128_and)]));
+  for (let k = 1; k < N_VEC; k++) body.push(...mix(k, load(k)));
+  // loop { addr += 128; 8 mixes at addr; continue while addr + 128 < end }.
   // (All 64 rows written out straight-line measured 1.6x slower: 22 KiB of machine code, not 1.1 KiB.)
   body.push(op.loop, BLOCKTYPE_EMPTY);
+  body.push(...localGet(ADDR), ...i32Const(ROW_BYTES), op.i32_add, ...localSet(ADDR));
   for (let k = 0; k < N_VEC; k++) body.push(...mix(k, load(k)));
-  body.push(...localGet(ADDR), ...i32Const(ROW_BYTES), op.i32_add, ...localTee(ADDR));
-  body.push(...i32Const(PAGE_BYTES), op.i32_lt_u, op.br_if, 0, op.end);
+  body.push(...localGet(ADDR), ...i32Const(ROW_BYTES), op.i32_add, ...localGet(END), op.i32_lt_u, op.br_if, 0, op.end);
   // two closing rounds with value 0
   for (let r = 0; r < 2; r++) for (let k = 0; k < N_VEC; k++) body.push(...mix(k, null));
   // XOR of the 32 lanes: the 8 vectors, then the 4 lanes of the result
@@ -107,26 +127,48 @@ export function checksumModuleBytes(baseOffsets: Int32Array): Uint8Array {
   body.push(...localGet(BLKNO), op.i32_xor, ...i32Const(65535), op.i32_rem_u, ...i32Const(1), op.i32_add);
   body.push(op.end);
 
-  // locals after the parameter: 9 v128 (s0..s7, t), 1 v128 (prime), 1 i32 (addr); memory: 1 page
-  return module("checksum", [I32], [I32], [[N_VEC + 2, V128], [1, I32]], body, 1);
+  // locals after the parameters: 9 v128 (s0..s7, t), 1 v128 (prime), 2 i32 (addr, end), 1 v128 (mask)
+  return module("checksum", [I32, I32], [I32], [[N_VEC + 2, V128], [2, I32], [1, V128]], body, MEMORY_PAGES);
 }
 
-/** The per-thread compiled checksum: copy a page in, run, read the 16-bit result. */
-export type PageChecksumFn = (page: Uint8Array, blkno: number) => number;
+/** The per-thread compiled checksum, and the buffers pages can be read into to be checksummed in place. */
+export interface WasmChecksum {
+  /** pg_checksum_page of an 8192-byte page (copied in first unless it lies in a read buffer) */
+  checksum(page: Uint8Array, blkno: number): number;
+  /** a free read buffer of `bytes` (at most READ_SLOT_BYTES), or null when none is free */
+  takeReadBuffer(bytes: number): Uint8Array | null;
+  /** give a buffer from takeReadBuffer back (anything else is ignored) */
+  giveReadBuffer(b: Uint8Array): void;
+}
 
 /**
  * Compile and instantiate the module; null when this engine cannot (no WebAssembly, or no SIMD:
- * the compile throws on the v128 type). The returned function expects an 8192-byte page and a
- * uint32 block number, already validated by the caller.
+ * the compile throws on the v128 type). checksum() expects an 8192-byte page and a uint32 block
+ * number, already validated by the caller.
  */
-export function wasmChecksum(baseOffsets: Int32Array): PageChecksumFn | null {
-  const m = instantiate<(blkno: number) => number>(checksumModuleBytes(baseOffsets), "checksum");
+export function wasmChecksum(baseOffsets: Int32Array): WasmChecksum | null {
+  const m = instantiate<(ptr: number, blkno: number) => number>(checksumModuleBytes(baseOffsets), "checksum");
   if (!m) return null;
   const checksum = m.fn;
-  // One 64 KiB memory that never grows, so this view stays attached.
-  const mem = new Uint8Array(m.memory, 0, PAGE_BYTES);
-  return (page, blkno) => {
-    mem.set(page); // a memcpy; the module clears pd_checksum in this copy
-    return checksum(blkno);
+  // The memory never grows, so these views stay attached.
+  const memory = m.memory;
+  const copyArea = new Uint8Array(memory, 0, PAGE_BYTES);
+  const free: boolean[] = new Array<boolean>(READ_SLOTS).fill(true);
+  return {
+    checksum(page, blkno) {
+      if (page.buffer === memory) return checksum(page.byteOffset, blkno);
+      copyArea.set(page); // a memcpy
+      return checksum(0, blkno);
+    },
+    takeReadBuffer(bytes) {
+      const i = bytes <= READ_SLOT_BYTES ? free.indexOf(true) : -1;
+      if (i < 0) return null;
+      free[i] = false;
+      return new Uint8Array(memory, READ_SLOTS_AT + i * READ_SLOT_BYTES, bytes);
+    },
+    giveReadBuffer(b) {
+      if (b.buffer !== memory || b.byteOffset < READ_SLOTS_AT) return;
+      free[(b.byteOffset - READ_SLOTS_AT) / READ_SLOT_BYTES] = true;
+    },
   };
 }

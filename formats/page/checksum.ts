@@ -37,6 +37,20 @@ const wordsOver = wordViewCache();
 // module would be right there as well, but it is only ever tested on little-endian hosts).
 const wasmPage = HOST_LE ? wasmChecksum(BASE_OFFSETS) : null;
 
+/**
+ * A buffer of `bytes` to read pages into: pgChecksumPage checksums pages in it where they are
+ * (without WebAssembly, or when none is free or `bytes` is over 256 KiB, a plain array). Give it
+ * back with giveReadBuffer when the pages read into it are no longer used.
+ */
+export function takeReadBuffer(bytes: number): Uint8Array {
+  return wasmPage?.takeReadBuffer(bytes) ?? new Uint8Array(bytes);
+}
+
+/** Return a buffer from takeReadBuffer for reuse (its pages must not be used after this). */
+export function giveReadBuffer(b: Uint8Array): void {
+  wasmPage?.giveReadBuffer(b);
+}
+
 /** Which implementation pgChecksumPage runs in this thread. */
 export const pgChecksumImplementation: "wasm-simd" | "js" = wasmPage ? "wasm-simd" : "js";
 
@@ -53,7 +67,7 @@ function checkArgs(page: Uint8Array, blkno: number): void {
  */
 export function pgChecksumPage(page: Uint8Array, blkno: number): number {
   checkArgs(page, blkno);
-  return wasmPage !== null ? wasmPage(page, blkno) : checksumJs(page, blkno);
+  return wasmPage !== null ? wasmPage.checksum(page, blkno) : checksumJs(page, blkno);
 }
 
 /** pgChecksumPage in plain JS, whatever the engine supports (the fallback; tests compare the two). */

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
-import { pgChecksumImplementation, pgChecksumPage, pgChecksumPageJs } from "../../formats/page/checksum.js";
+import { giveReadBuffer, pgChecksumImplementation, pgChecksumPage, pgChecksumPageJs, takeReadBuffer } from "../../formats/page/checksum.js";
 import { checksumModuleBytes } from "../../formats/page/checksum-wasm.js";
 
 /** xorshift32: a seeded stream of uint32. */
@@ -90,6 +90,37 @@ test("unaligned and offset pages, the page not modified, same errors as the JS v
     assert.throws(() => f(new Uint8Array(8193), 0), /8192-byte page/);
     for (const bad of [-1, 0x100000000, 1.5, NaN]) assert.throws(() => f(new Uint8Array(8192), bad), RangeError);
   }
+});
+
+test("pages read into the module's read buffers are checksummed in place, unmodified; the buffers are pooled", () => {
+  const next = prng(4242);
+  const taken: Uint8Array[] = [];
+  for (let round = 0; round < 40; round++) {
+    const pages = 1 + (next() % 32);
+    const buf = takeReadBuffer(pages * 8192);
+    taken.push(buf);
+    fill(buf, next);
+    for (let i = 0; i < pages; i++) {
+      const page = buf.subarray(i * 8192, (i + 1) * 8192);
+      const copy = Uint8Array.from(page);
+      const blkno = next();
+      assert.equal(pgChecksumPage(page, blkno), pgChecksumPageJs(page, blkno), `round ${round}, page ${i}`);
+      assert.deepEqual(page, copy, "pd_checksum is masked, not cleared");
+    }
+    // a buffer stays the caller's until given back: none is handed out twice
+    if (round % 3 === 2) giveReadBuffer(taken.shift()!);
+  }
+  assert.ok(taken.filter((b) => b.buffer === taken[0].buffer).length > 1, "the buffers share the module's memory");
+  for (let i = 0; i < taken.length; i++) for (let j = i + 1; j < taken.length; j++) {
+    const [a, b] = [taken[i], taken[j]];
+    if (a.buffer === b.buffer) assert.ok(a.byteOffset + a.byteLength <= b.byteOffset || b.byteOffset + b.byteLength <= a.byteOffset, "buffers in use do not overlap");
+  }
+  taken.forEach(giveReadBuffer);
+  // over 256 KiB: a plain array (checksummed through the copy area)
+  const big = takeReadBuffer(64 * 8192);
+  fill(big, next);
+  assert.equal(pgChecksumPage(big.subarray(8192, 16384), 5), pgChecksumPageJs(big.subarray(8192, 16384), 5));
+  giveReadBuffer(big);
 });
 
 test("worker threads each compile the module and compute the same checksums", async () => {
