@@ -1,12 +1,12 @@
 // Catalog rows as plain objects: scan a catalog heap with a bootstrap descriptor, keep the
 // live tuple versions and convert the column types catalogs use.
 import { FormatError } from "../schema/errors.js";
-import type { TupleDesc } from "../heap/descriptor.js";
-import { deformHeapTuple, type AttrSlot } from "../heap/deform.js";
+import { alignBytes, type TupleDesc } from "../heap/descriptor.js";
+import { deformHeapTuple, expectedHoff, type AttrSlot, type TupleLayout } from "../heap/deform.js";
 import { datumBytes } from "../heap/datum-bytes.js";
 import { readArray } from "../datum/arrays.js";
 import { builtinTypeLookup } from "../datum/builtin-types.js";
-import { HTH } from "../heap/tuple-header.js";
+import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../heap/tuple-header.js";
 import { tupleState } from "../heap/visibility.js";
 import type { XactStatusLookup } from "../storage/clog.js";
 import { RelationFork, scanBlocks } from "../storage/relfile.js";
@@ -94,13 +94,40 @@ export interface ScanOptions {
   withTid?: boolean;
 }
 
-/** All live rows of a catalog heap file, decoded with `desc`. */
+/**
+ * Offsets from t_hoff of the leading fixed-length attributes of `desc`: the same in every tuple in
+ * which none of them is NULL (t_hoff is MAXALIGNed, so aligning from it aligns in the tuple).
+ * Catalogs put their fixed-length NOT NULL columns first, so most wanted columns are among them.
+ */
+function fixedPrefix(desc: TupleDesc): Int32Array {
+  const offs: number[] = [];
+  let off = 0;
+  for (const a of desc.attrs) {
+    if (a.len <= 0) break;
+    const al = alignBytes(a.align);
+    off = (off + al - 1) & ~(al - 1);
+    offs.push(off);
+    off += a.len;
+  }
+  return Int32Array.from(offs);
+}
+
+/**
+ * All live rows of a catalog heap file, decoded with `desc`. Columns in the fixed-length prefix
+ * are read at their fixed offsets and NULL columns from the bitmap; the attribute walk
+ * (deformHeapTuple, which throws on a tuple that does not fit the descriptor) runs only for a
+ * wanted non-NULL column after the prefix, or when the tuple's header or a NULL inside the
+ * prefix leaves the offsets in doubt. (pg_attribute's rows need no walk: attmissingval, the one
+ * wanted column after the prefix, is nearly always NULL.)
+ */
 export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptions = {}): CatalogRow[] {
   const rows: CatalogRow[] = [];
   const want: number[] = [];
   desc.attrs.forEach((a, k) => {
     if (!opts.columns || opts.columns.includes(a.name)) want.push(k);
   });
+  const prefix = fixedPrefix(desc);
+  const slot: AttrSlot = { attnum: 0, isnull: false, missing: false, off: 0, len: 0 };
   for (const [blkno, page] of scanBlocks(fork, fork.firstBlock, fork.nblocks, Math.max(1, Math.min(128, fork.nblocks - fork.firstBlock)))) {
     const dv = pageView(page);
     if (pageIsNew(dv)) continue;
@@ -109,16 +136,36 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
       const w = itemIdWord(dv, i);
       if (lpFlags(w) !== LP_NORMAL) continue;
       const off = lpOff(w);
-      const tuple = page.subarray(off, off + lpLen(w));
-      const tdv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
-      const state = tupleState(tdv.getUint32(HTH.t_xmin, true), tdv.getUint32(HTH.t_xmax, true), tdv.getUint16(HTH.t_infomask, true), opts.clog);
+      const len = lpLen(w);
+      if (len < SizeofHeapTupleHeader || off + len > page.length) {
+        throw new FormatError("HEAP_TUPLE_TOO_SHORT", `tuple of ${len} bytes at offset ${off} does not fit a heap tuple in its page`, { file: fork.basePath, block: blkno, item: i, offset: off });
+      }
+      const infomask = dv.getUint16(off + HTH.t_infomask, true);
+      const state = tupleState(dv.getUint32(off + HTH.t_xmin, true), dv.getUint32(off + HTH.t_xmax, true), infomask, opts.clog);
       if (state !== "live") continue;
+      const tuple = page.subarray(off, off + len);
       try {
-        const layout = deformHeapTuple(tuple, desc);
+        const natts = dv.getUint16(off + HTH.t_infomask2, true) & HEAP_NATTS_MASK;
+        const hasnull = (infomask & HEAP_HASNULL) !== 0;
+        const hoff = tuple[HTH.t_hoff];
+        const plain = hoff === expectedHoff(natts, hasnull) && hoff <= len;
+        // attributes before this one are present (not NULL) and inside the tuple's natts
+        let present = Math.min(natts, prefix.length);
+        if (hasnull) for (let k = 0; k < present; k++) if (attIsNullAt(tuple, k)) present = k;
+        let layout: TupleLayout | null = null;
         const row: CatalogRow = {};
         for (const k of want) {
           const a = desc.attrs[k];
-          row[a.name] = catalogValue(tuple, layout.attrs[k], a.typid);
+          if (plain && k < present && hoff + prefix[k] + a.len <= len) {
+            slot.attnum = a.attnum;
+            slot.off = hoff + prefix[k];
+            slot.len = a.len;
+            row[a.name] = catalogValue(tuple, slot, a.typid);
+          } else if (plain && hasnull && k < natts && k >= present && attIsNullAt(tuple, k)) row[a.name] = null;
+          else {
+            layout ??= deformHeapTuple(tuple, desc);
+            row[a.name] = catalogValue(tuple, layout.attrs[k], a.typid);
+          }
         }
         if (opts.withTid) row.ctid = `(${blkno},${i})`;
         rows.push(row);
@@ -129,3 +176,6 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
   }
   return rows;
 }
+
+/** The null bitmap bit of attribute k (0-based) of a tuple with HEAP_HASNULL: true when NULL. */
+const attIsNullAt = (tuple: Uint8Array, k: number): boolean => (tuple[SizeofHeapTupleHeader + (k >> 3)] & (1 << (k & 7))) === 0;

@@ -7,7 +7,7 @@ import { LP_NORMAL, LP_REDIRECT, lpFlags, lpLen, lpOff } from "../../formats/pag
 import { itemIdWord } from "../../formats/page/page.js";
 
 export function unsafeHeapItems(dv: DataView, maxoff: number, upper: number, special: number, out: Set<number>): void {
-  out.clear();
+  if (out.size) out.clear(); // clear() allocates a new table even when empty
   let prev = special;
   let monotonic = true;
   for (let i = 1; i <= maxoff; i++) {
