@@ -4,7 +4,7 @@
 // And bytes that differ in one word never share a fingerprint.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fingerprint, FP, hashableFormBytes } from "../../verify/nbtree/fingerprint.js";
+import { fingerprint, fingerprintInPage, FP, hashableFormBytes, unstagePage } from "../../verify/nbtree/fingerprint.js";
 import { fingerprintHashRef, fingerprintModule } from "../../verify/nbtree/fingerprint-hash.js";
 
 let seed = 99;
@@ -63,4 +63,36 @@ test("tuples that differ in one word, in t_info or in size have different finger
     b.fill(0, size, size + 8);
     assert.notDeepEqual(fp(b, 0, size + 8, (info & ~0x1fff) | (size + 8)), base, "size");
   }
+});
+
+test("tuples hashed within their page (copied into the module once per page) get the same fingerprints", () => {
+  const bs = 8192;
+  const whole = Uint8Array.from({ length: 6 * bs }, () => rnd(256));
+  const inPage = (b: Uint8Array, key: number, from: number, start: number, size: number, info: number): [number, number] => {
+    fingerprintInPage(b, key, from, Math.min(bs, b.length - from), start, size, info);
+    return [FP[0], FP[1]];
+  };
+  unstagePage();
+  let checked = 0;
+  for (let round = 0; round < 3000; round++) {
+    const blk = rnd(6);
+    const size = round % 7 === 0 ? 4 * (2 + rnd(30)) : 8 * (1 + rnd(60));
+    const start = blk * bs + 8 * rnd((bs - size) / 8);
+    const info = 0x4000 | size;
+    const want = fingerprintHashRef(whole, start + 8, size - 8, info, size);
+    assert.deepEqual(inPage(whole, blk, blk * bs, start, size, info), want, `whole buffer, block ${blk}`);
+    // a page of its own (a cache page), and one straddling tuple (hashed directly)
+    const page = whole.subarray(blk * bs, (blk + 1) * bs);
+    assert.deepEqual(inPage(page, blk, 0, start - blk * bs, size, info), want, `page view, block ${blk}`);
+    checked++;
+  }
+  const straddling = 2 * bs - 16;
+  assert.deepEqual(inPage(whole, 1, bs, straddling, 48, 0x4030), fingerprintHashRef(whole, straddling + 8, 40, 0x4030, 48));
+  // a new key restages the page (the buffer now holds other bytes); the same key is the caller's promise that it does not
+  const page = Uint8Array.from({ length: bs }, () => rnd(256));
+  const before = inPage(page, 100, 0, 64, 32, 0x4020);
+  page[80] ^= 0xff;
+  assert.deepEqual(inPage(page, 100, 0, 64, 32, 0x4020), before, "same key: the staged copy");
+  assert.deepEqual(inPage(page, 101, 0, 64, 32, 0x4020), fingerprintHashRef(page, 72, 24, 0x4020, 32), "new key: the new bytes");
+  assert.ok(checked === 3000);
 });

@@ -26,12 +26,16 @@ export const FP = new Int32Array(2);
 const wasm = HOST_LE ? fingerprintModule() : null;
 const FORM_AT = 64;
 const FORM_BYTES = 96 * 1024;
-const SCRATCH_AT = FORM_AT + FORM_BYTES;
+/** a page whose tuples are hashed one after another (fingerprintInPage), copied in once */
+const PAGE_AT = FORM_AT + FORM_BYTES;
+const PAGE_BYTES = 32 * 1024;
+const SCRATCH_AT = PAGE_AT + PAGE_BYTES;
 const SCRATCH_BYTES = HASH_MEMORY_BYTES - SCRATCH_AT;
 const wasmBuffer: ArrayBufferLike | null = wasm ? wasm.memory : null;
 const result = wasm ? new Int32Array(wasm.memory, HASH_RESULT_AT, 2) : new Int32Array(2);
 const scratchWords = wasm ? new Int32Array(wasm.memory, SCRATCH_AT, SCRATCH_BYTES >>> 2) : new Int32Array(0);
 const scratchBytes = wasm ? new Uint8Array(wasm.memory, SCRATCH_AT, SCRATCH_BYTES) : new Uint8Array(0);
+const pageBytes = wasm ? new Uint8Array(wasm.memory, PAGE_AT, PAGE_BYTES) : new Uint8Array(0);
 
 /**
  * A buffer to form tuples in that fingerprint() hashes in place (no copy), or null without
@@ -88,6 +92,36 @@ export function fingerprint(b: Uint8Array, start: number, size: number, info: nu
   }
   const words = (n + 7) >>> 3;
   wasm.hash(at, words >>> 1, words & 1, info, size);
+  FP[0] = result[1];
+  FP[1] = result[0];
+}
+
+// the page in the page region: its buffer, its key (the caller's block number) and where it starts
+let stagedBuf: Uint8Array | null = null;
+let stagedKey = -1;
+let stagedFrom = -1;
+
+/** Forget the staged page (its buffer may be reused for other contents). */
+export function unstagePage(): void {
+  stagedBuf = null;
+}
+
+/**
+ * fingerprint() of a tuple of the page b[pageFrom, pageFrom + pageLen), whose contents `key` (its
+ * block number) names while the caller hashes its tuples: the page is copied into the module's
+ * memory once, and each of its tuples is hashed there (a copy per tuple cost more than the hash).
+ */
+export function fingerprintInPage(b: Uint8Array, key: number, pageFrom: number, pageLen: number, start: number, size: number, info: number): void {
+  const n = size - 8;
+  if (wasm === null || pageLen > PAGE_BYTES || start < pageFrom || start + size > pageFrom + pageLen || n < 0 || n & 7) return fingerprint(b, start, size, info);
+  if (b !== stagedBuf || key !== stagedKey || pageFrom !== stagedFrom) {
+    pageBytes.set(pageFrom === 0 && pageLen === b.length ? b : b.subarray(pageFrom, pageFrom + pageLen));
+    stagedBuf = b;
+    stagedKey = key;
+    stagedFrom = pageFrom;
+  }
+  const words = n >>> 3;
+  wasm.hash(PAGE_AT + start - pageFrom + 8, words >>> 1, words & 1, info, size);
   FP[0] = result[1];
   FP[1] = result[0];
 }

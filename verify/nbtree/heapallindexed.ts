@@ -29,7 +29,7 @@ import type { ToastRelation } from "../toast/toast-rel.js";
 import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "./index-form.js";
 import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
-import { TidFingerprints, fingerprint, FP, hashableFormBytes, type SharedFingerprints } from "./fingerprint.js";
+import { TidFingerprints, fingerprint, fingerprintInPage, FP, hashableFormBytes, unstagePage, type SharedFingerprints } from "./fingerprint.js";
 import { viewOf } from "../page-view.js";
 
 const NAMEOID = 19;
@@ -51,7 +51,10 @@ export class IndexEntries implements LeafCollector {
     expected = 0,
     /** entries another thread collected and shared (share()), probed here; nothing is added */
     shared?: { table: SharedFingerprints; entries: number },
+    /** the index's page size (tuples are hashed page by page) */
+    readonly pageSize = 8192,
   ) {
+    unstagePage(); // a new index: the last one's buffers may hold other pages now
     this.set = shared ? TidFingerprints.fromShared(shared.table) : new TidFingerprints(expected);
     if (shared) this.entries = shared.entries;
   }
@@ -65,9 +68,11 @@ export class IndexEntries implements LeafCollector {
       const info = b[6] | (b[7] << 8);
       fingerprint(b, 0, (info & INDEX_SIZE_MASK) || 8, info);
     } else {
-      // the plain tuple of one heap TID: size = MAXALIGN(key size), INDEX_ALT_TID_MASK clear
+      // the plain tuple of one heap TID: size = MAXALIGN(key size), INDEX_ALT_TID_MASK clear;
+      // hashed within its page, which is copied into the hash module's memory once
       const len = (keyEnd + 7) & ~7;
-      fingerprint(t.buf, t.start, len, (t.tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len);
+      const from = t.start - (t.start % this.pageSize);
+      fingerprintInPage(t.buf, blk, from, Math.min(this.pageSize, t.buf.length - from), t.start, len, (t.tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len);
     }
     const hi = FP[0];
     const lo = FP[1];
