@@ -43,7 +43,9 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
   // the bytes are read again only when they are used; otherwise the chunk fields the TOAST
   // relation's scan recorded are checked (same checks, same order, same words)
   const assemble = wantStored || (decompress && p.compressed);
-  const stored = assemble ? new Uint8Array(p.extsize) : EMPTY;
+  // bytes only decompressed here go into one reused buffer: a fresh one per value is external
+  // memory, and hundreds of MB of it made V8 start garbage collections (external memory pressure)
+  const stored = wantStored ? new Uint8Array(p.extsize) : assemble ? scratchOf(p.extsize) : EMPTY;
   const t = chunks.table;
   for (let k = chunks.from; k < chunks.to; k++) {
     const cseq = t.seqAt(k);
@@ -102,10 +104,17 @@ export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Loca
   }
   if (!ok) return { stored: null };
   if (assemble && decompress && p.compressed) checkDecompresses(stored, p.rawsize - 4, `toast value ${v}`, where, sink);
-  return { stored };
+  return { stored: wantStored ? stored : EMPTY };
 }
 
 const EMPTY = new Uint8Array(0);
+let scratch = new Uint8Array(64 * 1024);
+
+/** The first n bytes of the reused assembly buffer (its contents are overwritten by the next value). */
+function scratchOf(n: number): Uint8Array {
+  if (scratch.length < n) scratch = new Uint8Array(Math.max(n, 2 * scratch.length));
+  return scratch.subarray(0, n);
+}
 
 /**
  * A compressed payload (va_tcinfo + stream) must decompress to exactly `rawSize` bytes; true when
