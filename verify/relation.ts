@@ -198,7 +198,6 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
   const checksums = env.opts.checksums ?? ctx.checksums;
   try {
     report.blocks = fork.nblocks;
-    const onPage = env.onPages ? (): void => env.onPages!(1) : undefined;
     if (rel.kind === "r" || rel.kind === "t" || rel.kind === "m") {
       report.checks.push("pages", "heap");
       const ownToast = shared.toast === undefined;
@@ -220,8 +219,9 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
           checksumSeverity: ctx.checksumSeverity,
           // chunk_data is never compressed: a compressed header there is TOAST_CHUNK_BAD_VARLENA, found from the parent
           decompress: env.opts.decompress && rel.kind !== "t",
-          onPage,
-          onPageRead: feed || shared.probe ? pageReader(feed, shared.probe) : undefined,
+          onPages: env.onPages,
+          feed,
+          probe: shared.probe,
         },
         sink,
       );
@@ -263,7 +263,6 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
 function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork, sink: FindingSink, env: JobEnv, report: RelationReport, label: string, checksums: boolean, defer = false): Omit<PendingProbe, "path" | "rest"> | null {
   const ctx = env.ctx!;
   const info = cat.indexes().get(rel.oid);
-  const onPage = env.onPages ? (): void => env.onPages!(1) : undefined;
   if (!info || !info.valid) {
     report.checks.push("pages");
     sink.add("REL_INDEX_NOT_VALID", `cannot check index "${rel.name}": it is not valid; only page-level checks ran`, { file: fork.basePath }, "Index is not valid.");
@@ -282,7 +281,7 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
     else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize);
   }
-  const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPage, wholeBuffer: env.wholeBuffer }, sink);
+  const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPages: env.onPages, wholeBuffer: env.wholeBuffer }, sink);
   Object.assign(report.stats, v.run());
   if (!entries || !heap) return null;
   report.checks.push("heapallindexed");
@@ -341,13 +340,6 @@ function probeTable(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingP
     close();
   }
 }
-
-const pageReader =
-  (feed: { page: (blkno: number, page: Uint8Array) => void } | undefined, probe: HeapProber | undefined) =>
-  (blkno: number, page: Uint8Array): void => {
-    feed?.page(blkno, page);
-    probe?.page(blkno, page);
-  };
 
 interface GroupMember {
   report: RelationReport;

@@ -99,7 +99,8 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
   if (workers <= 1) {
     early?.stop();
     const wholeBuffer = new WholeForkBuffer();
-    for (const u of units) done(u, safeVerifyJobs(u.job, { ctx, opts: plain(opts), onPages: (n) => ((progress.pagesDone += n), tick()), wholeBuffer }));
+    const onPages = (n: number): void => ((progress.pagesDone += n), tick()); // one for the run (see worker.ts)
+    for (const u of units) done(u, safeVerifyJobs(u.job, { ctx, opts: plain(opts), onPages, wholeBuffer }));
   } else {
     const patches = await runPool(units, workers, ctx, plain(opts), early ?? startWorkers(workers - 1, pgdata, plain(opts)), done, (n) => {
       progress.pagesDone += n;
@@ -266,8 +267,9 @@ async function runPool(units: Unit[], n: number, ctx: ClusterContext | null, opt
     }
   });
   const wholeBuffer = new WholeForkBuffer();
+  const onPatch = (p: ProbePatch): number => patches.push(p);
   const run = async (u: Unit): Promise<void> => {
-    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages, wholeBuffer, exchange, onPatch: (p) => patches.push(p) }));
+    done(u, safeVerifyJobs(u.job, { ctx, opts, onPages: pages, wholeBuffer, exchange, onPatch }));
     // let worker messages (reports, progress) in between relations
     await new Promise((r) => setImmediate(r));
   };

@@ -42,9 +42,17 @@ export interface HeapTarget {
   checksumSeverity?: Severity;
   /** decompress compressed values (inline and external) */
   decompress: boolean;
-  onPage?: (blkno: number) => void;
-  /** every page as read, before any check (a TOAST relation's chunk map is built from them) */
-  onPageRead?: (blkno: number, page: Uint8Array) => void;
+  /** pages done, for progress (one function for the whole run: a closure per relation, inlined into the scan, deoptimised it when it died) */
+  onPages?: (n: number) => void;
+  /** every page as read, before any check: a TOAST relation's chunk map is built from them */
+  feed?: PageFeed;
+  /** ... and the heapallindexed probes of the table's indexes run on them */
+  probe?: PageFeed;
+}
+
+/** Something fed the pages of a scan in order (an object with a method, not a closure per relation: see onPages). */
+export interface PageFeed {
+  page(blkno: number, page: Uint8Array): void;
 }
 
 export interface HeapStats {
@@ -102,8 +110,9 @@ export class HeapVerifier {
     const tg = this.target;
     for (const [blkno, page] of scanPages(tg.fork)) {
       this.stats.pages++;
-      tg.onPage?.(blkno);
-      tg.onPageRead?.(blkno, page);
+      tg.onPages?.(1);
+      tg.feed?.page(blkno, page);
+      tg.probe?.page(blkno, page);
       const file = tg.fork.fileOf(blkno).path;
       const dv = viewOf(page);
       const v = checkPage(page, dv, blkno, file, this.sink, { am: "heap", blockSize: tg.blockSize, checksums: tg.checksums, checksumSeverity: tg.checksumSeverity, relName: tg.relName });

@@ -41,7 +41,8 @@ export interface BtreeTarget {
   collector?: LeafCollector;
   /** search every leaf tuple from the root (bt_index_parent_check's rootdescend) */
   rootdescend?: boolean;
-  onPage?: (blkno: number) => void;
+  /** pages done, for progress (one function for the whole run; see HeapTarget.onPages) */
+  onPages?: (n: number) => void;
   /** where an index read whole goes (reused; nothing read from it outlives run()) */
   wholeBuffer?: WholeForkBuffer;
 }
@@ -155,13 +156,13 @@ export class BtreeVerifier {
       const bs = t.blockSize;
       for (let blk = first; blk < n; blk++) {
         this.stats.pages++;
-        t.onPage?.(blk);
+        t.onPages?.(1);
         this.pass1(blk, whole.subarray((blk - first) * bs, (blk - first + 1) * bs));
       }
     } else {
       for (const [blk, raw] of scanPages(t.fork)) {
         this.stats.pages++;
-        t.onPage?.(blk);
+        t.onPages?.(1);
         this.pass1(blk, raw);
       }
     }

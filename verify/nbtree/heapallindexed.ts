@@ -184,7 +184,7 @@ export interface ProbeTarget {
   attrs: AttrDesc[];
   indexName: string;
   /** partial index predicate over the tuple's NULLs, when it is one pgdisk can evaluate */
-  predicate?: ((isNull: (attnum: number) => boolean) => boolean) | null;
+  predicate?: NullTests | null;
 }
 
 export interface HeapSideStats {
@@ -289,13 +289,7 @@ export class HeapProber {
       for (let ti = 0; ti < nts; ti++) {
         const st = ts[ti];
         const tg = st.t;
-        if (tg.predicate) {
-          cur.page = page;
-          cur.t = t;
-          cur.natts = natts;
-          cur.hasnull = hasnull;
-          if (!tg.predicate(curIsNull)) continue;
-        }
+        if (tg.predicate && !nullTestsHold(tg.predicate, page, t, natts, hasnull)) continue;
         st.stats.liveTuples++;
         if (rootOff === 0) {
           tg.sink.add("BT_HOT_ROOT_MISSING", `failed to find parent tuple for heap-only tuple at (${blk},${i}) in table "${h.relName}"`, { file, block: blk, item: i, offset: t });
@@ -364,9 +358,15 @@ function slowForm(st: TargetState, h: HeapBase, page: Uint8Array, attOff: Int32A
   return formIndexTuple(attrs, vals, out);
 }
 
-/** The tuple a partial index's predicate is evaluated on (one closure for all tuples: none allocated per tuple). */
-const cur: { page: Uint8Array<ArrayBufferLike>; t: number; natts: number; hasnull: boolean } = { page: new Uint8Array(0), t: 0, natts: 0, hasnull: false };
-const curIsNull = (attnum: number): boolean => attnum > cur.natts || (cur.hasnull && (cur.page[cur.t + 23 + ((attnum - 1) >> 3)] & (1 << ((attnum - 1) & 7))) === 0);
+/** Does the heap tuple at page[t] satisfy every `col IS [NOT] NULL` of a partial index's predicate? */
+function nullTestsHold(tests: NullTests, page: Uint8Array, t: number, natts: number, hasnull: boolean): boolean {
+  for (let i = 0; i < tests.attnum.length; i++) {
+    const a = tests.attnum[i];
+    const isNull = a > natts || (hasnull && (page[t + 23 + ((a - 1) >> 3)] & (1 << ((a - 1) & 7))) === 0);
+    if (isNull === (tests.notNull[i] === 1)) return false;
+  }
+  return true;
+}
 
 /** heap_get_root_tuples: root[off] = the line pointer that leads to heap-only tuple `off`. */
 function rootOffsets(dv: DataView, maxoff: number, root: Uint16Array, mx: MultiXactReader | null, bad: ReadonlySet<number>): void {
@@ -511,7 +511,18 @@ function missingValue(ha: AttrDesc, ia: AttrDesc, vals: IndexValues, k: number):
  * The partial-index predicates pgdisk evaluates offline: `col IS [NOT] NULL` (a NULLTEST on a
  * Var in pg_index.indpred's node text, alone or ANDed). Null when the predicate is anything else.
  */
-export function nullTestPredicate(pred: string): ((isNull: (attnum: number) => boolean) => boolean) | null {
+/**
+ * A partial index's predicate as data, `col IS [NOT] NULL` tests all of which must hold: a
+ * closure per index, called per tuple, was inlined by V8 into the probe loop, which was then
+ * deoptimised when the closure died with its unit.
+ */
+export interface NullTests {
+  attnum: Int32Array;
+  /** 1: IS NOT NULL, 0: IS NULL */
+  notNull: Uint8Array;
+}
+
+export function nullTestPredicate(pred: string): NullTests | null {
   const tests: { attnum: number; notNull: boolean }[] = [];
   const re = /\{NULLTEST :arg \{VAR :varno 1 :varattno (\d+)[^}]*\} :nulltesttype (\d)/g;
   let m: RegExpExecArray | null;
@@ -523,5 +534,5 @@ export function nullTestPredicate(pred: string): ((isNull: (attnum: number) => b
   const andOnly = tests.length > 1 && /^\{BOOLEXPR :boolop and :args \(/.test(pred) && nested === 1 + 2 * tests.length;
   void stripped;
   if (!bare && !andOnly) return null;
-  return (isNull) => tests.every((t) => isNull(t.attnum) !== t.notNull);
+  return { attnum: Int32Array.from(tests, (t) => t.attnum), notNull: Uint8Array.from(tests, (t) => (t.notNull ? 1 : 0)) };
 }

@@ -74,26 +74,20 @@ export class ToastRelation {
    * Build the chunk maps from pages read elsewhere (the TOAST relation's own check): page() with
    * every block in order, then done(); until done() the maps are not used (a scan makes them).
    */
-  feeder(): { page: (blkno: number, page: Uint8Array) => void; done: () => void } {
-    const plain = new PlainChunkTable();
-    const direct: DirectChunkInfo[] = [];
-    let next = this.fork.firstBlock;
-    return {
-      page: (blkno, page) => {
-        if (blkno !== next) next = -1; // not the whole relation in order: the maps stay unbuilt
-        else next++;
-        this.mapPage(blkno, page, plain, direct);
-      },
-      done: () => {
-        if (next !== this.fork.nblocks || this.plain) return;
-        plain.finish();
-        this.plain = plain;
-        this.direct = direct;
-      },
-    };
+  feeder(): ChunkMapFeed {
+    return new ChunkMapFeed(this);
   }
 
-  private mapPage(blkno: number, page: Uint8Array, plain: PlainChunkTable, direct: DirectChunkInfo[]): void {
+  /** ChunkMapFeed.done: the maps a complete feed built (a partial one's are dropped). */
+  adopt(plain: PlainChunkTable, direct: DirectChunkInfo[]): void {
+    if (this.plain) return;
+    plain.finish();
+    this.plain = plain;
+    this.direct = direct;
+  }
+
+  /** Record the chunks of one page (ChunkMapFeed, scan). */
+  mapPage(blkno: number, page: Uint8Array, plain: PlainChunkTable, direct: DirectChunkInfo[]): void {
     const dv = viewOf(page);
     if (pageIsNew(dv)) return;
     const special = pdSpecial(dv);
@@ -161,6 +155,32 @@ export class ToastRelation {
     const len = lpLen(w);
     if (off < 24 || off + len > pdSpecial(dv) || len < 24) return { why: `line pointer (${block},${item}) has lp_off ${off} lp_len ${len}, outside the page's items` };
     return { page, off, len };
+  }
+}
+
+/**
+ * The pages of a TOAST relation's own check, fed to its chunk maps (an object, not closures: a
+ * closure made per relation and called per page is inlined by V8 into the scan, and the scan is
+ * deoptimised when the closure dies).
+ */
+export class ChunkMapFeed {
+  private readonly plain = new PlainChunkTable();
+  private readonly direct: DirectChunkInfo[] = [];
+  private next: number;
+
+  constructor(private readonly rel: ToastRelation) {
+    this.next = rel.fork.firstBlock;
+  }
+
+  page(blkno: number, page: Uint8Array): void {
+    if (blkno !== this.next) this.next = -1; // not the whole relation in order: the maps stay unbuilt
+    else this.next++;
+    this.rel.mapPage(blkno, page, this.plain, this.direct);
+  }
+
+  done(): void {
+    if (this.next !== this.rel.fork.nblocks) return;
+    this.rel.adopt(this.plain, this.direct);
   }
 }
 
