@@ -3,7 +3,7 @@
 // bigger buffer than the relation needs (most catalog relations have one or two blocks).
 import { FormatError } from "../formats/schema/errors.js";
 import type { RelationFork } from "../formats/storage/relfile.js";
-import { giveReadBuffer, takeReadBuffer } from "../formats/page/checksum.js";
+import { checksumReadArea } from "../formats/page/checksum.js";
 
 /**
  * A buffer reused for whole-fork reads, one per thread. Reading into fresh memory runs at a
@@ -55,6 +55,28 @@ export function readWholeFork(fork: RelationFork, limit: number, into?: WholeFor
     throw e;
   }
   return whole;
+}
+
+/**
+ * Read buffers of up to 256 KiB cut from the checksum module's read area, 16 per thread: pages
+ * read into them are checksummed where they are (formats/page/checksum.ts). When all are taken,
+ * or without WebAssembly, a plain array.
+ */
+const READ_SLOT = 256 * 1024;
+const readArea = checksumReadArea();
+const slotFree: boolean[] = new Array<boolean>(readArea ? Math.floor(readArea.length / READ_SLOT) : 0).fill(true);
+
+export function takeReadBuffer(bytes: number): Uint8Array {
+  const i = readArea && bytes <= READ_SLOT ? slotFree.indexOf(true) : -1;
+  if (i < 0) return new Uint8Array(bytes);
+  slotFree[i] = false;
+  return readArea!.subarray(i * READ_SLOT, i * READ_SLOT + bytes);
+}
+
+/** Return a buffer from takeReadBuffer (its pages must not be used after this; a plain array is left to the GC). */
+export function giveReadBuffer(b: Uint8Array): void {
+  if (!readArea || b.buffer !== readArea.buffer) return;
+  slotFree[(b.byteOffset - readArea.byteOffset) / READ_SLOT] = true;
 }
 
 export function* scanPages(fork: RelationFork, from = fork.firstBlock, to = fork.nblocks): Generator<[number, Uint8Array]> {

@@ -12,8 +12,8 @@
 // Cost (bench/checksum.ts, 20,000 real pages, Node 20 x64): about 530 ns a page against 2,050 ns
 // for the JS loop. Some 180 ns of it is the SIMD loop, bound by the latency of the 64 dependent
 // mul/xor steps of each accumulator; the rest is copying the page into wasm memory, mostly
-// cache misses on the caller's buffer. So the memory also holds buffers that relation scans read
-// their pages into (takeReadBuffer): those pages are checksummed where they are, with no copy
+// cache misses on the caller's buffer. So the memory also holds an area that relation scans read
+// their pages into (checksumReadArea): those pages are checksummed where they are, with no copy
 // (pd_checksum is masked as the first row is loaded, not cleared). V8 tiers the function up to
 // TurboFan even under --single-threaded.
 //
@@ -54,11 +54,10 @@ const N_VEC = N_SUMS / 4; // 8 accumulators of 4 lanes
 const FNV_PRIME = 16777619;
 const CHECKSUM_OFF = PageHeaderData.offsets.pd_checksum; // a uint16 at byte 8
 
-/** The module's memory: a one-page copy area at 0, then READ_SLOTS buffers pages can be read into and checksummed where they are. */
-export const READ_SLOT_BYTES = 256 * 1024;
-export const READ_SLOTS = 16;
-const READ_SLOTS_AT = 65536;
-const MEMORY_PAGES = (READ_SLOTS_AT + READ_SLOTS * READ_SLOT_BYTES) / 65536;
+/** The module's memory: a one-page copy area at 0, then an area pages can be read into and checksummed where they are. */
+const READ_AREA_AT = 65536;
+const READ_AREA_BYTES = 4 * 1024 * 1024;
+const MEMORY_PAGES = (READ_AREA_AT + READ_AREA_BYTES) / 65536;
 
 /**
  * The module's bytes. Exports `memory` (MEMORY_PAGES pages, never grown) and
@@ -131,14 +130,12 @@ export function checksumModuleBytes(baseOffsets: Int32Array): Uint8Array {
   return module("checksum", [I32, I32], [I32], [[N_VEC + 2, V128], [2, I32], [1, V128]], body, MEMORY_PAGES);
 }
 
-/** The per-thread compiled checksum, and the buffers pages can be read into to be checksummed in place. */
+/** The per-thread compiled checksum, and the area of its memory pages can be read into to be checksummed in place. */
 export interface WasmChecksum {
-  /** pg_checksum_page of an 8192-byte page (copied in first unless it lies in a read buffer) */
+  /** pg_checksum_page of an 8192-byte page (copied in first unless it lies in the module's memory) */
   checksum(page: Uint8Array, blkno: number): number;
-  /** a free read buffer of `bytes` (at most READ_SLOT_BYTES), or null when none is free */
-  takeReadBuffer(bytes: number): Uint8Array | null;
-  /** give a buffer from takeReadBuffer back (anything else is ignored) */
-  giveReadBuffer(b: Uint8Array): void;
+  /** 4 MiB of the module's memory for pages to be read into (the caller shares it out) */
+  readArea: Uint8Array;
 }
 
 /**
@@ -153,22 +150,12 @@ export function wasmChecksum(baseOffsets: Int32Array): WasmChecksum | null {
   // The memory never grows, so these views stay attached.
   const memory = m.memory;
   const copyArea = new Uint8Array(memory, 0, PAGE_BYTES);
-  const free: boolean[] = new Array<boolean>(READ_SLOTS).fill(true);
   return {
     checksum(page, blkno) {
       if (page.buffer === memory) return checksum(page.byteOffset, blkno);
       copyArea.set(page); // a memcpy
       return checksum(0, blkno);
     },
-    takeReadBuffer(bytes) {
-      const i = bytes <= READ_SLOT_BYTES ? free.indexOf(true) : -1;
-      if (i < 0) return null;
-      free[i] = false;
-      return new Uint8Array(memory, READ_SLOTS_AT + i * READ_SLOT_BYTES, bytes);
-    },
-    giveReadBuffer(b) {
-      if (b.buffer !== memory || b.byteOffset < READ_SLOTS_AT) return;
-      free[(b.byteOffset - READ_SLOTS_AT) / READ_SLOT_BYTES] = true;
-    },
+    readArea: new Uint8Array(memory, READ_AREA_AT, READ_AREA_BYTES),
   };
 }

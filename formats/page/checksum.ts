@@ -38,17 +38,12 @@ const wordsOver = wordViewCache();
 const wasmPage = HOST_LE ? wasmChecksum(BASE_OFFSETS) : null;
 
 /**
- * A buffer of `bytes` to read pages into: pgChecksumPage checksums pages in it where they are
- * (without WebAssembly, or when none is free or `bytes` is over 256 KiB, a plain array). Give it
- * back with giveReadBuffer when the pages read into it are no longer used.
+ * This thread's area (4 MiB) of the checksum module's memory: pgChecksumPage checksums a page
+ * that lies in it where it is, without copying it. Null without WebAssembly SIMD. Callers share
+ * it out as read buffers (verify/scan.ts).
  */
-export function takeReadBuffer(bytes: number): Uint8Array {
-  return wasmPage?.takeReadBuffer(bytes) ?? new Uint8Array(bytes);
-}
-
-/** Return a buffer from takeReadBuffer for reuse (its pages must not be used after this). */
-export function giveReadBuffer(b: Uint8Array): void {
-  wasmPage?.giveReadBuffer(b);
+export function checksumReadArea(): Uint8Array | null {
+  return wasmPage?.readArea ?? null;
 }
 
 /** Which implementation pgChecksumPage runs in this thread. */
