@@ -508,10 +508,6 @@ function missingValue(ha: AttrDesc, ia: AttrDesc, vals: IndexValues, k: number):
 }
 
 /**
- * The partial-index predicates pgdisk evaluates offline: `col IS [NOT] NULL` (a NULLTEST on a
- * Var in pg_index.indpred's node text, alone or ANDed). Null when the predicate is anything else.
- */
-/**
  * A partial index's predicate as data, `col IS [NOT] NULL` tests all of which must hold: a
  * closure per index, called per tuple, was inlined by V8 into the probe loop, which was then
  * deoptimised when the closure died with its unit.
@@ -522,6 +518,10 @@ export interface NullTests {
   notNull: Uint8Array;
 }
 
+/**
+ * The partial-index predicates pgdisk evaluates offline: `col IS [NOT] NULL` (a NULLTEST on a
+ * Var in pg_index.indpred's node text, alone or ANDed). Null when the predicate is anything else.
+ */
 export function nullTestPredicate(pred: string): NullTests | null {
   const tests: { attnum: number; notNull: boolean }[] = [];
   const re = /\{NULLTEST :arg \{VAR :varno 1 :varattno (\d+)[^}]*\} :nulltesttype (\d)/g;
