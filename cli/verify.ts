@@ -45,6 +45,7 @@ export function makeVerifyCommand(): Command {
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "junit"]).default("text"))
     .option("-o, --output <file>", "write the report to a file instead of stdout")
     .option("--no-heapallindexed", "skip the heap-vs-index comparison of B-tree indexes")
+    .option("--exact-heapallindexed", "compare each index tuple's bytes themselves, not their 64-bit fingerprints (keeps every index's tuples in memory until its table is read; slower)")
     .option("--no-toast", "do not follow TOAST pointers of tables")
     .option("--no-decompress", "do not decompress compressed values")
     .option("--rootdescend", "also find every B-tree leaf tuple by a search from the root (slower)")
@@ -72,6 +73,7 @@ Examples:
       const jobs = o.jobs as number | undefined;
       const opts = {
         heapallindexed: o.heapallindexed as boolean,
+        ...(o.exactHeapallindexed ? { exactHeapallindexed: true } : {}),
         toast: o.toast as boolean,
         decompress: o.decompress as boolean,
         rootdescend: !!o.rootdescend,

@@ -31,8 +31,11 @@ export function renderChecksDoc(): string {
   out.push("  it with the tuple each live heap tuple should have, so a missing tuple escapes with the filter's");
   out.push("  false-positive rate (a few percent). pgdisk keeps, per heap TID, a 64-bit fingerprint of the");
   out.push("  normalised index tuple: the TID is compared exactly and the bytes through the fingerprint, so a");
-  out.push("  missing or altered entry escapes only on a 64-bit collision. The indexes of one table are probed");
-  out.push("  in one scan of it. Timings: [verify-performance.md](verify-performance.md).");
+  out.push("  missing or altered entry escapes only on a 64-bit collision (and never when the bytes differ in");
+  out.push("  one 8-byte word). `--exact-heapallindexed` also keeps every normalised index tuple and matches a");
+  out.push("  heap tuple only to an entry with its TID and exactly its bytes, the fingerprint only choosing the");
+  out.push("  entries to compare (more memory; about 40 % slower on the large sample). The indexes of one table");
+  out.push("  are probed in one scan of it. Timings: [verify-performance.md](verify-performance.md).");
   out.push("");
   const areas = [...new Set(CHECKS.map((c) => c.area))] as CheckArea[];
   out.push(`${CHECKS.length} checks in ${areas.length} groups:`);

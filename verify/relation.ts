@@ -29,6 +29,8 @@ import { viewOf } from "./page-view.js";
 export interface VerifyOptions {
   /** heap-vs-index comparison for B-tree indexes */
   heapallindexed: boolean;
+  /** heapallindexed compares the tuples' bytes themselves, not only their 64-bit fingerprints (each index's normalised tuples kept in memory until its table is probed) */
+  exactHeapallindexed?: boolean;
   /** follow TOAST pointers of tables */
   toast: boolean;
   /** decompress compressed values (inline and TOASTed) */
@@ -279,7 +281,7 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   if (env.opts.heapallindexed && heap) {
     if (info.exprs) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for expression index "${label}"`, { file: fork.basePath });
     else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
-    else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize);
+    else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize, !!env.opts.exactHeapallindexed);
   }
   const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPages: env.onPages, wholeBuffer: env.wholeBuffer }, sink);
   Object.assign(report.stats, v.run());

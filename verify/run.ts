@@ -90,7 +90,8 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
   const workers = opts.jobs !== undefined ? Math.max(1, Math.min(opts.jobs, planned.length)) : workerCount(defaultJobs(), planned);
   const reports = new Map<PlannedJob, RelationReport>();
   const tick = (): void => opts.onProgress?.(progress);
-  const units = groupUnits(planned, opts.heapallindexed, workers);
+  // exact entries stay in the thread that made them (they are not published for another's scan)
+  const units = groupUnits(planned, opts.heapallindexed, workers, !opts.exactHeapallindexed);
   const done = (u: Unit, rs: RelationReport[]): void => {
     u.members.forEach((j, k) => reports.set(j, rs[k]));
     progress.relationsDone += u.members.length;
@@ -127,7 +128,7 @@ function applyPatches(planned: readonly PlannedJob[], reports: Map<PlannedJob, R
 }
 
 function plain(o: RunOptions): VerifyOptions {
-  return { heapallindexed: o.heapallindexed, toast: o.toast, decompress: o.decompress, rootdescend: o.rootdescend, checksums: o.checksums, capPerCode: o.capPerCode };
+  return { heapallindexed: o.heapallindexed, ...(o.exactHeapallindexed ? { exactHeapallindexed: true } : {}), toast: o.toast, decompress: o.decompress, rootdescend: o.rootdescend, checksums: o.checksums, capPerCode: o.capPerCode };
 }
 
 export function summarize(reports: RelationReport[], workers: number, ms: number): VerifySummary {

@@ -114,12 +114,13 @@ export interface Unit {
  * than half a thread's share of the run is split into up to `workers` units (largest first); a
  * table that is split, or whose unit would exceed a thread's share, is left to a unit of its own.
  * Its index units then publish their entries, and the table's unit probes them all from its one
- * scan (entry-exchange.ts); without the table in the run, each index unit probes through a scan
+ * scan (entry-exchange.ts); without the table in the run, or without `shareEntries` (exact
+ * heapallindexed entries stay in the thread that made them), each index unit probes through a scan
  * of its own. A table's TOAST relation (with
  * its indexes) is checked first in the table's unit, its scan building the chunk map the table's
  * TOAST checks use.
  */
-export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number): Unit[] {
+export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, workers: number, shareEntries = true): Unit[] {
   const single = (j: PlannedJob): Unit => ({ job: j.job, members: [j], cost: j.cost, bytes: j.bytes });
   const units: Unit[] = [];
   const key = (db: number, oid: number): string => `${db}:${oid}`;
@@ -157,7 +158,7 @@ export function groupUnits(planned: PlannedJob[], heapallindexed: boolean, worke
       // the threads balance when one core is slower than the other. The bins publish their
       // entries for the table's unit instead (docs/verify-performance.md).
       const tableCost = byOid.get(k)?.cost ?? 0;
-      if (workers > 1 && (n > 1 || cost + tableCost > total / workers)) detached.add(k);
+      if (shareEntries && workers > 1 && (n > 1 || cost + tableCost > total / workers)) detached.add(k);
     }
   }
   const used = new Set<PlannedJob>();

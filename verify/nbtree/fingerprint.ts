@@ -186,9 +186,16 @@ export class TidFingerprints {
   private readonly stamp = new Int32Array(MAX_OFF + 1);
   private stampNow = 0;
   private next = new Int32Array(16);
+  /** exact mode: a number the caller gave with each entry (where its bytes are), by entry, then grouped like the entries */
+  private refs: Int32Array | null = null;
+  private sortedRefs: Int32Array | null = null;
 
-  /** `expected`: about how many entries will be added (the table's reltuples), to size the array once */
-  constructor(expected = 0, from?: SharedFingerprints) {
+  /**
+   * `expected`: about how many entries will be added (the table's reltuples), to size the array
+   * once; `withRefs`: each entry also keeps a number of the caller's (refAt), for a comparison of
+   * the bytes themselves.
+   */
+  constructor(expected = 0, from?: SharedFingerprints, withRefs = false) {
     if (from) {
       this.ent = new Int32Array(0);
       this.sorted = from.sorted;
@@ -198,6 +205,7 @@ export class TidFingerprints {
       this.next = new Int32Array(Math.max(16, from.widest));
       this.shared = true;
     } else this.ent = takeInts(4 * Math.max(1024, Math.ceil(Math.min(expected, 4e6) * 1.05)));
+    if (withRefs) this.refs = new Int32Array(this.ent.length >>> 2);
   }
 
   /** A finished table made elsewhere (toShared), for matching here. */
@@ -207,6 +215,7 @@ export class TidFingerprints {
 
   /** Finish into shared memory and hand the result over (this table is not matched here). */
   toShared(nblocks: number): SharedFingerprints {
+    if (this.refs) throw new Error("TidFingerprints with refs are not shared");
     this.finish(nblocks, true);
     const out: SharedFingerprints = { sorted: this.sorted as Int32Array<SharedArrayBuffer>, bucket: this.bucket as Int32Array<SharedArrayBuffer>, nblocks: this.nblocks, widest: this.widest };
     this.sorted = null;
@@ -219,14 +228,22 @@ export class TidFingerprints {
     return this.n;
   }
 
-  /** Add heap TID (block, off) with fingerprint (hi, lo); duplicates are kept. */
-  add(block: number, off: number, hi: number, lo: number): void {
+  /** Add heap TID (block, off) with fingerprint (hi, lo) (and `ref` with refs); duplicates are kept. */
+  add(block: number, off: number, hi: number, lo: number, ref = 0): void {
     // a pooled array's length need not be a multiple of 4 (it may have held (offset, hi, lo) triples)
     if (this.n * 4 + 4 > this.ent.length) {
       const e = takeInts(Math.max(4096, this.ent.length * 2));
       e.set(this.ent);
       giveInts(this.ent);
       this.ent = e;
+    }
+    if (this.refs) {
+      if (this.n === this.refs.length) {
+        const r = new Int32Array(this.refs.length * 2);
+        r.set(this.refs);
+        this.refs = r;
+      }
+      this.refs[this.n] = ref;
     }
     const p = this.n++ * 4;
     const e = this.ent;
@@ -247,6 +264,7 @@ export class TidFingerprints {
     if (shared) bucket.set(counts);
     const dest: Int32Array<ArrayBufferLike> = shared ? new Int32Array(new SharedArrayBuffer(Math.max(4, bucket[nblocks] * 12))) : takeInts(bucket[nblocks] * 3);
     this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks, dest);
+    if (this.refs) this.sortedRefs = scatterRefs(this.ent, this.refs, this.n, bucket, nblocks);
     this.shared = shared;
     this.bucket = bucket;
     this.nblocks = nblocks;
@@ -261,13 +279,24 @@ export class TidFingerprints {
   release(): void {
     if (this.sorted && !this.shared) giveInts(this.sorted as Int32Array<ArrayBuffer>);
     this.sorted = null;
+    this.sortedRefs = null;
     this.nblocks = 0;
   }
 
   /** 0: no entry has this TID; 1: one with this TID has the fingerprint; 2: the TID is there with other fingerprints. */
   match(block: number, off: number, hi: number, lo: number): 0 | 1 | 2 {
+    const k = this.find(block, off, hi, lo, -1);
+    return k >= 0 ? 1 : k === -1 ? 0 : 2;
+  }
+
+  /**
+   * The position of the next entry with TID (block, off) and fingerprint (hi, lo), after position
+   * `after` (-1: from the first); -1 when no entry has the TID, -2 when no further one has the
+   * fingerprint. Positions are for refAt.
+   */
+  find(block: number, off: number, hi: number, lo: number, after: number): number {
     if (!this.sorted) throw new Error("TidFingerprints.match before finish");
-    if (block >= this.nblocks || off > MAX_OFF) return 0;
+    if (block >= this.nblocks || off > MAX_OFF) return -1;
     const s = this.sorted;
     const from = this.bucket[block];
     if (block !== this.curBlk) {
@@ -286,11 +315,16 @@ export class TidFingerprints {
         this.head[o] = k;
       }
     }
-    if (this.stamp[off] !== this.stampNow) return 0;
-    for (let k = this.head[off]; k !== -1; k = this.next[k - from]) {
-      if (s[k * 3 + 1] === hi && s[k * 3 + 2] === lo) return 1;
+    if (this.stamp[off] !== this.stampNow) return -1;
+    for (let k = after < 0 ? this.head[off] : this.next[after - from]; k !== -1; k = this.next[k - from]) {
+      if (s[k * 3 + 1] === hi && s[k * 3 + 2] === lo) return k;
     }
-    return 2;
+    return -2;
+  }
+
+  /** The `ref` added with the entry at position k (find), with refs. */
+  refAt(k: number): number {
+    return this.sortedRefs![k];
   }
 }
 
@@ -312,6 +346,17 @@ function prefixSums(bucket: Int32Array, nblocks: number): number {
     bucket[b + 1] += bucket[b];
   }
   return widest;
+}
+
+/** The refs of the entries in the order scatterByBlock puts the entries. */
+function scatterRefs(e: Int32Array, refs: Int32Array, n: number, bucket: Int32Array<ArrayBufferLike>, nblocks: number): Int32Array {
+  const fill = bucket.slice(0, nblocks);
+  const out = new Int32Array(Math.max(1, bucket[nblocks]));
+  for (let i = 0; i < n; i++) {
+    const b = e[i * 4] >>> 0;
+    if (b < nblocks) out[fill[b]++] = refs[i];
+  }
+  return out;
 }
 
 /** Entries (offset, hi, lo) grouped by block in bucket order. */

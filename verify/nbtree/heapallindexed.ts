@@ -34,9 +34,16 @@ import { viewOf } from "../page-view.js";
 
 const NAMEOID = 19;
 
-/** The index side: a fingerprint of each normalised leaf tuple, by heap TID (fingerprint.ts). */
+/**
+ * The index side: a fingerprint of each normalised leaf tuple, by heap TID (fingerprint.ts).
+ * Exact mode also keeps each normalised tuple's bytes (t_info, then bytes 8 on), and a heap
+ * tuple matches only an entry with its TID and those very bytes; the fingerprint only picks the
+ * entries to compare.
+ */
 export class IndexEntries implements LeafCollector {
   private readonly set: TidFingerprints;
+  /** exact mode: the normalised tuples */
+  private kept: KeptTuples | null = null;
   private readonly kv = new KeyView();
   private readonly vals = new IndexValues();
   private readonly out = new FormBuffer();
@@ -53,26 +60,35 @@ export class IndexEntries implements LeafCollector {
     shared?: { table: SharedFingerprints; entries: number },
     /** the index's page size (tuples are hashed page by page) */
     readonly pageSize = 8192,
+    /** compare the tuples' bytes themselves, not only their fingerprints (keeps them all in memory) */
+    readonly exact = false,
   ) {
     unstagePage(); // a new index: the last one's buffers may hold other pages now
-    this.set = shared ? TidFingerprints.fromShared(shared.table) : new TidFingerprints(expected);
+    if (exact && shared) throw new Error("exact entries are not shared between threads");
+    this.set = shared ? TidFingerprints.fromShared(shared.table) : new TidFingerprints(expected, undefined, exact);
+    if (exact) this.kept = new KeptTuples();
     if (shared) this.entries = shared.entries;
   }
 
   add(t: TupleInfo, blk: number, off: number, walked?: KeyView | null): void {
     const keyEnd = t.posting ? t.postingOff : t.size;
     if (keyEnd > t.len || keyEnd < 8) return;
+    let ref = 0;
     if (this.needsNormalising(t, blk, off, walked)) {
       if (!this.reform(t)) return;
       const b = this.out.bytes;
       const info = b[6] | (b[7] << 8);
-      fingerprint(b, 0, (info & INDEX_SIZE_MASK) || 8, info);
+      const size = (info & INDEX_SIZE_MASK) || 8;
+      fingerprint(b, 0, size, info);
+      if (this.kept) ref = this.kept.keep(b, 0, size, info);
     } else {
       // the plain tuple of one heap TID: size = MAXALIGN(key size), INDEX_ALT_TID_MASK clear;
       // hashed within its page, which is copied into the hash module's memory once
       const len = (keyEnd + 7) & ~7;
+      const info = (t.tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len;
       const from = t.start - (t.start % this.pageSize);
-      fingerprintInPage(t.buf, blk, from, Math.min(this.pageSize, t.buf.length - from), t.start, len, (t.tinfo & ~(INDEX_SIZE_MASK | INDEX_ALT_TID_MASK)) | len);
+      fingerprintInPage(t.buf, blk, from, Math.min(this.pageSize, t.buf.length - from), t.start, len, info);
+      if (this.kept) ref = this.kept.keep(t.buf, t.start, len, info);
     }
     const hi = FP[0];
     const lo = FP[1];
@@ -80,11 +96,11 @@ export class IndexEntries implements LeafCollector {
       const b = t.buf;
       for (let i = 0; i < t.nposting; i++) {
         const p = t.start + t.postingOff + 6 * i;
-        this.set.add((b[p] | (b[p + 1] << 8)) * 65536 + (b[p + 2] | (b[p + 3] << 8)), b[p + 4] | (b[p + 5] << 8), hi, lo);
+        this.set.add((b[p] | (b[p + 1] << 8)) * 65536 + (b[p + 2] | (b[p + 3] << 8)), b[p + 4] | (b[p + 5] << 8), hi, lo, ref);
       }
       this.entries += t.nposting;
     } else {
-      this.set.add(t.tidBlock, t.tidOff, hi, lo);
+      this.set.add(t.tidBlock, t.tidOff, hi, lo, ref);
       this.entries++;
     }
   }
@@ -151,14 +167,65 @@ export class IndexEntries implements LeafCollector {
   /** Probing is over: the arrays go back to the thread's pool. */
   release(): void {
     this.set.release();
+    this.kept = null;
   }
 
   /** Is there an entry for heap TID (block, off) whose tuple is formed[0, size)? 0 none for the TID, 1 found, 2 TID present with other bytes. */
   match(block: number, off: number, formed: Uint8Array, size: number): 0 | 1 | 2 {
-    fingerprint(formed, 0, size, formed[6] | (formed[7] << 8));
-    return this.set.match(block, off, FP[0], FP[1]);
+    const info = formed[6] | (formed[7] << 8);
+    fingerprint(formed, 0, size, info);
+    const kept = this.kept;
+    if (!kept) return this.set.match(block, off, FP[0], FP[1]);
+    // every entry with the TID and the fingerprint, until one holds the same bytes
+    const hi = FP[0];
+    const lo = FP[1];
+    let k = this.set.find(block, off, hi, lo, -1);
+    if (k === -1) return 0;
+    for (; k >= 0; k = this.set.find(block, off, hi, lo, k)) if (kept.same(this.set.refAt(k), formed, size, info)) return 1;
+    return 2;
   }
 }
+
+/**
+ * Exact heapallindexed: normalised index tuples kept as compared, each as (size, t_info, bytes 8
+ * on) at an offset that is the entry's ref in the TID table.
+ */
+export class KeptTuples {
+  private bytes = new Uint8Array(64 * 1024);
+  private used = 0;
+
+  /** Keep the tuple b[start, start + size) with t_info `info`; where it is kept. */
+  keep(b: Uint8Array, start: number, size: number, info: number): number {
+    if (this.used + size + 8 > this.bytes.length) {
+      const a = new Uint8Array(Math.max(this.used + size + 8, 2 * this.bytes.length));
+      a.set(this.bytes.subarray(0, this.used));
+      this.bytes = a;
+    }
+    const a = this.bytes;
+    const at = this.used;
+    writeU32(a, at, size);
+    writeU32(a, at + 4, info);
+    for (let i = 8; i < size; i++) a[at + i] = b[start + i];
+    this.used = (at + Math.max(size, 8) + 3) & ~3; // the 8 header bytes stand in for t_tid and t_info
+    return at;
+  }
+
+  /** Is the tuple kept at `at` the tuple formed[0, size) with t_info `info`, byte for byte? */
+  same(at: number, formed: Uint8Array, size: number, info: number): boolean {
+    const a = this.bytes;
+    if (readU32(a, at) !== size || readU32(a, at + 4) !== info) return false;
+    for (let i = 8; i < size; i++) if (a[at + i] !== formed[i]) return false;
+    return true;
+  }
+}
+
+const writeU32 = (a: Uint8Array, at: number, v: number): void => {
+  a[at] = v & 0xff;
+  a[at + 1] = (v >>> 8) & 0xff;
+  a[at + 2] = (v >>> 16) & 0xff;
+  a[at + 3] = (v >>> 24) & 0xff;
+};
+const readU32 = (a: Uint8Array, at: number): number => (a[at] | (a[at + 1] << 8) | (a[at + 2] << 16) | (a[at + 3] << 24)) >>> 0;
 
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
