@@ -7,7 +7,7 @@ import { setPageChecksum } from "../../formats/page/checksum.js";
 import { LP_NORMAL, LP_REDIRECT, LP_UNUSED, lpFlags, lpLen, lpOff, makeLp } from "../../formats/page/item-id.js";
 import { maxOffsetNumber, pageView } from "../../formats/page/page.js";
 import type { ForkName } from "../../formats/storage/relfile.js";
-import { HEAP_HASNULL, HEAP_ONLY_TUPLE, HEAP_HOT_UPDATED, HTH } from "../../formats/heap/tuple-header.js";
+import { HEAP_HASNULL, HEAP_HOT_UPDATED, HEAP_ONLY_TUPLE, HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
 import { deformHeapTuple } from "../../formats/heap/deform.js";
 import { readBTOpaque } from "../../formats/nbtree/opaque.js";
 
@@ -114,6 +114,24 @@ export class Damager {
       }
     }
     return out;
+  }
+
+  /**
+   * Add `delta` to the first column (an int8 key) of a live, committed tuple without NULLs of
+   * block `blk` of `table` that is not part of a HOT chain: the key changes behind its indexes'
+   * back. Returns the tuple.
+   */
+  shiftFirstInt8(table: string, blk: number, delta: bigint): Item {
+    const path = this.path(table);
+    const it = this.item(path, (_p, dv, x) => {
+      if (x.blk !== blk) return false;
+      const im = dv.getUint16(x.off + HTH.t_infomask, true);
+      const im2 = dv.getUint16(x.off + HTH.t_infomask2, true);
+      const noNulls = dv.getUint8(x.off + HTH.t_hoff) === 24; // the first column right after the header
+      return noNulls && (im & (HEAP_XMAX_INVALID | HEAP_XMIN_COMMITTED)) === (HEAP_XMAX_INVALID | HEAP_XMIN_COMMITTED) && !(im2 & (HEAP_ONLY_TUPLE | HEAP_HOT_UPDATED));
+    });
+    this.patch(path, blk, (_p, dv) => dv.setBigInt64(it.off + 24, dv.getBigInt64(it.off + 24, true) + delta, true));
+    return it;
   }
 
   item(path: string, pred: (page: Uint8Array, dv: DataView, it: Item) => boolean): Item {

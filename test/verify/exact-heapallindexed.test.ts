@@ -3,17 +3,15 @@
 // pieces (the TID table's entry refs, the kept tuples) against plain references, then whole runs
 // of the tiny sample: the same reports as the fingerprint comparison, clean and with a heap key
 // changed behind the index's back, with one thread and with eight (nothing published then).
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { TidFingerprints } from "../../verify/nbtree/fingerprint.js";
 import { KeptTuples } from "../../verify/nbtree/heapallindexed.js";
-import { tinySampleCopy } from "../fixtures/sample.js";
+import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { runVerify } from "../../verify/run.js";
 import { ClusterContext } from "../../verify/cluster-context.js";
 import { groupUnits, planJobs } from "../../verify/targets.js";
 import type { RelationReport } from "../../verify/relation.js";
-import { HEAP_HOT_UPDATED, HEAP_ONLY_TUPLE, HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
 import { Damager } from "./damage.js";
 
 let seed = 31337;
@@ -80,27 +78,18 @@ test("kept tuples compare equal only byte for byte, with the same t_info and siz
   }
 });
 
-let root = "";
-let pgdata = "";
-before(async () => {
-  const c = await tinySampleCopy();
-  root = c.root;
-  pgdata = c.pgdata;
-});
-after(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const copy = tinySampleCopyForFile();
 
 const scope = { database: "pgdisk_sample", relations: ["web_links", "accounts", "toast_docs"] };
 const comparable = (rs: RelationReport[]): unknown[] => rs.map((r) => ({ ...r, ms: 0 }));
 
 test("exact runs report what fingerprint runs report, with one thread and with eight (nothing published)", async () => {
-  const ctx = new ClusterContext(pgdata);
-  const units = groupUnits(planJobs({ pgdata, ...scope }, ctx), true, 8, false);
+  const ctx = new ClusterContext(copy.pgdata);
+  const units = groupUnits(planJobs({ pgdata: copy.pgdata, ...scope }, ctx), true, 8, false);
   assert.ok(units.every((u) => u.job.kind !== "group" || (!u.job.publish && u.job.stages.every((st) => !st.remote))));
-  const fp = await runVerify({ pgdata, ...scope }, { jobs: 1 });
+  const fp = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 1 });
   for (const jobs of [1, 8]) {
-    const exact = await runVerify({ pgdata, ...scope }, { jobs, exactHeapallindexed: true });
+    const exact = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs, exactHeapallindexed: true });
     assert.deepEqual(comparable(exact.reports), comparable(fp.reports), `${jobs} threads`);
     assert.equal(exact.summary.errors, 0);
   }
@@ -109,19 +98,11 @@ test("exact runs report what fingerprint runs report, with one thread and with e
 });
 
 test("an exact run finds a heap key changed behind the index's back", async () => {
-  const d = new Damager(pgdata);
+  const d = new Damager(copy.pgdata);
   try {
-    const path = d.path("web_links");
-    const it = d.item(path, (_p, dv, x) => {
-      if (x.blk !== 2) return false;
-      const im = dv.getUint16(x.off + HTH.t_infomask, true);
-      const im2 = dv.getUint16(x.off + HTH.t_infomask2, true);
-      return (im & (HEAP_XMAX_INVALID | HEAP_XMIN_COMMITTED)) === (HEAP_XMAX_INVALID | HEAP_XMIN_COMMITTED) && !(im2 & (HEAP_ONLY_TUPLE | HEAP_HOT_UPDATED));
-    });
-    // the first column (id, int8, the primary key) of a live tuple
-    d.patch(path, 2, (_p, dv) => dv.setBigInt64(it.off + 24, dv.getBigInt64(it.off + 24, true) + 100000n, true));
-    const run = await runVerify({ pgdata, database: "pgdisk_sample", relations: ["web_links"] }, { jobs: 2, exactHeapallindexed: true });
-    const fp = await runVerify({ pgdata, database: "pgdisk_sample", relations: ["web_links"] }, { jobs: 2 });
+    d.shiftFirstInt8("web_links", 2, 100000n); // the primary key (id, int8) of a live tuple
+    const run = await runVerify({ pgdata: copy.pgdata, database: "pgdisk_sample", relations: ["web_links"] }, { jobs: 2, exactHeapallindexed: true });
+    const fp = await runVerify({ pgdata: copy.pgdata, database: "pgdisk_sample", relations: ["web_links"] }, { jobs: 2 });
     assert.deepEqual(comparable(run.reports), comparable(fp.reports));
     const missing = run.reports.find((r) => r.name === "web_links_pkey")!.findings.filter((f) => f.code === "BT_HEAP_TUPLE_NOT_INDEXED");
     assert.equal(missing.length, 1, JSON.stringify(missing));

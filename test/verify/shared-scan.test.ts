@@ -3,28 +3,17 @@
 // worker threads to the main thread) and the table's unit probes them all. With 8 threads the
 // tiny sample's web_links is split that way; the reports must be those of a single-thread run,
 // clean and with a heap key changed behind the indexes' back.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { renameSync, rmSync } from "node:fs";
-import { tinySampleCopy } from "../fixtures/sample.js";
+import { renameSync } from "node:fs";
+import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { runVerify } from "../../verify/run.js";
 import { ClusterContext } from "../../verify/cluster-context.js";
 import { groupUnits, planJobs } from "../../verify/targets.js";
 import type { GroupJob, RelationReport } from "../../verify/relation.js";
-import { HEAP_HOT_UPDATED, HEAP_ONLY_TUPLE, HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
 import { Damager } from "./damage.js";
 
-let root = "";
-let pgdata = "";
-
-before(async () => {
-  const c = await tinySampleCopy();
-  root = c.root;
-  pgdata = c.pgdata;
-});
-after(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const copy = tinySampleCopyForFile();
 
 const scope = { database: "pgdisk_sample", relations: ["web_links"] };
 
@@ -32,8 +21,8 @@ const scope = { database: "pgdisk_sample", relations: ["web_links"] };
 const comparable = (rs: RelationReport[]): unknown[] => rs.map((r) => ({ ...r, ms: 0 }));
 
 test("with 8 threads, web_links's index units publish their entries and the table's unit probes them all", () => {
-  const ctx = new ClusterContext(pgdata);
-  const planned = planJobs({ pgdata, ...scope }, ctx);
+  const ctx = new ClusterContext(copy.pgdata);
+  const planned = planJobs({ pgdata: copy.pgdata, ...scope }, ctx);
   const units = groupUnits(planned, true, 8);
   const groups = units.map((u) => u.job).filter((j): j is GroupJob => j.kind === "group");
   const publishing = groups.filter((j) => j.publish);
@@ -47,8 +36,8 @@ test("with 8 threads, web_links's index units publish their entries and the tabl
 });
 
 test("clean: the split run reports exactly what a one-thread run reports", async () => {
-  const one = await runVerify({ pgdata, ...scope }, { jobs: 1 });
-  const eight = await runVerify({ pgdata, ...scope }, { jobs: 8 });
+  const one = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 1 });
+  const eight = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 8 });
   assert.equal(eight.summary.workers, 8);
   assert.deepEqual(comparable(eight.reports), comparable(one.reports));
   const pkey = eight.reports.find((r) => r.name === "web_links_pkey")!;
@@ -57,19 +46,11 @@ test("clean: the split run reports exactly what a one-thread run reports", async
 });
 
 test("a heap key changed behind the index's back is found by the split run too", async () => {
-  const d = new Damager(pgdata);
+  const d = new Damager(copy.pgdata);
   try {
-    const path = d.path("web_links");
-    const it = d.item(path, (_p, dv, x) => {
-      if (x.blk !== 2) return false;
-      const im = dv.getUint16(x.off + HTH.t_infomask, true);
-      const im2 = dv.getUint16(x.off + HTH.t_infomask2, true);
-      return (im & (HEAP_XMAX_INVALID | HEAP_XMIN_COMMITTED)) === (HEAP_XMAX_INVALID | HEAP_XMIN_COMMITTED) && !(im2 & (HEAP_ONLY_TUPLE | HEAP_HOT_UPDATED));
-    });
-    // the first column (id, int8, the primary key) of a live tuple
-    d.patch(path, 2, (_p, dv) => dv.setBigInt64(it.off + 24, dv.getBigInt64(it.off + 24, true) + 100000n, true));
-    const one = await runVerify({ pgdata, ...scope }, { jobs: 1 });
-    const eight = await runVerify({ pgdata, ...scope }, { jobs: 8 });
+    d.shiftFirstInt8("web_links", 2, 100000n); // the primary key (id, int8) of a live tuple
+    const one = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 1 });
+    const eight = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 8 });
     assert.deepEqual(comparable(eight.reports), comparable(one.reports));
     const missing = eight.reports.flatMap((r) => r.findings.filter((f) => f.code === "BT_HEAP_TUPLE_NOT_INDEXED").map(() => r.name));
     assert.ok(missing.includes("web_links_pkey"), missing.join(", "));
@@ -81,12 +62,12 @@ test("a heap key changed behind the index's back is found by the split run too",
 });
 
 test("an index unit that cannot give entries (its file is gone) does not hold the table's unit up", async () => {
-  const d = new Damager(pgdata);
+  const d = new Damager(copy.pgdata);
   const path = d.path("web_links_url_idx");
   renameSync(path, `${path}.away`);
   try {
-    const one = await runVerify({ pgdata, ...scope }, { jobs: 1 });
-    const eight = await runVerify({ pgdata, ...scope }, { jobs: 8 });
+    const one = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 1 });
+    const eight = await runVerify({ pgdata: copy.pgdata, ...scope }, { jobs: 8 });
     assert.deepEqual(comparable(eight.reports), comparable(one.reports));
     assert.deepEqual(eight.reports.find((r) => r.name === "web_links_url_idx")!.findings.map((f) => f.code), ["REL_FILE_MISSING"]);
     assert.ok(eight.reports.find((r) => r.name === "web_links_pkey")!.stats.heapTuplesProbed! > 0);
