@@ -90,8 +90,12 @@ export function fingerprint(b: Uint8Array, start: number, size: number, info: nu
     // zeros up to the next 8-byte word
     for (let i = n; i & 7; i++) scratchBytes[i] = 0;
   }
-  const words = (n + 7) >>> 3;
-  wasm.hash(at, words >>> 1, words & 1, info, size);
+  hashInModule(at, (n + 7) >>> 3, info, size);
+}
+
+/** The module's hash of `words` 8-byte words at `at` of its memory, into FP. */
+function hashInModule(at: number, words: number, info: number, size: number): void {
+  wasm!.hash(at, words >>> 1, words & 1, info, size);
   FP[0] = result[1];
   FP[1] = result[0];
 }
@@ -120,10 +124,7 @@ export function fingerprintInPage(b: Uint8Array, key: number, pageFrom: number, 
     stagedKey = key;
     stagedFrom = pageFrom;
   }
-  const words = n >>> 3;
-  wasm.hash(PAGE_AT + start - pageFrom + 8, words >>> 1, words & 1, info, size);
-  FP[0] = result[1];
-  FP[1] = result[0];
+  hashInModule(PAGE_AT + start - pageFrom + 8, n >>> 3, info, size);
 }
 
 /**
@@ -263,8 +264,8 @@ export class TidFingerprints {
     const bucket = shared ? new Int32Array(new SharedArrayBuffer(counts.byteLength)) : counts;
     if (shared) bucket.set(counts);
     const dest: Int32Array<ArrayBufferLike> = shared ? new Int32Array(new SharedArrayBuffer(Math.max(4, bucket[nblocks] * 12))) : takeInts(bucket[nblocks] * 3);
-    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks, dest);
-    if (this.refs) this.sortedRefs = scatterRefs(this.ent, this.refs, this.n, bucket, nblocks);
+    this.sortedRefs = this.refs ? new Int32Array(Math.max(1, bucket[nblocks])) : null;
+    this.sorted = scatterByBlock(this.ent, this.n, bucket, nblocks, dest, this.refs, this.sortedRefs);
     this.shared = shared;
     this.bucket = bucket;
     this.nblocks = nblocks;
@@ -348,27 +349,18 @@ function prefixSums(bucket: Int32Array, nblocks: number): number {
   return widest;
 }
 
-/** The refs of the entries in the order scatterByBlock puts the entries. */
-function scatterRefs(e: Int32Array, refs: Int32Array, n: number, bucket: Int32Array<ArrayBufferLike>, nblocks: number): Int32Array {
-  const fill = bucket.slice(0, nblocks);
-  const out = new Int32Array(Math.max(1, bucket[nblocks]));
-  for (let i = 0; i < n; i++) {
-    const b = e[i * 4] >>> 0;
-    if (b < nblocks) out[fill[b]++] = refs[i];
-  }
-  return out;
-}
-
-/** Entries (offset, hi, lo) grouped by block in bucket order. */
-function scatterByBlock<T extends ArrayBufferLike>(e: Int32Array, n: number, bucket: Int32Array<ArrayBufferLike>, nblocks: number, sorted: Int32Array<T>): Int32Array<T> {
+/** Entries (offset, hi, lo) grouped by block in bucket order; with refs, each entry's ref into sortedRefs at its entry's place. */
+function scatterByBlock<T extends ArrayBufferLike>(e: Int32Array, n: number, bucket: Int32Array<ArrayBufferLike>, nblocks: number, sorted: Int32Array<T>, refs: Int32Array | null, sortedRefs: Int32Array | null): Int32Array<T> {
   const fill = bucket.slice(0, nblocks);
   for (let p = 0; p < n * 4; p += 4) {
     const b = e[p] >>> 0;
     if (b >= nblocks) continue;
-    const q = fill[b]++ * 3;
+    const k = fill[b]++;
+    const q = k * 3;
     sorted[q] = e[p + 1];
     sorted[q + 1] = e[p + 2];
     sorted[q + 2] = e[p + 3];
+    if (refs) sortedRefs![k] = refs[p >>> 2];
   }
   return sorted;
 }
