@@ -61,6 +61,24 @@ export interface SampleInfo {
   buildMs: number;
 }
 
+/**
+ * Server settings of a sample build, chosen so that the same seed gives the same pages:
+ * - synchronous_commit = on: hint bits (and so VACUUM's PD_ALL_VISIBLE and the VM bits) can be
+ *   set only once a commit's WAL is flushed; with asynchronous commit that waits for the WAL
+ *   writer and races with whatever runs next.
+ * - no timed checkpoints and no autovacuum (PgServer turns it off): nothing runs in the
+ *   background while the generators write.
+ * - wal_recycle = off: old WAL segments are removed, not kept as spares (small pg_wal).
+ */
+const SAMPLE_CONF = [
+  "synchronous_commit = on",
+  "checkpoint_timeout = 1d",
+  "min_wal_size = 32MB",
+  "max_wal_size = 4GB",
+  "wal_recycle = off",
+  "maintenance_work_mem = 256MB",
+];
+
 type Generator = (ctx: GenContext) => TableReport[];
 
 /** Each generator gets its own random stream, keyed by this name. */
@@ -121,9 +139,7 @@ export async function buildSample(opts: BuildOptions): Promise<SampleInfo> {
   const srv = await PgServer.create({
     dir: root,
     checksums,
-    // wal_recycle = off: old WAL segments are removed, not kept as spares, so the finished
-    // sample's pg_wal stays small.
-    conf: ["min_wal_size = 32MB", "max_wal_size = 1GB", "wal_recycle = off", "synchronous_commit = off", "maintenance_work_mem = 256MB"],
+    conf: SAMPLE_CONF,
   });
   try {
     srv.sql(`CREATE DATABASE ${SAMPLE_DB};`);

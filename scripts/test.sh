@@ -8,4 +8,8 @@ bash scripts/install-postgres.sh
 npx tsc --noEmit -p .
 shopt -s globstar nullglob
 files=(test/**/*.test.ts test/**/*.test.tsx)
-exec npx tsx --test --test-concurrency=2 --test-reporter=spec "${files[@]}"
+# Each run builds its own shared sample (test/fixtures/sample.ts) and removes it afterwards:
+# no run ever sees what an earlier one left.
+export PGDISK_TEST_RUN="run-$$-$(date +%s)"
+trap 'rm -rf "${TMPDIR:-/tmp}/pgdisk-test-cache-$PGDISK_TEST_RUN"' EXIT
+npx tsx --test --test-concurrency=2 --test-reporter=spec "${files[@]}"

@@ -1,11 +1,11 @@
 // The browser's components under ink-testing-library at a fixed size: the presentational pieces
-// with plain data, then the whole app on the tiny sample driven by keys (with small delays, as
-// a terminal would send them), asserting on the last frame.
+// with plain data, then the whole app on the tiny sample driven by keys, asserting on the last
+// frame. After keys, a test waits until the frame shows what the keys lead to (`until`): how
+// long rendering takes never decides the outcome.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { render } from "ink-testing-library";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { tinySample, tinySampleCopy } from "../fixtures/sample.js";
 import { resolveByName } from "../../inspect/dump/target.js";
 import { dumpRelation } from "../../inspect/dump/dump.js";
@@ -30,7 +30,7 @@ const RIGHT = "\u001B[C";
 const ENTER = "\r";
 const BACKSPACE = "\u007f";
 
-const tick = (ms = 40): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const tick = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const strip = (s: string): string => s.replace(/\u001B\[[0-9;]*m/g, "");
 const frame = (f: string | undefined): string[] => strip(f ?? "").split("\n");
 
@@ -38,9 +38,25 @@ const frame = (f: string | undefined): string[] => strip(f ?? "").split("\n");
 async function type(stdin: { write: (s: string) => void }, ...keys: string[]): Promise<void> {
   for (const k of keys) {
     stdin.write(k);
-    await tick();
+    await tick(20);
   }
 }
+
+/** The UI's patience: far beyond any render; reached only when the awaited screen never comes. */
+const UNTIL_LIMIT_MS = 60_000;
+
+/** Waits until the last frame satisfies `ok` and returns it; fails with the last frame seen. */
+async function until(lastFrame: () => string | undefined, ok: (f: string[]) => boolean, what: string): Promise<string[]> {
+  const deadline = Date.now() + UNTIL_LIMIT_MS;
+  for (;;) {
+    const f = frame(lastFrame());
+    if (ok(f)) return f;
+    if (Date.now() > deadline) assert.fail(`never shown: ${what}\nlast frame:\n${f.join("\n")}`);
+    await tick(10);
+  }
+}
+const line0 = (re: RegExp) => (f: string[]): boolean => re.test(f[0]);
+const anyLine = (re: RegExp) => (f: string[]): boolean => f.some((l) => re.test(l));
 
 let pgdata = "";
 before(async () => {
@@ -135,8 +151,7 @@ test("the app at 80x24: tree → table → page → item → TOAST → value →
   const session = new BrowseSession({ pgdata, database: "pgdisk_sample" });
   const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} size={{ columns: 80, rows: 24 }} />);
   try {
-    await tick(100);
-    let f = frame(lastFrame());
+    let f = await until(lastFrame, anyLine(/^›.*accounts .* table/), "the tree, cursor on the first table");
     assertFits(f, 80, 24);
     assert.match(f[0], /pgdisk browse › cluster /);
     assert.ok(f.some((l) => /▾ pgdisk_sample/.test(l)), "start database expanded");
@@ -145,73 +160,73 @@ test("the app at 80x24: tree → table → page → item → TOAST → value →
 
     // Tree navigation: down to toast_docs (accounts, all_types, compressed_docs, embeddings, toast_docs).
     await type(stdin, DOWN, DOWN, DOWN, DOWN);
-    f = frame(lastFrame());
+    f = await until(lastFrame, anyLine(/^›.*toast_docs/), "cursor on toast_docs");
     assert.ok(f.some((l) => /^›.*toast_docs/.test(l)), "cursor on toast_docs");
     assert.match(f[f.length - 2], /⏎ pages of public\.toast_docs/);
     // Tab expands the table: its TOAST relation and indexes appear.
     await type(stdin, "\t");
-    f = frame(lastFrame());
+    f = await until(lastFrame, anyLine(/index toast_docs_pkey/), "toast_docs expanded");
     assert.ok(f.some((l) => new RegExp(`toast ${toastRel.name} .*\\d+(\\.\\d)? MiB`).test(l)), "TOAST relation with its size");
     assert.ok(f.some((l) => /index toast_docs_pkey/.test(l)), "index listed");
     await type(stdin, ENTER);
-    f = frame(lastFrame());
-    assert.match(f[0], /public\.toast_docs/);
+    f = await until(lastFrame, line0(/public\.toast_docs$/), "the pages of toast_docs");
     assert.match(f[1], new RegExp(`heap \\(relkind r\\) {2}${nblocks} blocks`));
     assert.ok(f.some((l) => new RegExp(`^›\\s+0 {2}heap\\/data\\s+${p0.items.length}\\s+${p0.header.freeSpace}`).test(l)), "block 0 listed with its items and free space");
 
     await type(stdin, ENTER);
-    f = frame(lastFrame());
+    f = await until(lastFrame, line0(/public\.toast_docs › block 0/), "block 0 of toast_docs");
     assertFits(f, 80, 24);
     assert.match(f[0], /public\.toast_docs › block 0/);
     assert.ok(f.some((l) => /pd_checksum\s+49437 {2}ok/.test(l) || /pd_checksum\s+\d+ {2}ok/.test(l)), "checksum verified");
     assert.ok(f.some((l) => /^›.*lp {3}1 NORMAL/.test(l)), "cursor on the first item");
 
     await type(stdin, ...downs(lp - 1), ENTER);
-    f = frame(lastFrame());
+    f = await until(lastFrame, line0(new RegExp(`block 0 › item ${lp}`)), `item ${lp}`);
     assert.match(f[0], new RegExp(`block 0 › item ${lp}`));
     assert.ok(f.some((l) => /t_infomask\s+0x0906 {2}HEAP_HASVARWIDTH\|HEAP_HASEXTERNAL/.test(l)), "flag names");
     assert.ok(f.some((l) => new RegExp(`4 body\\s+text → TOAST value \\d+, ${stored} bytes stored`).test(l)), "TOAST pointer shown");
 
     await type(stdin, DOWN, DOWN, DOWN, ENTER);
-    f = frame(lastFrame());
+    f = await until(lastFrame, line0(/› body › TOAST/), "the TOAST view of body");
     assert.match(f[0], /› body › TOAST/);
     assert.ok(f.some((l) => l.includes(`chunks: ${chunks} found, ${chunks} expected`)), "chunk list");
     assert.ok(f.some((l) => /chunk_seq 0\s+\(\d+,\d+\)/.test(l)), "first chunk's TID");
 
     await type(stdin, ENTER);
-    f = frame(lastFrame());
+    f = await until(lastFrame, (x) => /detoasted/.test(x[1] ?? ""), "the detoasted value");
     assert.match(f[1], new RegExp(`detoasted: ${chunks} chunks?, ${stored} bytes stored`));
     if (lines > 19) {
       assert.match(f[f.length - 2], new RegExp(`lines 1-19 of ${lines}`));
       await type(stdin, DOWN);
-      assert.match(frame(lastFrame()).at(-2)!, new RegExp(`lines 2-20 of ${lines}`));
+      await until(lastFrame, (x) => new RegExp(`lines 2-20 of ${lines}`).test(x.at(-2)!), "the value scrolled by one line");
     }
 
     await type(stdin, BACKSPACE, LEFT);
-    f = frame(lastFrame());
+    f = await until(lastFrame, line0(new RegExp(`block 0 › item ${lp}$`)), `back on item ${lp}`);
     assert.match(f[0], new RegExp(`block 0 › item ${lp}$`));
     assert.ok(f.some((l) => /^›.*4 body/.test(l)), "back where we were, on body");
 
     // x: the selected field in hex; Enter: back to the same field.
     await type(stdin, "x");
-    f = frame(lastFrame());
+    f = await until(lastFrame, line0(/› hex/), "the hex view");
     assertFits(f, 80, 24);
     assert.match(f[0], /› hex/);
     assert.ok(f.some((l) => l.startsWith(`item ${lp} body  bytes ${bodyStart}..${bodyStart + 17} (18)  = TOAST pointer`)), `body's bytes selected:\n${f.join("\n")}`);
     await type(stdin, UP, ENTER);
-    f = frame(lastFrame());
+    f = await until(lastFrame, anyLine(/^›.*3 expected_chunks/), "the field before body, selected");
     assert.match(f[0], new RegExp(`block 0 › item ${lp}$`));
     assert.ok(f.some((l) => /^›.*3 expected_chunks/.test(l)), "the field before body, selected from the hex view");
 
     // Forward history after going back.
     await type(stdin, LEFT);
-    assert.match(frame(lastFrame())[0], /› hex$/);
+    await until(lastFrame, line0(/› hex$/), "back in the hex view");
     await type(stdin, RIGHT);
-    assert.match(frame(lastFrame())[0], new RegExp(`block 0 › item ${lp}$`));
+    await until(lastFrame, line0(new RegExp(`block 0 › item ${lp}$`)), "forward to the item again");
 
     // The go prompt, then q quits.
     await type(stdin, "g", "9", "9", ENTER);
-    assert.match(frame(lastFrame()).at(-2)!, new RegExp(`no block 99: public\\.toast_docs has blocks 0\\.\\.${nblocks - 1}`));
+    const noBlock = new RegExp(`no block 99: public\\.toast_docs has blocks 0\\.\\.${nblocks - 1}`);
+    await until(lastFrame, (x) => noBlock.test(x.at(-2)!), "the go prompt's error");
     await type(stdin, "q");
   } finally {
     unmount();
@@ -223,11 +238,9 @@ test("the app reads keys sent faster than it renders (one input chunk)", async (
   const session = new BrowseSession({ pgdata, database: "pgdisk_sample" });
   const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} size={{ columns: 80, rows: 24 }} />);
   try {
-    await tick(100);
+    await until(lastFrame, line0(/pgdisk browse › cluster /), "the tree");
     stdin.write("gweb_links\rg3\r");
-    await tick(150);
-    const f = frame(lastFrame());
-    assert.match(f[0], /public\.web_links › block 3$/);
+    const f = await until(lastFrame, line0(/public\.web_links › block 3$/), "block 3 of web_links");
     assert.ok(f.some((l) => /pd_flags\s+0x0004 ALL_VISIBLE/.test(l)), "block 3's header");
   } finally {
     unmount();
@@ -240,7 +253,7 @@ test("the app on tiny and odd terminal sizes draws without crashing", async () =
     const session = new BrowseSession({ pgdata, database: "pgdisk_sample" });
     const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} size={{ columns, rows }} />);
     try {
-      await tick(60);
+      await until(lastFrame, (x) => x.join("").trim().length > 0, "a first frame");
       await type(stdin, DOWN, ENTER, ENTER, "x", DOWN);
       const f = frame(lastFrame());
       if (columns < 40 || rows < 8) assert.match(f.join("\n"), /too small/);
@@ -256,7 +269,7 @@ test("problems are marked inline: page rows, item rows, the item's field, the he
   const copy = await tinySampleCopy();
   try {
     // Damage toast_docs block 0: its checksum, item 2's t_hoff, item 5's lp_len.
-    const file = join(copy.pgdata, "base", "16384", "16446");
+    const file = resolveByName(copy.pgdata, "pgdisk_sample", "toast_docs").path;
     const b = new Uint8Array(readFileSync(file));
     const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
     dv.setUint16(8, (dv.getUint16(8, true) + 1) & 0xffff, true);
@@ -269,9 +282,7 @@ test("problems are marked inline: page rows, item rows, the item's field, the he
     const rel = session.findRelation(session.startDb!, "toast_docs");
     const { lastFrame, stdin, unmount } = render(<BrowseApp session={session} start={at({ view: "page", rel, block: 0 })} size={{ columns: 100, rows: 40 }} />);
     try {
-      await tick(100);
-      let f = frame(lastFrame());
-      assert.match(f[1], /3 problems/);
+      let f = await until(lastFrame, (x) => /3 problems/.test(x[1] ?? ""), "block 0's three problems");
       assert.ok(f.some((l) => /^ !! PAGE_CHECKSUM_MISMATCH: page verification failed/.test(l)), "page finding listed first");
       assert.ok(f.some((l) => /^ !pd_checksum +\d+ +MISMATCH: computed \d+/.test(l)), "pd_checksum row marked");
       assert.ok(f.some((l) => /^ {2}pd_prune_xid/.test(l)), "other header fields unmarked");
@@ -279,8 +290,7 @@ test("problems are marked inline: page rows, item rows, the item's field, the he
       assert.ok(f.some((l) => /^ !lp +5 NORMAL +off +\d+ len 8000/.test(l)) && f.some((l) => /LP_OUTSIDE_ITEM_AREA/.test(l)), "item 5 marked");
       assert.ok(f.some((l) => /^ {2}lp +3 NORMAL/.test(l)), "item 3 unmarked");
       await type(stdin, DOWN, ENTER);
-      f = frame(lastFrame());
-      assert.match(f[0], /item 2$/);
+      f = await until(lastFrame, line0(/item 2$/), "item 2");
       assert.ok(f.some((l) => /^ ! +! HEAP_BAD_T_HOFF/.test(l)), "the item's finding on top");
       assert.ok(f.some((l) => /^ !t_hoff +32$/.test(l)), "t_hoff row marked");
       assert.ok(f.some((l) => /^ !data +42 bytes \(not decoded: see the problem above\)/.test(l)), "undecoded data explained");

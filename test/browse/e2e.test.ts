@@ -66,11 +66,8 @@ async function keys(...ks: string[]): Promise<void> {
   }
 }
 
-test("browse in a real terminal: tree → toast_docs → block 3 → a TOASTed tuple → chunks → value → back → quit", async (t) => {
-  if (tmuxMissing) {
-    t.skip(tmuxMissing);
-    return;
-  }
+test("browse in a real terminal: tree → toast_docs → block 3 → a TOASTed tuple → chunks → value → back → quit", async () => {
+  assert.equal(tmuxMissing, "", "tmux is needed: the test command installs it (scripts/install-postgres.sh)");
   // On block 3 of toast_docs, the first tuple whose body is TOASTed: what the browser must show,
   // as the dump engine decodes it.
   const dump = JSON.parse(execFileSync(BIN, ["inspect", "dump", "--pgdata", pgdata, "-d", "pgdisk_sample", "-t", "toast_docs", "-b", "3", "--detoast", "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] }));

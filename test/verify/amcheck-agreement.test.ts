@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tinySampleCopy } from "../fixtures/sample.js";
-import { PgServer, pgAvailable } from "../pg/server.js";
+import { PgServer } from "../pg/server.js";
 import { HEAP_HASEXTERNAL, HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
 import { LP_REDIRECT, lpFlags, makeLp } from "../../formats/page/item-id.js";
 import { maxOffsetNumber, pageView } from "../../formats/page/page.js";
@@ -121,7 +121,7 @@ after(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-test("clean copy: both report nothing, and pgdisk covers every relation the server lists", { skip: !pgAvailable() && "PostgreSQL 15 is not installed" }, async () => {
+test("clean copy: both report nothing, and pgdisk covers every relation the server lists", async () => {
   const mine = pgdiskJson("--pgdata", pgdata, "-j", "2");
   assert.equal(mine.status, 0);
   srv = PgServer.attach(root);
@@ -144,7 +144,7 @@ test("clean copy: both report nothing, and pgdisk covers every relation the serv
   srv.stop();
 });
 
-test("damaged copy: every problem pg_amcheck reports, pgdisk reports too", { skip: !pgAvailable() && "PostgreSQL 15 is not installed" }, async () => {
+test("damaged copy: every problem pg_amcheck reports, pgdisk reports too", async () => {
   const d = new Damager(pgdata);
   const injected = inject(d);
   const mine = pgdiskJson("--pgdata", pgdata, "-d", DB, "-j", "2");
