@@ -4,6 +4,7 @@
 import { bits32, defineStruct, register } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { DecoderTable } from "./decoder.js";
+import { utf8Text } from "./util.js";
 
 export const WordEntry = register(
   defineStruct("WordEntry", "src/include/tsearch/ts_type.h", [
@@ -15,7 +16,6 @@ export const WordEntry = register(
   ] as const),
 );
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const WEIGHT = ["", "C", "B", "A"];
 
 function tsvectorText(d: Uint8Array): string {
@@ -33,7 +33,7 @@ function tsvectorText(d: Uint8Array): string {
     const pos = w >>> 12;
     const start = strBase + pos;
     if (start + len > d.length) throw bad(`lexeme ${i + 1} at ${pos} (${len} bytes) is past the end`);
-    let s = `'${utf8.decode(d.subarray(start, start + len)).replace(/'/g, "''").replace(/\\/g, "\\\\")}'`;
+    let s = `'${utf8Text(d.subarray(start, start + len)).replace(/'/g, "''").replace(/\\/g, "\\\\")}'`;
     if (haspos) {
       const pv = strBase + ((pos + len + 1) & ~1);
       if (pv + 2 > d.length) throw bad(`positions of lexeme ${i + 1} are past the end`);

@@ -1,0 +1,289 @@
+// The fuzz campaign: rounds of structure-aware mutations (mutate.ts) written into a private copy
+// of a sample cluster, each round read by every reader entry point pgdisk has for relation
+// files: the dump (text, JSON and COPY renderers, TOAST resolved), verify, and browse's engine
+// (page model, summary, hex layout). A reader may report findings or throw a FormatError (a
+// precise error); anything else escaping it is a failure, and so is a round after which the
+// process holds more memory than the stated bound. Rounds are independent and replayable:
+// round r of seed s makes the same patches whatever ran before it.
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { Rng } from "../prng.js";
+import { applyPatch, mutatePage, type PageKind, type Patch } from "./mutate.js";
+import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
+import { setPageChecksum } from "../../formats/page/checksum.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import { resolveByName } from "../../inspect/dump/target.js";
+import { dumpRelation, emptySummary, type DumpEvent } from "../../inspect/dump/dump.js";
+import { ByteOut } from "../../inspect/dump/byte-out.js";
+import { TextByteRenderer } from "../../inspect/dump/render-text-bytes.js";
+import { JsonRenderer } from "../../inspect/dump/render-json.js";
+import { CopyRenderer } from "../../inspect/dump/render-copy.js";
+import { BrowseSession } from "../../inspect/browse/session.js";
+import { pageRegions } from "../../inspect/browse/hex-layout.js";
+import { runVerify } from "../../verify/run.js";
+
+export type EntryPoint = "dump-text" | "dump-json" | "dump-copy" | "verify" | "browse";
+export const ENTRY_POINTS: readonly EntryPoint[] = ["dump-text", "dump-json", "dump-copy", "verify", "browse"];
+
+export interface FuzzTarget {
+  /** name as the CLI takes it (schema-qualified where needed) */
+  name: string;
+  rel: RelationInfo;
+  path: string;
+  kind: PageKind;
+  /** the table whose verification reads this relation (itself, or the owner of a TOAST relation) */
+  verifyAs: string;
+}
+
+/** Patches of one block of the target's main fork; `checksum`: the page's checksum is set after them. */
+export interface BlockPatches {
+  block: number;
+  patches: Patch[];
+  checksum: boolean;
+}
+
+export interface RoundPlan {
+  round: number;
+  target: FuzzTarget;
+  blocks: BlockPatches[];
+}
+
+export interface FuzzFailure {
+  seed: number;
+  round: number;
+  relation: string;
+  entry: EntryPoint | "memory";
+  error: string;
+  blocks: BlockPatches[];
+}
+
+export interface CampaignOptions {
+  /** a private cluster copy: its files are rewritten and restored round by round */
+  pgdata: string;
+  database: string;
+  seed: number;
+  /** rounds firstRound .. firstRound + rounds - 1 (default 0): campaigns split between workers */
+  firstRound?: number;
+  rounds: number;
+  /** at most this many blocks mutated per round */
+  blocksPerRound: number;
+  /** resident set size above which a round fails ("allocation beyond the bound") */
+  rssLimitBytes: number;
+  onRound?: (done: number, pages: number, failures: number) => void;
+}
+
+export interface CampaignResult {
+  rounds: number;
+  /** mutated pages read by every entry point */
+  pages: number;
+  failures: FuzzFailure[];
+  /** FormatError codes thrown by entry points (precise errors, not failures), with counts */
+  errors: Map<string, number>;
+  /** finding codes reported, with counts */
+  findings: Map<string, number>;
+  peakRss: number;
+  /** milliseconds spent in each entry point */
+  ms: Map<EntryPoint, number>;
+}
+
+/** Every relation of the database with storage that pgdisk reads page by page. */
+export function fuzzTargets(pgdata: string, database: string): FuzzTarget[] {
+  const cat = new Cluster(pgdata).database(database);
+  const out: FuzzTarget[] = [];
+  for (const rel of cat.classes.values()) {
+    if (rel.oid < 16384 || rel.filenode === 0) continue;
+    const kind: PageKind | null = rel.kind === "r" || rel.kind === "t" || rel.kind === "m" ? "heap" : rel.kind === "i" && rel.amName === "btree" ? "btree" : null;
+    if (!kind) continue;
+    const owner = rel.kind === "t" ? [...cat.classes.values()].find((c) => c.toastRelid === rel.oid) : undefined;
+    const name = qualified(cat, rel);
+    if (!existsSync(cat.path(rel)) || statSync(cat.path(rel)).size < 8192) continue;
+    out.push({ name, rel, path: cat.path(rel), kind, verifyAs: owner ? qualified(cat, owner) : name });
+  }
+  return out.sort((a, b) => a.rel.oid - b.rel.oid);
+}
+
+function qualified(cat: DatabaseCatalog, rel: RelationInfo): string {
+  const ns = cat.namespaces.get(rel.namespace) ?? "";
+  return ns === "public" || ns === "" ? rel.name : `${ns}.${rel.name}`;
+}
+
+/** The patches of round `round` of `seed`, made from the original pages. */
+export function planRound(seed: number, round: number, targets: FuzzTarget[], original: (t: FuzzTarget) => Uint8Array, blocksPerRound: number, catalog: DatabaseCatalog): RoundPlan {
+  const rng = new Rng(seed, `pgdisk-fuzz/round/${round}`);
+  const target = pickWeighted(rng, targets, (t) => Math.sqrt(original(t).length / 8192));
+  const file = original(target);
+  const nblocks = file.length / 8192;
+  const desc = target.kind === "heap" ? catalog.descriptor(target.rel.oid) : undefined;
+  // many blocks a round: the readers' fixed cost per relation is shared by more mutated pages
+  const count = Math.min(nblocks, rng.int(Math.ceil(blocksPerRound / 2), blocksPerRound));
+  const chosen = new Set<number>();
+  while (chosen.size < count) chosen.add(rng.int(0, nblocks - 1));
+  const blocks: BlockPatches[] = [];
+  for (const block of [...chosen].sort((a, b) => a - b)) {
+    const page = file.slice(block * 8192, (block + 1) * 8192);
+    blocks.push({ block, patches: mutatePage(page, rng, { kind: target.kind, desc }), checksum: rng.chance(0.75) });
+  }
+  return { round, target, blocks };
+}
+
+/** Larger relations more often (by `weight`), so that rounds reach their many pages. */
+function pickWeighted<T>(rng: Rng, items: readonly T[], weight: (t: T) => number): T {
+  const w = items.map(weight);
+  let r = rng.float() * w.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < items.length; i++) if ((r -= w[i]) < 0) return items[i];
+  return items[items.length - 1];
+}
+
+/** The target's file with the patches applied (checksums set where the plan says). */
+export function patchedFile(original: Uint8Array, blocks: BlockPatches[]): Uint8Array {
+  const out = original.slice();
+  for (const b of blocks) {
+    const page = out.subarray(b.block * 8192, (b.block + 1) * 8192);
+    for (const p of b.patches) applyPatch(page, p);
+    if (b.checksum) setPageChecksum(page, b.block);
+  }
+  return out;
+}
+
+/** The message of a failure, or null when the entry point ended as it may: findings or a FormatError. */
+export async function runEntry(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: { errors: Map<string, number>; findings: Map<string, number> }): Promise<string | null> {
+  try {
+    if (entry === "verify") {
+      const run = await runVerify({ pgdata: o.pgdata, database: o.database, relations: [target.verifyAs] }, { jobs: 1 });
+      for (const r of run.reports) {
+        for (const f of r.findings) {
+          bump(tally.findings, f.code);
+          // a check that threw something other than a FormatError is reported with its stack
+          if (f.code === "REL_VERIFY_FAILED" && /\n\s+at /.test(f.message)) return f.message;
+        }
+      }
+    } else if (entry === "browse") {
+      const session = new BrowseSession({ pgdata: o.pgdata, database: o.database });
+      try {
+        const ref = session.findRelation(session.startDb!, target.name);
+        const h = session.relation(ref);
+        for (const b of blocks) {
+          const page = session.page(ref, b);
+          for (const f of page.findings) bump(tally.findings, f.code);
+          session.summary(ref, b);
+          pageRegions(session.readPage(ref, b), page, { desc: h.ctx.desc, indexDesc: h.ctx.indexDesc });
+        }
+      } finally {
+        session.close();
+      }
+    } else {
+      dumpBlocks(entry, o, target, blocks, tally);
+    }
+    return null;
+  } catch (e) {
+    if (e instanceof FormatError) {
+      bump(tally.errors, e.code);
+      return null;
+    }
+    return e instanceof Error ? (e.stack ?? e.message) : String(e);
+  }
+}
+
+/** The dump of the mutated blocks (each run of consecutive ones in one call), rendered and dropped. */
+function dumpBlocks(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: { findings: Map<string, number> }): void {
+  const r = resolveByName(o.pgdata, o.database, target.name);
+  const out = new ByteOut(() => {});
+  const text = (s: string): void => out.text(s);
+  const renderer: { event(e: DumpEvent): void } =
+    entry === "dump-json" ? new JsonRenderer(text, (b) => out.bytes(b)) : entry === "dump-copy" ? new CopyRenderer(text) : new TextByteRenderer(out, false, { values: true, hex: true });
+  const summary = emptySummary();
+  for (const [from, to] of runsOf(blocks)) {
+    const it = dumpRelation(r, { detoast: true, values: true, hex: entry === "dump-text", blocks: { from, to } }, summary, { records: entry === "dump-text" });
+    for (let e = it.next(); !e.done; e = it.next()) {
+      if (e.value.type === "finding") bump(tally.findings, e.value.finding.code);
+      renderer.event(e.value);
+    }
+  }
+  renderer.event({ type: "end", summary });
+  out.flush();
+}
+
+/** Sorted block numbers as [from, to) runs. */
+function runsOf(blocks: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const b of [...blocks].sort((x, y) => x - y)) {
+    const last = out.at(-1);
+    if (last && last[1] === b) last[1] = b + 1;
+    else out.push([b, b + 1]);
+  }
+  return out;
+}
+
+function bump(m: Map<string, number>, k: string): void {
+  m.set(k, (m.get(k) ?? 0) + 1);
+}
+
+/** Runs the rounds; the cluster's files are back to their original bytes when it returns. */
+export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
+  const catalog = new Cluster(o.pgdata).database(o.database);
+  const targets = fuzzTargets(o.pgdata, o.database);
+  const originals = new Map<string, Uint8Array>();
+  const original = (t: FuzzTarget): Uint8Array => {
+    let b = originals.get(t.path);
+    if (!b) originals.set(t.path, (b = new Uint8Array(readFileSync(t.path))));
+    return b;
+  };
+  const result: CampaignResult = { rounds: 0, pages: 0, failures: [], errors: new Map(), findings: new Map(), peakRss: 0, ms: new Map() };
+  const first = o.firstRound ?? 0;
+  for (let round = first; round < first + o.rounds; round++) {
+    const plan = planRound(o.seed, round, targets, original, o.blocksPerRound, catalog);
+    const blocks = plan.blocks.map((b) => b.block);
+    writeFileSync(plan.target.path, patchedFile(original(plan.target), plan.blocks));
+    try {
+      for (const entry of ENTRY_POINTS) {
+        const t0 = performance.now();
+        const error = await runEntry(entry, o, plan.target, blocks, result);
+        result.ms.set(entry, (result.ms.get(entry) ?? 0) + performance.now() - t0);
+        if (error) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry, error, blocks: plan.blocks });
+      }
+    } finally {
+      writeFileSync(plan.target.path, original(plan.target));
+    }
+    const rss = process.memoryUsage().rss;
+    result.peakRss = Math.max(result.peakRss, rss);
+    if (rss > o.rssLimitBytes) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "memory", error: `resident set ${rss} bytes after the round, bound ${o.rssLimitBytes}`, blocks: plan.blocks });
+    result.rounds++;
+    result.pages += plan.blocks.length;
+    o.onRound?.(result.rounds, result.pages, result.failures.length);
+  }
+  return result;
+}
+
+/**
+ * The smallest set of patches (one removed at a time, while the failure stays) that still makes
+ * `entry` fail on the original file: what a regression test replays.
+ */
+export async function minimise(o: { pgdata: string; database: string }, target: FuzzTarget, entry: EntryPoint, blocks: BlockPatches[]): Promise<{ blocks: BlockPatches[]; error: string } | null> {
+  const original = new Uint8Array(readFileSync(target.path));
+  const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
+  const fails = async (bs: BlockPatches[]): Promise<string | null> => {
+    writeFileSync(target.path, patchedFile(original, bs));
+    try {
+      return await runEntry(entry, o, target, bs.map((b) => b.block), tally);
+    } finally {
+      writeFileSync(target.path, original);
+    }
+  };
+  let current = blocks.map((b) => ({ ...b, patches: [...b.patches] }));
+  let error = await fails(current);
+  if (!error) return null;
+  for (let i = 0; i < current.length; ) {
+    const without = current.filter((_, k) => k !== i);
+    const e = without.length ? await fails(without) : null;
+    if (e) [current, error] = [without, e];
+    else i++;
+  }
+  for (const b of current) {
+    for (let k = 0; k < b.patches.length && b.patches.length > 1; ) {
+      const patches = b.patches.filter((_, j) => j !== k);
+      const e = await fails(current.map((x) => (x === b ? { ...x, patches } : x)));
+      if (e) [b.patches, error] = [patches, e];
+      else k++;
+    }
+  }
+  return { blocks: current, error };
+}

@@ -1,0 +1,29 @@
+// The fuzz campaign's seeded budget (samples/fuzz): structure-aware mutations of the tiny
+// sample's pages, read by dump (text, JSON, COPY), verify and browse's engine. Any failure is
+// printed minimised, ready to become a case in regressions.test.ts. bench/fuzz runs the long one.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { tinySampleCopyForFile } from "../fixtures/sample.js";
+import { fuzzTargets, minimise, runCampaign } from "../../samples/fuzz/campaign.js";
+
+const sample = tinySampleCopyForFile();
+const ROUNDS = Number(process.env.PGDISK_FUZZ_ROUNDS ?? 60);
+const SEED = Number(process.env.PGDISK_FUZZ_SEED ?? 20261201);
+
+test(`fuzz: ${ROUNDS} rounds of mutated pages, no reader fails`, { timeout: 900_000 }, async () => {
+  const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
+  const targets = fuzzTargets(o.pgdata, o.database);
+  assert.ok(targets.some((t) => t.kind === "btree") && targets.some((t) => t.rel.kind === "t") && targets.some((t) => t.rel.kind === "r"), "heap, TOAST and B-tree targets");
+  const r = await runCampaign({ ...o, seed: SEED, rounds: ROUNDS, blocksPerRound: 16, rssLimitBytes: 2 * 2 ** 30 });
+  const reports: string[] = [];
+  for (const f of r.failures.slice(0, 5)) {
+    const target = targets.find((t) => t.name === f.relation)!;
+    const m = f.entry === "memory" ? null : await minimise(o, target, f.entry, f.blocks);
+    reports.push(`${f.entry} on ${f.relation}, seed ${f.seed} round ${f.round}\n${JSON.stringify(m?.blocks ?? f.blocks)}\n${(m?.error ?? f.error).slice(0, 1500)}`);
+  }
+  assert.deepEqual(reports, [], `${r.failures.length} failures`);
+  assert.equal(r.rounds, ROUNDS);
+  assert.ok(r.pages >= ROUNDS, `${r.pages} mutated pages`);
+  // the mutations reach the checks: findings of several kinds, not only checksum failures
+  assert.ok(r.findings.size >= 10, `finding codes: ${[...r.findings.keys()].join(" ")}`);
+});

@@ -1,0 +1,46 @@
+// Failures the fuzzer found, minimised (bench/fuzz/run.ts prints them in this form), replayed
+// through every entry point on the tiny sample. The sample's pages are the same on every build
+// (test/samples/determinism.test.ts), so a patch lands on the same bytes each time.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { tinySampleCopyForFile } from "../fixtures/sample.js";
+import { ENTRY_POINTS, fuzzTargets, patchedFile, runEntry, type BlockPatches } from "../../samples/fuzz/campaign.js";
+
+interface Case {
+  found: string;
+  relation: string;
+  blocks: BlockPatches[];
+}
+
+const CASES: Case[] = [
+  {
+    found: "seed 20261201 round 132: tsvector lexeme with invalid UTF-8 threw TypeError from a fatal TextDecoder",
+    relation: "archive.places",
+    blocks: [{ block: 80, patches: [{ offset: 1427, bytes: [225], what: "item 16 attr 9 bytes" }], checksum: true }],
+  },
+  {
+    found: "seed 20261201 round 131: the same, reached through a random byte",
+    relation: "archive.places",
+    blocks: [{ block: 89, patches: [{ offset: 4160, bytes: [226], what: "random bytes" }], checksum: true }],
+  },
+];
+
+const sample = tinySampleCopyForFile();
+
+for (const c of CASES) {
+  test(`fuzz regression: ${c.relation}, ${c.found}`, async () => {
+    const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
+    const target = fuzzTargets(o.pgdata, o.database).find((t) => t.name === c.relation)!;
+    const original = new Uint8Array(readFileSync(target.path));
+    const patched = patchedFile(original, c.blocks);
+    for (const b of c.blocks) for (const p of b.patches) assert.notDeepEqual([...original.subarray(b.block * 8192 + p.offset, b.block * 8192 + p.offset + p.bytes.length)], p.bytes, "the patch changes the page");
+    writeFileSync(target.path, patched);
+    try {
+      const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
+      for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, target, c.blocks.map((b) => b.block), tally), null, entry);
+    } finally {
+      writeFileSync(target.path, original);
+    }
+  });
+}
