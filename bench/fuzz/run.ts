@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   for (const d of done) for (const [k, v] of d.findings) findings.set(k, (findings.get(k) ?? 0) + v);
   const errors = new Map<string, number>();
   for (const d of done) for (const [k, v] of d.errors) errors.set(k, (errors.get(k) ?? 0) + v);
-  console.log(`pgdisk fuzz: seed ${seed}, ${done.reduce((s, d) => s + d.rounds, 0)} rounds, ${total} mutated pages, each read by dump (text, JSON, COPY), verify and browse; ${((Date.now() - t0) / 1000).toFixed(0)} s with ${workers} workers`);
+  console.log(`pgdisk fuzz: seed ${seed}, ${done.reduce((s, d) => s + d.rounds, 0)} rounds, ${total} mutated pages, each read by dump (page model: text, JSON, COPY; records: text), verify and browse; ${((Date.now() - t0) / 1000).toFixed(0)} s with ${workers} workers`);
   console.log(`peak resident set per worker process: ${(Math.max(...done.map((d) => d.peakRss)) / 2 ** 20).toFixed(0)} MiB (bound ${rssLimitBytes / 2 ** 20} MiB; heap limit ${heapMb} MiB)`);
   console.log(`finding codes reported: ${findings.size} (${[...findings].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${v}`).join(", ")}, ...)`);
   console.log(`FormatErrors thrown (precise errors, allowed): ${[...errors].map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);

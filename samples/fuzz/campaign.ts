@@ -1,6 +1,7 @@
 // The fuzz campaign: rounds of structure-aware mutations (mutate.ts) written into a private copy
 // of a sample cluster, each round read by every reader entry point pgdisk has for relation
-// files: the dump (text, JSON and COPY renderers, TOAST resolved), verify, and browse's engine
+// files: the dump (its page model through the JSON, COPY and text renderers, and the text
+// renderer's own record path; TOAST resolved), verify, and browse's engine
 // (page model, summary, hex layout). A reader may report findings or throw a FormatError (a
 // precise error); anything else escaping it is a failure, and so is a round after which the
 // process holds more memory than the stated bound. Rounds are independent and replayable:
@@ -21,8 +22,8 @@ import { BrowseSession } from "../../inspect/browse/session.js";
 import { pageRegions } from "../../inspect/browse/hex-layout.js";
 import { runVerify } from "../../verify/run.js";
 
-export type EntryPoint = "dump-text" | "dump-json" | "dump-copy" | "verify" | "browse";
-export const ENTRY_POINTS: readonly EntryPoint[] = ["dump-text", "dump-json", "dump-copy", "verify", "browse"];
+export type EntryPoint = "dump" | "dump-records" | "verify" | "browse";
+export const ENTRY_POINTS: readonly EntryPoint[] = ["dump", "dump-records", "verify", "browse"];
 
 export interface FuzzTarget {
   /** name as the CLI takes it (schema-qualified where needed) */
@@ -183,22 +184,27 @@ export async function runEntry(entry: EntryPoint, o: { pgdata: string; database:
   }
 }
 
-/** The dump of the mutated blocks (each run of consecutive ones in one call), rendered and dropped. */
+/**
+ * The dump of the mutated blocks (each run of consecutive ones in one call), rendered and
+ * dropped: page events through the JSON, COPY and text renderers at once ("dump"), or the
+ * reused records of text dumps through the text renderer ("dump-records").
+ */
 function dumpBlocks(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: { findings: Map<string, number> }): void {
   const r = resolveByName(o.pgdata, o.database, target.name);
   const out = new ByteOut(() => {});
   const text = (s: string): void => out.text(s);
-  const renderer: { event(e: DumpEvent): void } =
-    entry === "dump-json" ? new JsonRenderer(text, (b) => out.bytes(b)) : entry === "dump-copy" ? new CopyRenderer(text) : new TextByteRenderer(out, false, { values: true, hex: true });
+  const records = entry === "dump-records";
+  const renderers: { event(e: DumpEvent): void }[] = [new TextByteRenderer(out, false, { values: true, hex: true })];
+  if (!records) renderers.push(new JsonRenderer(text, (b) => out.bytes(b)), new CopyRenderer(text));
   const summary = emptySummary();
   for (const [from, to] of runsOf(blocks)) {
-    const it = dumpRelation(r, { detoast: true, values: true, hex: entry === "dump-text", blocks: { from, to } }, summary, { records: entry === "dump-text" });
+    const it = dumpRelation(r, { detoast: true, values: true, hex: true, blocks: { from, to } }, summary, { records });
     for (let e = it.next(); !e.done; e = it.next()) {
       if (e.value.type === "finding") bump(tally.findings, e.value.finding.code);
-      renderer.event(e.value);
+      for (const x of renderers) x.event(e.value);
     }
   }
-  renderer.event({ type: "end", summary });
+  for (const x of renderers) x.event({ type: "end", summary });
   out.flush();
 }
 

@@ -1,5 +1,5 @@
 // The fuzz campaign's seeded budget (samples/fuzz): structure-aware mutations of the tiny
-// sample's pages, read by dump (text, JSON, COPY), verify and browse's engine. Any failure is
+// sample's pages, read by dump, verify and browse's engine. Any failure is
 // printed minimised, ready to become a case in regressions.test.ts. bench/fuzz runs the long one.
 import { test } from "node:test";
 import assert from "node:assert/strict";
