@@ -38,6 +38,7 @@ export const PG_AM_OID = 2601;
 export const PG_DATABASE_OID = 1262;
 export const PG_OPCLASS_OID = 2616;
 export const PG_COLLATION_OID = 3456;
+export const PG_AMPROC_OID = 2603;
 
 export const pgClassDesc = desc([
   ["oid", "oid"], ["relname", "name"], ["relnamespace", "oid"], ["reltype", "oid"], ["reloftype", "oid"], ["relowner", "oid"],
@@ -90,6 +91,10 @@ export const pgAmDesc = desc([["oid", "oid"], ["amname", "name"], ["amhandler", 
 export const pgOpclassDesc = desc([
   ["oid", "oid"], ["opcmethod", "oid"], ["opcname", "name"], ["opcnamespace", "oid"], ["opcowner", "oid"],
   ["opcfamily", "oid"], ["opcintype", "oid"], ["opcdefault", "bool"], ["opckeytype", "oid"],
+]);
+
+export const pgAmprocDesc = desc([
+  ["oid", "oid"], ["amprocfamily", "oid"], ["amproclefttype", "oid"], ["amprocrighttype", "oid"], ["amprocnum", "int2"], ["amproc", "regproc"],
 ]);
 
 export const pgCollationDesc = desc([

@@ -10,7 +10,7 @@ import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
 import { readCatalog, type CatalogRow } from "./rows.js";
 import {
-  PG_AM_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
+  PG_AM_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID, PG_AMPROC_OID, pgAmprocDesc,
   pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
 } from "./bootstrap.js";
 import type { Align } from "../heap/descriptor.js";
@@ -176,13 +176,28 @@ export class Cluster {
 const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "relfilenode", "relisshared", "reltablespace", "relpersistence", "relpages", "reltuples", "reltoastrelid", "relnatts", "relfrozenxid", "relminmxid", "reloptions"];
 const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval"];
 
+/** A pg_opclass row. */
+export interface OpclassInfo {
+  name: string;
+  /** pg_am OID */
+  method: number;
+  /** pg_opfamily OID */
+  family: number;
+  intype: number;
+  keytype: number;
+}
+
+/** amprocnum of a B-tree operator family's comparison function (BTORDER_PROC, nbtree.h). */
+const BTORDER_PROC = 1;
+
 export class DatabaseCatalog {
   readonly classes: Map<number, RelationInfo>;
   private typeCache?: Map<number, TypeInfoRow>;
   readonly namespaces: Map<number, string>;
   private attrCache?: Map<number, AttrDesc[]>;
   private indexCache?: Map<number, IndexInfo>;
-  private opclassCache?: Map<number, { name: string; method: number; intype: number; keytype: number }>;
+  private opclassCache?: Map<number, OpclassInfo>;
+  private orderProcCache?: Map<string, number>;
   private enumCache?: Map<number, string>;
   private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
 
@@ -348,11 +363,27 @@ export class DatabaseCatalog {
     return this.indexCache;
   }
 
-  opclasses(): Map<number, { name: string; method: number; intype: number; keytype: number }> {
+  opclasses(): Map<number, OpclassInfo> {
     this.opclassCache ??= new Map(
-      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
+      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [
+        r.oid as number,
+        { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number },
+      ]),
     );
     return this.opclassCache;
+  }
+
+  /**
+   * The B-tree ORDER proc (support function 1, BTORDER_PROC) of an operator family for one input
+   * type, from pg_amproc: the function that defines the order of an index's keys.
+   */
+  orderProc(family: number, type: number): number | undefined {
+    this.orderProcCache ??= new Map(
+      this.scanCatalog(PG_AMPROC_OID, pgAmprocDesc)
+        .filter((r) => r.amprocnum === BTORDER_PROC && r.amproclefttype === r.amprocrighttype)
+        .map((r) => [`${r.amprocfamily}/${r.amproclefttype}`, r.amproc as number]),
+    );
+    return this.orderProcCache.get(`${family}/${type}`);
   }
 
   /** enum label of every pg_enum row, by the row's OID (the value an enum datum stores) */

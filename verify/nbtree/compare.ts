@@ -1,5 +1,5 @@
 // B-tree support function 1 (the ORDER proc) of the built-in opclasses, over on-disk datum
-// bytes. Each comparator gets two datums as (buffer, offset, length) with the varlena header
+// bytes, chosen by the proc an index's operator family names in pg_amproc. Each comparator gets two datums as (buffer, offset, length) with the varlena header
 // still on (length = whole datum), and returns <0, 0 or >0. Comparators exist where the order
 // is defined by the bytes alone; text-like types only under the C/POSIX collation (bytewise).
 // Sources: src/backend/access/nbtree/nbtcompare.c, utils/adt/{float,numeric,date,timestamp,
@@ -263,8 +263,53 @@ const cmpOidvector: DatumCmp = (a0, ao, al, b0, bo, bl) => {
   return 0;
 };
 
-/** Built-in comparators by opclass input type OID (and opclass name for the pattern opclasses). */
-export function comparatorFor(opcintype: number, opcname: string, bytewiseCollation: boolean): DatumCmp | null {
+/**
+ * The B-tree ORDER procs (support function 1, by pg_proc OID: built-in OIDs are fixed in
+ * pg_proc.dat) whose order pgdisk computes exactly from the stored bytes, with the input type
+ * whose comparator below implements it. `pattern`: the *_pattern_ops procs, bytewise whatever
+ * the collation. Any other proc (a user's, or a built-in not listed: arrays, records, ranges,
+ * jsonb, inet, enums, ...) leaves the order unchecked.
+ */
+const ORDER_PROCS: ReadonlyMap<number, { intype: number; pattern?: true }> = new Map([
+  [1693, { intype: 16 }], // btboolcmp
+  [358, { intype: 18 }], // btcharcmp
+  [350, { intype: 21 }], // btint2cmp
+  [351, { intype: 23 }], // btint4cmp
+  [842, { intype: 20 }], // btint8cmp
+  [356, { intype: 26 }], // btoidcmp (also reg* columns under oid_ops)
+  [354, { intype: 700 }], // btfloat4cmp
+  [355, { intype: 701 }], // btfloat8cmp
+  [1769, { intype: 1700 }], // numeric_cmp
+  [1092, { intype: 1082 }], // date_cmp
+  [1107, { intype: 1083 }], // time_cmp
+  [1358, { intype: 1266 }], // timetz_cmp
+  [2045, { intype: 1114 }], // timestamp_cmp
+  [1314, { intype: 1184 }], // timestamptz_cmp
+  [1315, { intype: 1186 }], // interval_cmp
+  [377, { intype: 790 }], // cash_cmp
+  [3251, { intype: 3220 }], // pg_lsn_cmp
+  [5096, { intype: 5069 }], // xid8cmp
+  [2960, { intype: 2950 }], // uuid_cmp
+  [836, { intype: 829 }], // macaddr_cmp
+  [4119, { intype: 774 }], // macaddr8_cmp
+  [2794, { intype: 27 }], // bttidcmp
+  [404, { intype: 30 }], // btoidvectorcmp
+  [1954, { intype: 17 }], // byteacmp
+  [360, { intype: 25 }], // bttextcmp (text_ops on text and varchar)
+  [1078, { intype: 1042 }], // bpcharcmp
+  [359, { intype: 19 }], // btnamecmp
+  [2166, { intype: 25, pattern: true }], // bttext_pattern_cmp
+  [2180, { intype: 1042, pattern: true }], // btbpchar_pattern_cmp
+]);
+
+/** The comparator of a B-tree ORDER proc (pg_amproc support function 1), or null when pgdisk does not implement it. */
+export function comparatorForOrderProc(proc: number, bytewiseCollation: boolean): DatumCmp | null {
+  const p = ORDER_PROCS.get(proc);
+  return p ? comparatorFor(p.intype, p.pattern === true, bytewiseCollation) : null;
+}
+
+/** Built-in comparators by input type OID; text-like types only under a bytewise collation or as pattern ops. */
+function comparatorFor(opcintype: number, pattern: boolean, bytewiseCollation: boolean): DatumCmp | null {
   switch (opcintype) {
     case 16: // bool
     case 18: // "char": unsigned
@@ -281,12 +326,6 @@ export function comparatorFor(opcintype: number, opcname: string, bytewiseCollat
     case 790: // money
       return (a, ao, _al, b, bo) => cmpI64(a, ao, b, bo);
     case 26: // oid
-    case 24: // regproc
-    case 2202: // regprocedure
-    case 2203: // regoper
-    case 2205: // regclass
-    case 2206: // regtype
-    case 28: // xid (no btree opclass, kept for catalog indexes declared with oid_ops)
       return (a, ao, _al, b, bo) => sign(u32(a, ao) - u32(b, bo));
     case 3220: // pg_lsn
     case 5069: // xid8
@@ -329,9 +368,9 @@ export function comparatorFor(opcintype: number, opcname: string, bytewiseCollat
       return cmpOidvector;
     case 25: // text, varchar_ops and text_ops on varchar
     case 1043:
-      return opcname.endsWith("_pattern_ops") || bytewiseCollation ? cmpVarlenaBytes : null;
+      return pattern || bytewiseCollation ? cmpVarlenaBytes : null;
     case 1042: // bpchar
-      return opcname.endsWith("_pattern_ops") || bytewiseCollation ? cmpBpchar : null;
+      return pattern || bytewiseCollation ? cmpBpchar : null;
     case 19: // name (name_ops stores cstring)
       return bytewiseCollation ? cmpCstring : null;
   }

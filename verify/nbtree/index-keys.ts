@@ -1,9 +1,10 @@
 // The key layout of a B-tree index from the offline catalog: its pg_attribute rows (the stored
 // key types, e.g. cstring for name_ops), pg_index.indoption (DESC, NULLS FIRST), and per key
-// column the comparator of its opclass where the order is decidable from the bytes: text-like
-// opclasses only under a bytewise (C/POSIX) collation or the *_pattern_ops opclasses.
+// column the comparator of the ORDER proc that its opclass's operator family names in
+// pg_amproc, where pgdisk implements that proc exactly: text-like procs only under a bytewise
+// (C/POSIX) collation or the *_pattern_ops procs. A user's proc is never guessed from its type.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import { comparatorFor, type DatumCmp } from "./compare.js";
+import { comparatorForOrderProc, type DatumCmp } from "./compare.js";
 import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "./keys.js";
 
 const C_COLLATION_OID = 950;
@@ -32,12 +33,14 @@ export function indexKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: In
     opcintypes.push(intype);
     const coll = info.collations[i] ?? 0;
     const bytewise = collationIsBytewise(cat, coll);
-    const cmp = comparatorFor(intype, opc?.name ?? "", bytewise);
+    const proc = opc ? cat.orderProc(opc.family, intype) : undefined;
+    const cmp = proc === undefined ? null : comparatorForOrderProc(proc, bytewise);
     cmps.push(cmp);
     if (!cmp) {
       const tname = cat.types.get(intype)?.name ?? String(intype);
       const cname = coll ? (cat.collations().get(coll)?.name ?? String(coll)) : "";
-      notComparable.push(`${attrs[i]?.name ?? `#${i + 1}`} (${tname}${cname ? `, collation ${cname}` : ""})`);
+      const why = proc === undefined ? ", no ORDER proc in pg_amproc" : comparatorForOrderProc(proc, true) ? "" : `, ORDER proc ${proc} is not one pgdisk implements`;
+      notComparable.push(`${attrs[i]?.name ?? `#${i + 1}`} (${tname}${cname ? `, collation ${cname}` : ""}${why})`);
     }
     const opt = info.options[i] ?? 0;
     desc.push((opt & INDOPTION_DESC) !== 0);
