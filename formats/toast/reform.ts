@@ -4,7 +4,7 @@
 // varlenas align to attalign, 1-byte and external varlenas and cstrings do not. The header
 // (null bitmap included) is kept; padding is zero.
 import type { TupleDesc } from "../heap/descriptor.js";
-import { alignBytes } from "../heap/descriptor.js";
+import { datumOffset } from "../heap/form.js";
 import type { TupleLayout } from "../heap/deform.js";
 import { writeTid, type Tid } from "../page/item-pointer.js";
 import { DIRECT_POINTER_SIZE, TOAST_POINTER_SIZE, VarattDirect, VarattExternal } from "../varlena/toast-pointer.js";
@@ -61,12 +61,7 @@ export function reformTuple(tuple: Uint8Array, layout: TupleLayout, desc: TupleD
     if (s.isnull || s.missing) continue;
     const a = desc.attrs[k];
     const bytes = replace.get(k) ?? tuple.subarray(s.off, s.off + s.len);
-    // 1-byte headers (short and external varlenas) and cstrings are never aligned
-    const unaligned = (a.len === -1 && (bytes[0] & 1) === 1) || a.len === -2;
-    if (!unaligned) {
-      const al = alignBytes(a.align);
-      off = (off + al - 1) & ~(al - 1);
-    }
+    off = datumOffset(off, a, bytes);
     out.set(bytes, off);
     off += bytes.length;
   }
