@@ -525,7 +525,7 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
 }
 
 /** Header and checksum of every page (other access methods, sequences, invalid indexes). */
-function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
+export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
   let n = 0;
   const bs = fork.geometry.blockSize;
   for (const [blk, page] of scanPages(fork)) {
@@ -536,7 +536,7 @@ function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env
   return n;
 }
 
-function tail(fork: RelationFork, sink: FindingSink): void {
+export function tail(fork: RelationFork, sink: FindingSink): void {
   const t = fork.partialTail;
   if (!t) return;
   sink.add("REL_PARTIAL_BLOCK", `could not read block ${t.block} in file "${t.file}": read ${t.bytes} of ${fork.geometry.blockSize}`, { file: t.file, block: t.block, offset: (t.block % fork.geometry.segmentBlocks) * fork.geometry.blockSize });

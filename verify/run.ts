@@ -12,7 +12,8 @@ import { ClusterContext } from "./cluster-context.js";
 import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, statusOf, type ProbePatch, type RelationReport, type VerifyOptions } from "./relation.js";
 import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
-import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
+import { checkDirectories } from "./directory.js";
+import { groupUnits, planJobs, wholeDatabases, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
 import { takeSpareWorker, workerUrl } from "./prespawn.js";
 
@@ -110,7 +111,11 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
     applyPatches(planned, reports, patches);
   }
   const ordered = [...planned].sort((a, b) => a.db - b.db || a.order - b.order || a.label.localeCompare(b.label)).map((j) => reports.get(j)!);
-  return { pgdata, reports: ordered, summary: summarize(ordered, workers, performance.now() - t0) };
+  // the files no relation above accounts for, database by database
+  const env = { ctx, opts: plain(opts) };
+  const dirs = wholeDatabases(spec, ctx).flatMap((w) => checkDirectories(w.cat, w.withShared, env));
+  const all = [...dirs, ...ordered];
+  return { pgdata, reports: all, summary: summarize(all, workers, performance.now() - t0) };
 }
 
 /** heapallindexed results of indexes probed by their table's unit, into the indexes' reports. */
@@ -137,7 +142,7 @@ export function summarize(reports: RelationReport[], workers: number, ms: number
   let infos = 0;
   for (const r of reports) for (const f of r.findings) f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
   return {
-    relations: reports.length,
+    relations: reports.filter((r) => r.am !== "directory").length,
     pages: reports.reduce((s, r) => s + r.blocks, 0),
     corruptRelations: reports.filter((r) => r.status === "corrupt").length,
     errors,

@@ -10,13 +10,14 @@ export interface TextOptions {
 }
 
 function kindOf(r: RelationReport): string {
+  if (r.am === "directory") return "directory";
   if (r.am === "heap") return r.relkind === "t" ? "toast table" : "heap table";
   if (r.relkind === "i" || r.am === "btree") return `${r.am} index`;
   return r.am === "unknown" ? "file" : r.am;
 }
 
 export function relationLabel(r: RelationReport): string {
-  return r.database ? `${r.database}.${r.schema}.${r.name}` : r.name;
+  return r.database && r.am !== "directory" ? `${r.database}.${r.schema}.${r.name}` : r.name;
 }
 
 function where(l: Location): string {

@@ -1,0 +1,101 @@
+// Files verify did not look at are not "clean": on a copy of the tiny sample, a zeroed pg_class
+// page (its rows gone, the relations' files still there), stray files of the names pg_checksums'
+// own tests plant (002_actions.pl: 3 bytes each), and a pg_class row whose file is missing are
+// findings of a whole-database verify, with pg_checksums' verdict on the stray files' bytes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { tinySampleCopyForFile } from "../fixtures/sample.js";
+import { runVerify } from "../../verify/run.js";
+import { readCatalog } from "../../formats/catalog/rows.js";
+import { pgClassDesc } from "../../formats/catalog/bootstrap.js";
+import { RelationFork } from "../../formats/storage/relfile.js";
+import { Damager } from "./damage.js";
+
+const copy = tinySampleCopyForFile();
+const DB = "pgdisk_sample";
+
+async function verifyDb() {
+  const run = await runVerify({ pgdata: copy.pgdata, database: DB }, { jobs: 1 });
+  const findings = run.reports.flatMap((r) => r.findings.map((f) => ({ ...f, report: r.name })));
+  return { run, findings, errors: findings.filter((f) => f.severity === "error") };
+}
+
+test("a whole-database verify of the clean copy has no stray file", async () => {
+  const { run, errors } = await verifyDb();
+  assert.deepEqual(errors, []);
+  const dir = run.reports.find((r) => r.am === "directory")!;
+  assert.ok(dir.stats.files > 300, `files scanned: ${dir.stats.files}`);
+  assert.equal(dir.stats.strayFiles, 0);
+});
+
+test("a zeroed pg_class page: the relations whose rows were on it are orphan files, exit 2", async () => {
+  const d = new Damager(copy.pgdata, DB);
+  const classPath = d.path("pg_class");
+  const fork = new RelationFork(classPath, d.cluster.geometry);
+  const rows = readCatalog(fork, pgClassDesc, { columns: ["oid", "relname", "relfilenode"], withTid: true });
+  fork.close();
+  const row = rows.find((r) => r.relname === "web_links")!;
+  const blk = Number(/^\((\d+),/.exec(row.ctid as string)![1]);
+  const lost = rows.filter((r) => (r.ctid as string).startsWith(`(${blk},`) && (r.relfilenode as number) > 0).map((r) => String(r.relfilenode));
+  const before = (await verifyDb()).run.summary.relations;
+  try {
+    d.patch(classPath, blk, (page) => page.fill(0), true); // an all-zero page is valid: no checksum error
+    const { run, errors } = await verifyDb();
+    assert.equal(run.summary.exitCode, 2);
+    assert.equal(run.summary.relations, before - lost.length);
+    const orphans = errors.filter((f) => f.code === "REL_FILE_ORPHAN").map((f) => basename(f.location.file!));
+    assert.deepEqual(orphans.filter((n) => /^\d+$/.test(n)).sort(), [...lost].sort());
+    assert.ok(orphans.includes(String(d.rel("web_links").filenode)));
+  } finally {
+    d.restore();
+  }
+});
+
+test("stray files pg_checksums rejects are findings with its read error", async () => {
+  const d = new Damager(copy.pgdata, DB);
+  const dir = dirname(d.path("accounts"));
+  const table = String(d.rel("accounts").filenode);
+  // 002_actions.pl's names, and forks and a segment of a real table that no reader reaches
+  const names = ["99990", "99990.123", "99990_fsm", "99990_vm", "99990_init", "99990_init.123", "99990_fsm.123", "99990_vm.123", `${table}.123`, `${table}_foo`];
+  try {
+    for (const n of names) writeFileSync(join(dir, n), "foo");
+    const { run, errors } = await verifyDb();
+    assert.equal(run.summary.exitCode, 2);
+    const by = (code: string): string[] => errors.filter((f) => f.code === code).map((f) => basename(f.location.file!)).sort();
+    assert.deepEqual(by("REL_FILE_ORPHAN"), [...names].sort());
+    assert.deepEqual(by("REL_PARTIAL_BLOCK"), [...names].sort());
+    const partial = errors.find((f) => f.code === "REL_PARTIAL_BLOCK" && f.location.file!.endsWith("/99990.123"))!;
+    assert.match(partial.message, /^could not read block 16121856 in file ".*99990\.123": read 3 of 8192$/); // 123 * RELSEG_SIZE
+  } finally {
+    for (const n of names) rmSync(join(dir, n), { force: true });
+  }
+});
+
+test("an init fork of 3 bytes of a real table is a partial block", async () => {
+  const d = new Damager(copy.pgdata, DB);
+  const init = d.path("accounts", "init");
+  try {
+    writeFileSync(init, "foo");
+    const { errors } = await verifyDb();
+    assert.deepEqual(errors.map((f) => [f.code, f.location.file]), [["REL_PARTIAL_BLOCK", init]]);
+  } finally {
+    rmSync(init, { force: true });
+  }
+});
+
+test("a pg_class row whose file is missing is a finding", async () => {
+  const d = new Damager(copy.pgdata, DB);
+  const path = d.path("accounts");
+  renameSync(path, `${path}.moved-away`);
+  try {
+    const { errors } = await verifyDb();
+    const codes = new Set(errors.map((f) => f.code));
+    assert.ok(codes.has("REL_FILE_MISSING"), [...codes].join(", "));
+    // the moved file is itself stray
+    assert.ok(errors.some((f) => f.code === "REL_FILE_ORPHAN" && f.location.file === `${path}.moved-away`));
+  } finally {
+    renameSync(`${path}.moved-away`, path);
+  }
+});
