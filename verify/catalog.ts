@@ -273,6 +273,16 @@ export const CHECK_BY_CODE: ReadonlyMap<string, CheckInfo> = (() => {
   return m;
 })();
 
+/**
+ * The notes that say a check could not run on a relation (the reason is the finding's message):
+ * counted apart ("notes: N not checked"), listed without -v, and failures with
+ * --fail-on-not-checked, so a report never passes off as checked what was not.
+ */
+export const NOT_CHECKED_CODES: ReadonlySet<string> = new Set(["REL_NOT_CHECKED_AM", "REL_INDEX_NOT_VALID", "REL_NO_CATALOG", "BT_ORDER_NOT_CHECKED", "BT_HEAPALLINDEXED_SKIPPED"]);
+for (const code of NOT_CHECKED_CODES) if (checkInfo(code).severity !== "info") throw new Error(`not-checked code ${code} must be an info finding`);
+
+export const isNotChecked = (code: string): boolean => NOT_CHECKED_CODES.has(code);
+
 export function checkInfo(code: string): CheckInfo {
   const c = CHECK_BY_CODE.get(code);
   if (!c) throw new Error(`finding code ${code} is not in verify/catalog.ts`);

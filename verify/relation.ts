@@ -277,8 +277,12 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
     sink.add("BT_ORDER_NOT_CHECKED", `key order of index "${label}" is not checked for ${plan.notComparable.join(", ")}: no on-disk comparator`, { file: fork.basePath });
   }
   const heap = cat.classes.get(info.tableOid);
+  const heapPath = heap ? cat.path(heap) : "";
   let entries: IndexEntries | null = null;
-  if (env.opts.heapallindexed && heap) {
+  // heapallindexed is listed only where it runs: a table without its row or its file is a finding
+  if (env.opts.heapallindexed && !heap) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for index "${label}": its table (oid ${info.tableOid}) has no pg_class row`, { file: fork.basePath });
+  else if (env.opts.heapallindexed && !existsSync(heapPath)) sink.add("REL_FILE_MISSING", `relation file ${heapPath} of table "${heap!.name}" does not exist: heapallindexed of index "${label}" could not run`, { file: heapPath });
+  else if (env.opts.heapallindexed && heap) {
     if (info.exprs) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for expression index "${label}"`, { file: fork.basePath });
     else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize, !!env.opts.exactHeapallindexed);
@@ -287,7 +291,6 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   Object.assign(report.stats, v.run());
   if (!entries || !heap) return null;
   report.checks.push("heapallindexed");
-  if (!existsSync(cat.path(heap))) return null;
   const pending = { heap, info, plan, entries, rel, label, report, sink };
   if (defer) return pending;
   probeTable(cat, ctx, [pending]);

@@ -12,6 +12,7 @@ import { ClusterContext } from "./cluster-context.js";
 import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, statusOf, type ProbePatch, type RelationReport, type VerifyOptions } from "./relation.js";
 import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
+import { isNotChecked } from "./catalog.js";
 import { checkDirectories } from "./directory.js";
 import { groupUnits, planJobs, wholeDatabases, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
@@ -22,6 +23,8 @@ export interface RunOptions extends VerifyOptions {
   jobs?: number;
   /** verify a cluster whose pg_control says it is running */
   allowRunning?: boolean;
+  /** a check that could not run (a "not checked" note) fails the run (exit 2), for CI */
+  failOnNotChecked?: boolean;
   onProgress?: (p: Progress) => void;
 }
 
@@ -39,6 +42,8 @@ export interface VerifySummary {
   errors: number;
   warnings: number;
   infos: number;
+  /** info findings saying a check could not run (catalog.ts NOT_CHECKED_CODES), among `infos` */
+  notChecked: number;
   /** worker threads used */
   workers: number;
   ms: number;
@@ -115,7 +120,7 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
   const env = { ctx, opts: plain(opts) };
   const dirs = wholeDatabases(spec, ctx).flatMap((w) => checkDirectories(w.cat, w.withShared, env));
   const all = [...dirs, ...ordered];
-  return { pgdata, reports: all, summary: summarize(all, workers, performance.now() - t0) };
+  return { pgdata, reports: all, summary: summarize(all, workers, performance.now() - t0, !!opts.failOnNotChecked) };
 }
 
 /** heapallindexed results of indexes probed by their table's unit, into the indexes' reports. */
@@ -136,11 +141,17 @@ function plain(o: RunOptions): VerifyOptions {
   return { heapallindexed: o.heapallindexed, ...(o.exactHeapallindexed ? { exactHeapallindexed: true } : {}), toast: o.toast, decompress: o.decompress, rootdescend: o.rootdescend, checksums: o.checksums, capPerCode: o.capPerCode };
 }
 
-export function summarize(reports: RelationReport[], workers: number, ms: number): VerifySummary {
+export function summarize(reports: RelationReport[], workers: number, ms: number, failOnNotChecked = false): VerifySummary {
   let errors = 0;
   let warnings = 0;
   let infos = 0;
-  for (const r of reports) for (const f of r.findings) f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
+  let notChecked = 0;
+  for (const r of reports) {
+    for (const f of r.findings) {
+      f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
+      if (isNotChecked(f.code)) notChecked++;
+    }
+  }
   return {
     relations: reports.filter((r) => r.am !== "directory").length,
     pages: reports.reduce((s, r) => s + r.blocks, 0),
@@ -148,9 +159,10 @@ export function summarize(reports: RelationReport[], workers: number, ms: number
     errors,
     warnings,
     infos,
+    notChecked,
     workers,
     ms: Math.round(ms),
-    exitCode: errors > 0 ? 2 : 0,
+    exitCode: errors > 0 || (failOnNotChecked && notChecked > 0) ? 2 : 0,
   };
 }
 

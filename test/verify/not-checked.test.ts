@@ -1,0 +1,80 @@
+// A check listed in a report ran; one that could not run is a counted note ("notes: N not
+// checked", in text, JSON and JUnit, with its reason), and --fail-on-not-checked fails the run.
+// On real clusters: an index verified alone whose table's file is missing, and a text index
+// under a non-C (ICU) collation, whose key order pgdisk cannot check offline.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { renameSync } from "node:fs";
+import { join } from "node:path";
+import { tinySampleCopyForFile } from "../fixtures/sample.js";
+import { PgServer } from "../pg/server.js";
+import { runVerify } from "../../verify/run.js";
+import { Damager } from "./damage.js";
+
+const ENTRY = join(import.meta.dirname, "cli-entry.ts");
+const ROOT = join(import.meta.dirname, "../..");
+const copy = tinySampleCopyForFile();
+let srv: PgServer;
+
+function pgdisk(...args: string[]): { status: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--no-warnings", ENTRY, "verify", ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+before(async () => {
+  srv = await PgServer.create({ checksums: true });
+  await srv.sql(`CREATE TABLE words (id int PRIMARY KEY, w text COLLATE "und-x-icu");
+    INSERT INTO words SELECT g, md5(g::text) FROM generate_series(1, 2000) g;
+    CREATE INDEX words_w_idx ON words (w);
+    CHECKPOINT;`);
+  await srv.stop();
+});
+after(() => srv?.destroy());
+
+test("verify -i with the table's file missing: an error, and heapallindexed is not listed as run", async () => {
+  const d = new Damager(copy.pgdata, "pgdisk_sample");
+  const heap = d.path("web_links");
+  renameSync(heap, `${heap}.away`);
+  try {
+    const run = await runVerify({ pgdata: copy.pgdata, database: "pgdisk_sample", relations: ["web_links_pkey"] }, { jobs: 1 });
+    assert.equal(run.reports.length, 1);
+    const r = run.reports[0];
+    assert.deepEqual(r.checks, ["pages", "btree", "parent"]);
+    assert.deepEqual(r.findings.map((f) => [f.code, f.location.file]), [["REL_FILE_MISSING", heap]]);
+    assert.equal(run.summary.exitCode, 2);
+  } finally {
+    renameSync(`${heap}.away`, heap);
+  }
+});
+
+test("a non-C collation's skipped key order check is counted in text, JSON and JUnit", () => {
+  const args = ["--pgdata", srv.pgdata, "-d", "postgres", "-t", "words", "-j", "1"];
+  const text = pgdisk(...args);
+  assert.equal(text.status, 0, text.stderr);
+  // listed without -v, with its reason, and counted on the summary line
+  assert.match(text.stdout, /^btree index "postgres\.public\.words_w_idx":\n {4}NOT CHECKED: \[BT_ORDER_NOT_CHECKED\] key order of index "postgres\.public\.words_w_idx" is not checked for w \(text, collation und-x-icu\): no on-disk comparator$/m);
+  assert.match(text.stdout, /^pgdisk verify: 5 relations, \d+ pages: 0 errors, 0 warnings, notes: 1 not checked, /m);
+
+  const json = JSON.parse(pgdisk(...args, "--format", "json").stdout);
+  assert.equal(json.summary.notChecked, 1);
+  assert.equal(json.summary.exitCode, 0);
+
+  const junit = pgdisk(...args, "--format", "junit");
+  assert.equal(junit.status, 0);
+  assert.match(junit.stdout, /<testsuites name="pgdisk verify \(notes: 1 not checked\)" tests="5" failures="0" errors="0" skipped="1"/);
+  assert.match(junit.stdout, /<testcase classname="postgres\.public" name="words_w_idx \(btree\)"[^>]*>\n {6}<skipped message="1 not checked: \[BT_ORDER_NOT_CHECKED\] key order/);
+});
+
+test("--fail-on-not-checked turns the note into a failure, exit 2", () => {
+  const args = ["--pgdata", srv.pgdata, "-d", "postgres", "-t", "words", "-j", "1", "--fail-on-not-checked"];
+  const text = pgdisk(...args);
+  assert.equal(text.status, 2, text.stdout);
+  assert.match(text.stdout, /notes: 1 not checked/);
+  const json = JSON.parse(pgdisk(...args, "--format", "json").stdout);
+  assert.equal(json.summary.exitCode, 2);
+  const junit = pgdisk(...args, "--format", "junit");
+  assert.equal(junit.status, 2);
+  assert.match(junit.stdout, /failures="1" errors="0" skipped="0"/);
+  assert.match(junit.stdout, /<failure message="1 not checked: \[BT_ORDER_NOT_CHECKED\] key order[^"]*" type="BT_ORDER_NOT_CHECKED">/);
+});
