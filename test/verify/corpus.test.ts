@@ -635,7 +635,13 @@ describe("B-tree", () => {
       const it = liveTuple(WL, 2);
       d.patch(P(), 2, (_p, dv) => dv.setBigInt64(it.off + 24, dv.getBigInt64(it.off + 24, true) + 100000n, true));
     },
-    check: (f) => assert.ok(f.some((x) => /^heap tuple \(2,\d+\) from table "web_links" lacks matching index tuple within index "web_links_pkey"$/.test(x.message))),
+    check: (f) => {
+      const x = f.find((y) => /^heap tuple \(2,\d+\) from table "web_links" lacks matching index tuple within index "web_links_pkey"$/.test(y.message));
+      assert.ok(x);
+      // under the index's heading and located in the index; the heap tuple's place in the detail
+      assert.deepEqual(x.location, { file: K() });
+      assert.match(x.detail!, new RegExp(`Heap tuple: block 2, offset \\d+ of ${P()}\\.$`));
+    },
   });
 });
 
