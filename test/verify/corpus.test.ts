@@ -205,6 +205,21 @@ describe("line pointers", () => {
     },
   });
   runCase({ name: "item shorter than a tuple header", scope: [WL], expect: ["LP_TOO_SHORT"], inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 4, makeLp(lpOff(lpWord(dv, 4)), LP_NORMAL, 16))) });
+  // verify_heapam's order of line pointer checks (004_verify_heapam.pl's cases): alignment first, then the length
+  runCase({
+    name: "LP_NORMAL at offset 15 with no length: not maximally aligned",
+    scope: [WL],
+    expect: ["LP_NOT_ALIGNED"],
+    inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 3, makeLp(15, LP_NORMAL, 0))),
+    check: (f) => assert.ok(f.some((x) => x.message === "line pointer to page offset 15 is not maximally aligned" && x.location.block === 1 && x.location.item === 3), JSON.stringify(f)),
+  });
+  runCase({
+    name: "item of 15 bytes outside the item area: shorter than a tuple header",
+    scope: [WL],
+    expect: ["LP_TOO_SHORT"],
+    inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 4, makeLp(32, LP_NORMAL, 15))),
+    check: (f) => assert.ok(f.some((x) => x.message === "line pointer length 15 is less than the minimum tuple header size 24" && x.location.item === 4), JSON.stringify(f)),
+  });
   runCase({ name: "two items overlap", scope: [WL], expect: ["LP_OVERLAP"], inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 5, makeLp(lpOff(lpWord(dv, 6)), LP_NORMAL, lpLen(lpWord(dv, 5))))) });
   runCase({ name: "redirect beyond maxoff", scope: ["accounts"], expect: ["LP_REDIRECT_OUT_OF_RANGE"], inject: () => d.patch(d.path("accounts"), 0, (_p, dv) => appendLp(dv, makeLp(maxOffsetNumber(dv) + 10, LP_REDIRECT, 0))) });
   runCase({ name: "redirect with a length", scope: ["accounts"], expect: ["LP_REDIRECT_HAS_LENGTH"], inject: () => { const it = liveTuple("accounts", 0); d.patch(d.path("accounts"), 0, (_p, dv) => appendLp(dv, makeLp(it.item, LP_REDIRECT, 8))); } });
