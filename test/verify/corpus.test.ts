@@ -264,8 +264,16 @@ describe("heap tuple headers and infomask", () => {
     expect: ["HEAP_MULTIXACT_COMMITTED"],
     inject: () => {
       const it = d.item(d.path("accounts"), (_p, dv, x) => (dv.getUint16(x.off + HTH.t_infomask, true) & (HEAP_XMIN_INVALID | HEAP_XMIN_COMMITTED)) === HEAP_XMIN_INVALID);
-      im(d.path("accounts"), it, (v) => v | HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI);
+      // HEAP_XMAX_INVALID cleared: with it, the tuple would also be HEAP_XMAX_COMMITTED_AND_INVALID
+      im(d.path("accounts"), it, (v) => (v & ~HEAP_XMAX_INVALID) | HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI);
     },
+  });
+  runCase({
+    name: "xmax marked both committed and invalid",
+    scope: [WL],
+    expect: ["HEAP_XMAX_COMMITTED_AND_INVALID"],
+    inject: () => im(P(), liveTuple(WL), (v) => v | HEAP_XMAX_COMMITTED),
+    check: (f) => assert.ok(f.some((x) => /^xmax 0 is marked both committed and invalid$/.test(x.message)), JSON.stringify(f.slice(0, 2))),
   });
   runCase({ name: "MultiXact xmax 0", scope: [WL], expect: ["HEAP_MXID_INVALID"], inject: () => im(P(), liveTuple(WL), (v) => v | HEAP_XMAX_IS_MULTI) });
   runCase({
