@@ -3,7 +3,9 @@
 // a fork segment of a relation pg_class names. A file that is not (its pg_class row lost, e.g.
 // on a zeroed catalog page, or a stray file) is a finding, and its pages get pg_checksums'
 // checks (whole blocks, checksums), as pg_checksums scans every such file. pg_class rows whose
-// files are missing are found by each relation's own check (REL_FILE_MISSING).
+// files are missing are found by each relation's own check (REL_FILE_MISSING). The catalog
+// pages and tuples a tolerant catalog scan left out (damaged headers, undecodable tuples, zeroed
+// pages inside a catalog) are findings of the directory holding the catalog.
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { GLOBALTABLESPACE_OID, type DatabaseCatalog } from "../formats/catalog/cluster.js";
@@ -54,14 +56,61 @@ function strayReason(dir: string, name: string, known: Set<number>, segmentBytes
   return null;
 }
 
-/** One report per relation directory of the database, its stray files as findings. */
+/**
+ * Read every catalog the checks use (pg_type, pg_attribute, pg_index, pg_opclass, pg_collation,
+ * pg_enum besides pg_class, pg_namespace and pg_am), so that the problems of each are listed on
+ * this thread (workers read their own copies, leaving out the same pages and tuples).
+ */
+function readAllCatalogs(cat: DatabaseCatalog): void {
+  void cat.types;
+  cat.descriptor(0);
+  cat.indexes();
+  cat.collations();
+  cat.enumLabels();
+}
+
+/** The catalog pages and tuples left out in directory `dir`, as findings (catalog.ts codes). */
+function addCatalogProblems(cat: DatabaseCatalog, dir: string, sink: FindingSink): void {
+  for (const p of cat.cluster.catalogProblems ?? []) if (p.location.file && dirname(p.location.file) === dir) sink.add(p.code, p.message, p.location);
+}
+
+const directoryReport = (database: string, dir: string, checks: string[]): RelationReport => ({ database, name: dir, am: "directory", file: dir, blocks: 0, checks, status: "ok", findings: [], stats: {}, ms: 0 });
+
+/**
+ * The catalog pages and tuples left out of the catalogs of databases `cats`, in directories
+ * other than `reported` (runs that name relations: the directories themselves are not matched).
+ */
+export function catalogProblemReports(cats: DatabaseCatalog[], reported: ReadonlySet<string>, env: JobEnv): RelationReport[] {
+  const reports: RelationReport[] = [];
+  const seen = new Set(reported);
+  for (const cat of cats) {
+    readAllCatalogs(cat);
+    const dirs = new Set((cat.cluster.catalogProblems ?? []).map((p) => (p.location.file ? dirname(p.location.file) : "")));
+    for (const dir of dirs) {
+      if (!dir || seen.has(dir)) continue;
+      seen.add(dir);
+      const sink = new FindingSink(env.opts.capPerCode);
+      const report = directoryReport(cat.db.name, dir, ["catalog"]);
+      addCatalogProblems(cat, dir, sink);
+      report.findings = sink.finish({ file: dir });
+      report.status = statusOf(report.findings);
+      reports.push(report);
+    }
+  }
+  return reports;
+}
+
+/** One report per relation directory of the database: its catalogs' unreadable pages and its stray files as findings. */
 export function checkDirectories(cat: DatabaseCatalog, withShared: boolean, env: JobEnv): RelationReport[] {
   const geometry = cat.cluster.geometry;
   const checksums = env.opts.checksums ?? env.ctx?.checksums ?? false;
   const reports: RelationReport[] = [];
+  readAllCatalogs(cat);
   for (const [dir, known] of directories(cat, withShared)) {
     const sink = new FindingSink(env.opts.capPerCode);
-    const report: RelationReport = { database: cat.db.name, name: dir, am: "directory", file: dir, blocks: 0, checks: ["files"], status: "ok", findings: [], stats: { files: 0, strayFiles: 0 }, ms: 0 };
+    const report = directoryReport(cat.db.name, dir, ["catalog", "files"]);
+    report.stats = { files: 0, strayFiles: 0 };
+    addCatalogProblems(cat, dir, sink);
     let names: string[];
     try {
       names = readdirSync(dir).sort();

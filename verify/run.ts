@@ -13,7 +13,7 @@ import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, statusOf, type ProbePatch, type
 import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
 import { isNotChecked } from "./catalog.js";
-import { checkDirectories } from "./directory.js";
+import { catalogProblemReports, checkDirectories } from "./directory.js";
 import { groupUnits, planJobs, wholeDatabases, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
 import { takeSpareWorker, workerUrl } from "./prespawn.js";
@@ -119,7 +119,10 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
   // the files no relation above accounts for, database by database
   const env = { ctx, opts: plain(opts) };
   const dirs = wholeDatabases(spec, ctx).flatMap((w) => checkDirectories(w.cat, w.withShared, env));
-  const all = [...dirs, ...ordered];
+  // the catalogs of the other databases checked: their left-out pages and tuples
+  const dbs = ctx ? [...new Set(planned.flatMap((j) => (j.job.kind === "file" ? [] : [j.job.db])))].map((db) => ctx.database(db)) : [];
+  const rest = catalogProblemReports(dbs, new Set(dirs.map((r) => r.file)), env);
+  const all = [...dirs, ...rest, ...ordered];
   return { pgdata, reports: all, summary: summarize(all, workers, performance.now() - t0, !!opts.failOnNotChecked) };
 }
 

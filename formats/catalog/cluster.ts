@@ -8,7 +8,7 @@ import { ClogReader } from "../storage/clog.js";
 import { RelationFork, forkSuffix, type ForkName, type Geometry } from "../storage/relfile.js";
 import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
-import { readCatalog, type CatalogRow } from "./rows.js";
+import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
 import {
   PG_AM_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
   pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
@@ -94,8 +94,17 @@ export class Cluster {
   readonly clog: ClogReader;
   private dbs?: DatabaseInfo[];
   private readonly catalogs = new Map<number, DatabaseCatalog>();
+  /**
+   * With `tolerant`, catalog pages and tuples that cannot be read are left out and listed here
+   * (verify reports them); without, reading such a catalog throws.
+   */
+  readonly catalogProblems: CatalogProblem[] | undefined;
 
-  constructor(readonly pgdata: string) {
+  constructor(
+    readonly pgdata: string,
+    opts: { tolerant?: boolean } = {},
+  ) {
+    this.catalogProblems = opts.tolerant ? [] : undefined;
     if (!existsSync(join(pgdata, "global"))) {
       throw new FormatError("CLUSTER_NOT_FOUND", `${pgdata} is not a PostgreSQL data directory (no global/ folder)`, { file: pgdata });
     }
@@ -129,7 +138,7 @@ export class Cluster {
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
     const fork = this.openFork(join(dir, String(filenode)));
     try {
-      return readCatalog(fork, desc, { clog: this.clog, columns });
+      return readCatalog(fork, desc, { clog: this.clog, columns, problems: this.catalogProblems });
     } finally {
       fork.close();
     }
@@ -262,7 +271,7 @@ export class DatabaseCatalog {
     const path = this.cluster.relationPath((r.reltablespace as number) || this.db.tablespace, this.db.oid, r.relfilenode as number);
     const fork = this.cluster.openFork(path);
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }
@@ -273,7 +282,7 @@ export class DatabaseCatalog {
     if (!rel) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
     const fork = this.cluster.openFork(this.path(rel));
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }

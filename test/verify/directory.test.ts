@@ -48,6 +48,28 @@ test("a zeroed pg_class page: the relations whose rows were on it are orphan fil
     const orphans = errors.filter((f) => f.code === "REL_FILE_ORPHAN").map((f) => basename(f.location.file!));
     assert.deepEqual(orphans.filter((n) => /^\d+$/.test(n)).sort(), [...lost].sort());
     assert.ok(orphans.includes(String(d.rel("web_links").filenode)));
+    // the zeroed page itself is named (a warning: PostgreSQL accepts an all-zero page) unless it is the last one
+    const zero = run.reports.flatMap((r) => r.findings).filter((f) => f.code === "CATALOG_PAGE_NEW");
+    assert.deepEqual(zero.map((f) => [f.location.file, f.location.block]), blk < d.nblocks(classPath) - 1 ? [[classPath, blk]] : []);
+  } finally {
+    d.restore();
+  }
+});
+
+test("a pg_class page with a damaged header: a finding, its relations' files orphans, the run goes on", async () => {
+  const d = new Damager(copy.pgdata, DB);
+  const classPath = d.path("pg_class");
+  const fork = new RelationFork(classPath, d.cluster.geometry);
+  const rows = readCatalog(fork, pgClassDesc, { columns: ["relname"], withTid: true });
+  fork.close();
+  const blk = Number(/^\((\d+),/.exec(rows.find((r) => r.relname === "web_links")!.ctid as string)![1]);
+  try {
+    d.patch(classPath, blk, (_p, dv) => dv.setUint16(12, dv.getUint16(14, true) + 8, true)); // pd_lower beyond pd_upper, checksum recomputed
+    const { run, errors } = await verifyDb();
+    assert.equal(run.summary.exitCode, 2);
+    const dir = run.reports.find((r) => r.am === "directory" && r.file === dirname(classPath))!;
+    assert.ok(dir.findings.some((f) => f.code === "PAGE_LOWER_GT_UPPER" && f.location.block === blk && f.message.startsWith("catalog page left out: ")), JSON.stringify(dir.findings.slice(0, 3)));
+    assert.ok(errors.some((f) => f.code === "REL_FILE_ORPHAN" && basename(f.location.file!) === String(d.rel("web_links").filenode)));
   } finally {
     d.restore();
   }
