@@ -120,6 +120,7 @@ export const CHECKS: readonly CheckInfo[] = [
     ["MULTIXACT_UNREADABLE", "warning", "the members of a MultiXactId could not be read from pg_multixact", "offsets/members SLRU segment missing or short"],
   ]),
   ...area("toast", [
+    ["TOAST_NOT_CHECKED", "info", "the table's TOAST pointers are not followed: its TOAST relation has no pg_class row or no file (that relation's own check reports the missing file)", "pg_class.reltoastrelid without a readable TOAST relation"],
     ["TOAST_RAWSIZE_TOO_LARGE", "error", "a TOAST pointer's va_rawsize exceeds 0x3FFFFFFF", "va_rawsize", "toast value %u rawsize %d exceeds limit %d", VH],
     ["TOAST_BAD_COMPRESSION_METHOD", "error", "a compressed value names a method other than pglz (0) or lz4 (1)", "top 2 bits of va_extinfo / va_tcinfo", "toast value %u has invalid compression method id %d", `${VH} (external values; pgdisk checks inline values too)`],
     ["TOAST_EXTSIZE_EXCEEDS_RAWSIZE", "error", "a pointer's stored size exceeds va_rawsize - 4", "va_extinfo & 0x3FFFFFFF vs va_rawsize"],
@@ -281,7 +282,7 @@ export const CHECK_BY_CODE: ReadonlyMap<string, CheckInfo> = (() => {
  * counted apart ("notes: N not checked"), listed without -v, and failures with
  * --fail-on-not-checked, so a report never passes off as checked what was not.
  */
-export const NOT_CHECKED_CODES: ReadonlySet<string> = new Set(["REL_NOT_CHECKED_AM", "REL_INDEX_NOT_VALID", "REL_NO_CATALOG", "BT_ORDER_NOT_CHECKED", "BT_HEAPALLINDEXED_SKIPPED"]);
+export const NOT_CHECKED_CODES: ReadonlySet<string> = new Set(["REL_NOT_CHECKED_AM", "REL_INDEX_NOT_VALID", "REL_NO_CATALOG", "TOAST_NOT_CHECKED", "BT_ORDER_NOT_CHECKED", "BT_HEAPALLINDEXED_SKIPPED"]);
 for (const code of NOT_CHECKED_CODES) if (checkInfo(code).severity !== "info") throw new Error(`not-checked code ${code} must be an info finding`);
 
 export const isNotChecked = (code: string): boolean => NOT_CHECKED_CODES.has(code);

@@ -206,6 +206,11 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
       const toast = !ownToast ? shared.toast! : env.opts.toast && rel.toastRelid ? toastRelationFor(cat, rel.toastRelid, ctx) : null;
       const feed = rel.kind === "t" ? shared.feed?.feeder() : undefined;
       if (toast) report.checks.push("toast");
+      else if (env.opts.toast && rel.toastRelid && rel.kind !== "t") {
+        const t = cat.classes.get(rel.toastRelid);
+        const why = t ? `its file ${cat.path(t)} does not exist` : "it has no pg_class row";
+        sink.add("TOAST_NOT_CHECKED", `TOAST values of "${label}" are not followed: its TOAST relation (oid ${rel.toastRelid}) cannot be read, ${why}`, { file: path });
+      }
       const v = new HeapVerifier(
         {
           fork,

@@ -48,6 +48,23 @@ test("verify -i with the table's file missing: an error, and heapallindexed is n
   }
 });
 
+test("a table whose TOAST relation's file is missing: its TOAST check is a counted note, not listed as run", async () => {
+  const d = new Damager(copy.pgdata, "pgdisk_sample");
+  const toast = d.path(d.toastOf("toast_docs"));
+  renameSync(toast, `${toast}.away`);
+  try {
+    const run = await runVerify({ pgdata: copy.pgdata, database: "pgdisk_sample", relations: ["toast_docs"] }, { jobs: 1, heapallindexed: false });
+    const table = run.reports.find((r) => r.name === "toast_docs")!;
+    assert.ok(!table.checks.includes("toast"), table.checks.join(", "));
+    assert.deepEqual(table.findings.map((f) => f.code), ["TOAST_NOT_CHECKED"]);
+    assert.equal(run.summary.notChecked, 1);
+    // the TOAST relation itself: its file is missing
+    assert.ok(run.reports.some((r) => r.findings.some((f) => f.code === "REL_FILE_MISSING" && f.location.file === toast)));
+  } finally {
+    renameSync(`${toast}.away`, toast);
+  }
+});
+
 test("a non-C collation's skipped key order check is counted in text, JSON and JUnit", () => {
   const args = ["--pgdata", srv.pgdata, "-d", "postgres", "-t", "words", "-j", "1"];
   const text = pgdisk(...args);
