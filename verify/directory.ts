@@ -17,6 +17,8 @@ import { pageOnly, statusOf, tail, type JobEnv, type RelationReport } from "./re
 /** Files pg_checksums does not scan (its skip list; names matched whole unless a prefix). */
 const SKIPPED_NAMES = ["pg_control", "pg_filenode.map", "PG_VERSION"];
 const SKIPPED_PREFIXES = ["pg_internal.init", "pgsql_tmp"];
+/** A temporary relation's file (t<backend>_<filenode>[_fork][.segment]), left by a crash: no pg_class row outlives its session, and the server removes such files at start. */
+const TEMP_RELATION_FILE = /^t\d+_\d+(?:_(?:fsm|vm|init))?(?:\.\d+)?$/;
 const FORKS = new Set(["fsm", "vm", "init"]);
 
 /** A relation file name: filenode, optional fork, optional segment number. */
@@ -123,10 +125,14 @@ export function checkDirectories(cat: DatabaseCatalog, withShared: boolean, env:
       const path = join(dir, name);
       if (!statSync(path, { throwIfNoEntry: false })?.isFile()) continue;
       report.stats.files++;
-      const why = strayReason(dir, name, known, geometry.blockSize * geometry.segmentBlocks);
-      if (!why) continue;
-      report.stats.strayFiles++;
-      sink.add("REL_FILE_ORPHAN", `file "${path}" belongs to no relation of database "${cat.db.name}": ${why}`, { file: path });
+      // a temporary relation's file is no orphan, but pg_checksums checks its pages too
+      const temp = TEMP_RELATION_FILE.test(name);
+      const why = temp ? null : strayReason(dir, name, known, geometry.blockSize * geometry.segmentBlocks);
+      if (!why && !temp) continue;
+      if (why) {
+        report.stats.strayFiles++;
+        sink.add("REL_FILE_ORPHAN", `file "${path}" belongs to no relation of database "${cat.db.name}": ${why}`, { file: path });
+      }
       const fork = RelationFork.openFile(path, geometry);
       try {
         report.blocks += pageOnly(fork, sink, checksums, env, basename(path));
