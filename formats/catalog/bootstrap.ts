@@ -98,5 +98,8 @@ export const pgCollationDesc = desc([
   ["colliculocale", "text"], ["collversion", "text"],
 ]);
 
+export const PG_AMPROC_OID = 2603;
+export const pgAmprocDesc = desc([["oid", "oid"], ["amprocfamily", "oid"], ["amproclefttype", "oid"], ["amprocrighttype", "oid"], ["amprocnum", "int2"], ["amproc", "regproc"]]);
+
 export const PG_ENUM_OID = 3501;
 export const pgEnumDesc = desc([["oid", "oid"], ["enumtypid", "oid"], ["enumsortorder", "float4"], ["enumlabel", "name"]]);

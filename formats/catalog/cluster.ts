@@ -10,7 +10,7 @@ import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
 import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
 import {
-  PG_AM_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
+  PG_AM_OID, PG_AMPROC_OID, pgAmprocDesc, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
   pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
 } from "./bootstrap.js";
 import type { Align } from "../heap/descriptor.js";
@@ -86,6 +86,15 @@ export interface TypeInfoRow {
   basetype: number;
   typmod: number;
   relid: number;
+}
+
+export interface OpclassInfo {
+  name: string;
+  method: number;
+  /** pg_opclass.opcfamily: the operator family whose pg_amproc rows give the support functions */
+  family: number;
+  intype: number;
+  keytype: number;
 }
 
 export class Cluster {
@@ -191,7 +200,8 @@ export class DatabaseCatalog {
   readonly namespaces: Map<number, string>;
   private attrCache?: Map<number, AttrDesc[]>;
   private indexCache?: Map<number, IndexInfo>;
-  private opclassCache?: Map<number, { name: string; method: number; intype: number; keytype: number }>;
+  private opclassCache?: Map<number, OpclassInfo>;
+  private amprocCache?: Map<string, number>;
   private enumCache?: Map<number, string>;
   private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
 
@@ -357,11 +367,17 @@ export class DatabaseCatalog {
     return this.indexCache;
   }
 
-  opclasses(): Map<number, { name: string; method: number; intype: number; keytype: number }> {
+  opclasses(): Map<number, OpclassInfo> {
     this.opclassCache ??= new Map(
-      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
+      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
     );
     return this.opclassCache;
+  }
+
+  /** pg_amproc: the OID of support function `num` of operator family `family` for (left, right) types, if registered. */
+  supportProc(family: number, left: number, right: number, num: number): number | undefined {
+    this.amprocCache ??= new Map(this.scanCatalog(PG_AMPROC_OID, pgAmprocDesc).map((r) => [`${r.amprocfamily}:${r.amproclefttype}:${r.amprocrighttype}:${r.amprocnum}`, r.amproc as number]));
+    return this.amprocCache.get(`${family}:${left}:${right}:${num}`);
   }
 
   /** enum label of every pg_enum row, by the row's OID (the value an enum datum stores) */
