@@ -10,6 +10,7 @@ import { basename, dirname, join } from "node:path";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { PG_BIN } from "../pg/server.js";
 import { runVerify } from "../../verify/run.js";
+import { renderText } from "../../verify/report/text.js";
 import { readCatalog } from "../../formats/catalog/rows.js";
 import { pgClassDesc } from "../../formats/catalog/bootstrap.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
@@ -94,6 +95,8 @@ test("stray files pg_checksums rejects are findings with its read error", async 
     assert.deepEqual(by("REL_PARTIAL_BLOCK"), [...names, "t3_99991"].sort());
     const partial = errors.find((f) => f.code === "REL_PARTIAL_BLOCK" && f.location.file!.endsWith("/99990.123"))!;
     assert.match(partial.message, /^could not read block 16121856 in file ".*99990\.123": read 3 of 8192$/); // 123 * RELSEG_SIZE
+    // the text report heads each finding with the file it is about
+    assert.match(renderText(run), new RegExp(`^file "${join(dir, "99990.123").replace(/\./g, "\\.")}", block 16121856:\n {4}\\[REL_PARTIAL_BLOCK\\] could not read block`, "m"));
     // pg_checksums, the oracle, stops at the first of them (it numbers blocks within the file; pgdisk relation-wide, as md.c)
     const pc = spawnSync(join(PG_BIN, "pg_checksums"), ["--check", "-D", copy.pgdata], { encoding: "utf8" });
     assert.equal(pc.status, 1, pc.stderr);

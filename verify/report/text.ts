@@ -33,10 +33,12 @@ function where(l: Location): string {
 const tag = (f: Finding): string => (f.severity === "error" ? "" : isNotChecked(f.code) ? "NOT CHECKED: " : `${f.severity.toUpperCase()}: `);
 
 export function findingText(r: RelationReport, f: Finding): string {
-  const head = `${kindOf(r)} "${relationLabel(r)}"${where(f.location)}:`;
+  // a directory's findings are about one of its files: that file heads them
+  const ofFile = r.am === "directory" && f.location.file !== undefined && f.location.file !== r.file;
+  const head = `${ofFile ? `file "${f.location.file}"` : `${kindOf(r)} "${relationLabel(r)}"`}${where(f.location)}:`;
   const lines = [head, `    ${tag(f)}[${f.code}] ${f.message}`];
   if (f.detail) lines.push(`    DETAIL: ${f.detail}`);
-  if (f.location.file && f.location.file !== r.file) lines.push(`    FILE: ${f.location.file}${f.location.offset !== undefined ? ` (page offset ${f.location.offset})` : ""}`);
+  if (f.location.file && f.location.file !== r.file && !ofFile) lines.push(`    FILE: ${f.location.file}${f.location.offset !== undefined ? ` (page offset ${f.location.offset})` : ""}`);
   return lines.join("\n");
 }
 
