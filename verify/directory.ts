@@ -64,12 +64,28 @@ function strayReason(dir: string, name: string, known: Set<number>, segmentBytes
  * this thread (workers read their own copies, leaving out the same pages and tuples).
  */
 function readAllCatalogs(cat: DatabaseCatalog): void {
-  void cat.types;
-  cat.descriptor(0);
-  cat.indexes();
-  cat.collations();
-  cat.enumLabels();
+  if (catalogsRead.has(cat)) return;
+  catalogsRead.add(cat);
+  const readers: [string, () => unknown][] = [
+    ["pg_type", () => cat.types],
+    ["pg_attribute", () => cat.descriptor(0)],
+    ["pg_index and pg_opclass", () => cat.indexes()],
+    ["pg_amproc", () => cat.supportProc(0, 0, 0, 0)],
+    ["pg_collation", () => cat.collations()],
+    ["pg_enum", () => cat.enumLabels()],
+  ];
+  for (const [what, read] of readers) {
+    try {
+      read();
+    } catch (e) {
+      // a catalog that cannot be read at all (its pg_class row lost): a finding, the run goes on
+      if (!(e instanceof FormatError)) throw e;
+      const file = e.location.file ?? join(dirname(cat.cluster.relationPath(cat.db.tablespace, cat.db.oid, 1)), "pg_filenode.map");
+      cat.cluster.catalogProblems?.push({ code: "CATALOG_UNREADABLE", message: `${what} of database "${cat.db.name}" cannot be read: ${e.code}: ${e.message}`, location: { ...e.location, file } });
+    }
+  }
 }
+const catalogsRead = new WeakSet<DatabaseCatalog>();
 
 /** The catalog pages and tuples left out in directory `dir`, as findings (catalog.ts codes). */
 function addCatalogProblems(cat: DatabaseCatalog, dir: string, sink: FindingSink): void {

@@ -14,7 +14,8 @@ import { renderText } from "../../verify/report/text.js";
 import { readCatalog } from "../../formats/catalog/rows.js";
 import { pgClassDesc } from "../../formats/catalog/bootstrap.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
-import { Damager } from "./damage.js";
+import { Damager, infomask, lpOff, lpWord, setInfomask } from "./damage.js";
+import { HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID } from "../../formats/heap/tuple-header.js";
 
 const copy = tinySampleCopyForFile();
 const DB = "pgdisk_sample";
@@ -73,6 +74,29 @@ test("a pg_class page with a damaged header: a finding, its relations' files orp
     const dir = run.reports.find((r) => r.am === "directory" && r.file === dirname(classPath))!;
     assert.ok(dir.findings.some((f) => f.code === "PAGE_LOWER_GT_UPPER" && f.location.block === blk && f.message.startsWith("catalog page left out: ")), JSON.stringify(dir.findings.slice(0, 3)));
     assert.ok(errors.some((f) => f.code === "REL_FILE_ORPHAN" && basename(f.location.file!) === String(d.rel("web_links").filenode)));
+  } finally {
+    d.restore();
+  }
+});
+
+test("pg_enum's pg_class row lost: a finding, its file an orphan, the run goes on", async () => {
+  const d = new Damager(copy.pgdata, DB);
+  const classPath = d.path("pg_class");
+  const enumFile = basename(d.path("pg_enum"));
+  const fork = new RelationFork(classPath, d.cluster.geometry);
+  const row = readCatalog(fork, pgClassDesc, { columns: ["relname"], withTid: true }).find((r) => r.relname === "pg_enum")!;
+  fork.close();
+  const [blk, item] = /^\((\d+),(\d+)\)$/.exec(row.ctid as string)!.slice(1).map(Number);
+  try {
+    // the row's inserter aborted: the row is gone for every reader
+    d.patch(classPath, blk, (_p, dv) => {
+      const off = lpOff(lpWord(dv, item));
+      setInfomask(dv, { blk, item, off, len: 0 }, (infomask(dv, { blk, item, off, len: 0 }) & ~HEAP_XMIN_COMMITTED) | HEAP_XMIN_INVALID);
+    });
+    const { run, errors } = await verifyDb();
+    assert.equal(run.summary.exitCode, 2);
+    assert.ok(errors.some((f) => f.code === "CATALOG_UNREADABLE" && /^pg_enum of database "pgdisk_sample" cannot be read: CATALOG_MISSING/.test(f.message)), JSON.stringify(errors.slice(0, 3)));
+    assert.ok(errors.some((f) => f.code === "REL_FILE_ORPHAN" && basename(f.location.file!) === enumFile));
   } finally {
     d.restore();
   }
