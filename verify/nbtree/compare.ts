@@ -269,37 +269,16 @@ const cmpOidvector: DatumCmp = (a0, ao, al, b0, bo, bl) => {
  * and whether it is a *_pattern_cmp (bytewise under every collation). Any other function (a
  * user-defined opclass, a type pgdisk has no comparator for) leaves the key order unchecked.
  */
-const BUILTIN_ORDER_PROCS: ReadonlyMap<number, { type: number; pattern?: true }> = new Map([
-  [1693, { type: 16 }], // btboolcmp
-  [1954, { type: 17 }], // byteacmp
-  [358, { type: 18 }], // btcharcmp
-  [359, { type: 19 }], // btnamecmp
-  [842, { type: 20 }], // btint8cmp
-  [350, { type: 21 }], // btint2cmp
-  [351, { type: 23 }], // btint4cmp
-  [360, { type: 25 }], // bttextcmp
-  [2166, { type: 25, pattern: true }], // bttext_pattern_cmp
-  [356, { type: 26 }], // btoidcmp
-  [2794, { type: 27 }], // bttidcmp
-  [404, { type: 30 }], // btoidvectorcmp
-  [354, { type: 700 }], // btfloat4cmp
-  [355, { type: 701 }], // btfloat8cmp
-  [4119, { type: 774 }], // macaddr8_cmp
-  [377, { type: 790 }], // cash_cmp
-  [836, { type: 829 }], // macaddr_cmp
-  [1078, { type: 1042 }], // bpcharcmp
-  [2180, { type: 1042, pattern: true }], // btbpchar_pattern_cmp
-  [1092, { type: 1082 }], // date_cmp
-  [1107, { type: 1083 }], // time_cmp
-  [2045, { type: 1114 }], // timestamp_cmp
-  [1314, { type: 1184 }], // timestamptz_cmp
-  [1315, { type: 1186 }], // interval_cmp
-  [1358, { type: 1266 }], // timetz_cmp
-  [1769, { type: 1700 }], // numeric_cmp
-  [2960, { type: 2950 }], // uuid_cmp
-  [3251, { type: 3220 }], // pg_lsn_cmp
-  [5096, { type: 5069 }], // xid8cmp
-]);
+const BUILTIN_ORDER_PROCS: ReadonlyMap<number, { type: number; pattern: boolean }> = new Map(
+  ([
+    // [pg_proc OID, type, *_pattern_cmp]: bool, char, int2/4/8, oid, tid, oidvector, float4/8, numeric, money
+    [1693, 16], [358, 18], [350, 21], [351, 23], [842, 20], [356, 26], [2794, 27], [404, 30], [354, 700], [355, 701], [1769, 1700], [377, 790],
+    // date, time, timestamp, timestamptz, interval, timetz; uuid, macaddr, macaddr8, pg_lsn, xid8
+    [1092, 1082], [1107, 1083], [2045, 1114], [1314, 1184], [1315, 1186], [1358, 1266], [2960, 2950], [836, 829], [4119, 774], [3251, 3220], [5096, 5069],
+    // bytea, name, text, bpchar, bttext_pattern_cmp, btbpchar_pattern_cmp
+    [1954, 17], [359, 19], [360, 25], [1078, 1042], [2166, 25, true], [2180, 1042, true],
+  ] as [number, number, boolean?][]).map(([proc, type, pattern]) => [proc, { type, pattern: !!pattern }]),
+);
 
 /** The comparator of btree support function 1 `proc` (pg_amproc), or null when pgdisk does not implement that function. */
 export function comparatorForProc(proc: number, bytewiseCollation: boolean): DatumCmp | null {
