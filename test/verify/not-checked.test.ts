@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { PgServer } from "../pg/server.js";
 import { runVerify } from "../../verify/run.js";
-import { Damager } from "./damage.js";
+import { Damager, infomask, setInfomask } from "./damage.js";
+import { HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID, HTH } from "../../formats/heap/tuple-header.js";
 
 const ENTRY = join(import.meta.dirname, "cli-entry.ts");
 const ROOT = join(import.meta.dirname, "../..");
@@ -45,6 +46,26 @@ test("verify -i with the table's file missing: an error, and heapallindexed is n
     assert.equal(run.summary.exitCode, 2);
   } finally {
     renameSync(`${heap}.away`, heap);
+  }
+});
+
+test("verify -i with the table's pg_class row lost: heapallindexed is a counted note, not listed as run", async () => {
+  const d = new Damager(copy.pgdata, "pgdisk_sample");
+  const classPath = d.path("pg_class");
+  // relname follows the oid at the tuple's data start (t_hoff)
+  const rows = d.items(classPath, (p, _dv, x) => new TextDecoder().decode(p.subarray(x.off + p[x.off + HTH.t_hoff] + 4, x.off + p[x.off + HTH.t_hoff] + 14)) === "web_links\0", 100);
+  assert.ok(rows.length > 0);
+  try {
+    // every version of the row: its inserter aborted
+    for (const it of rows) d.patch(classPath, it.blk, (_p, dv) => setInfomask(dv, it, (infomask(dv, it) & ~HEAP_XMIN_COMMITTED) | HEAP_XMIN_INVALID));
+    const run = await runVerify({ pgdata: copy.pgdata, database: "pgdisk_sample", relations: ["web_links_pkey"] }, { jobs: 1 });
+    const r = run.reports.find((x) => x.name === "web_links_pkey")!;
+    assert.deepEqual(r.checks, ["pages", "btree", "parent"]);
+    assert.deepEqual(r.findings.map((f) => f.code), ["BT_HEAPALLINDEXED_SKIPPED"]);
+    assert.match(r.findings[0].message, /its table \(oid \d+\) has no pg_class row$/);
+    assert.equal(run.summary.notChecked, 1);
+  } finally {
+    d.restore();
   }
 });
 
