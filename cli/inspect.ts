@@ -60,7 +60,7 @@ function targets(file: string | undefined, o: DumpCliOptions): ResolvedRelation[
   if (!o.database) throw new UsageError("--pgdata needs -d DATABASE");
   if (o.table) return [resolveByName(o.pgdata, o.database, o.table, o.fork)];
   if (o.blocks) throw new UsageError("--blocks needs a single relation (-t) or FILE");
-  return resolveDatabase(o.pgdata, o.database, { includeSystem: o.system });
+  return resolveDatabase(o.pgdata, o.database, { includeSystem: o.system, fork: o.fork });
 }
 
 function renderSpecial(d: SpecialFileDump, format: string): void {
@@ -134,7 +134,7 @@ export function makeInspectCommand(): Command {
     .option("--pgdata <dir>", "data directory of a stopped PostgreSQL 15 cluster")
     .option("-d, --database <name>", "database (with --pgdata)")
     .option("-t, --table <relation>", "relation name: table, index, TOAST table or sequence; schema.name allowed")
-    .addOption(new Option("--fork <fork>", "fork of the relation").choices(["main", "fsm", "vm", "init"]).default("main"))
+    .addOption(new Option("--fork <fork>", "fork of the relation (with -d and no -t: that fork of every relation that has one)").choices(["main", "fsm", "vm", "init"]).default("main"))
     .option("-b, --blocks <range>", "blocks to dump: N, A:B (B exclusive), A: or :B", parseBlockRange)
     .option("--detoast", "resolve TOAST pointers through the table's TOAST relation")
     .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "copy"]).default("text"))

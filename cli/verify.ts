@@ -53,11 +53,13 @@ export function makeVerifyCommand(): Command {
     .option("--no-checksums", "do not verify data checksums")
     .option("--max-findings <n>", "findings listed per check code and relation (the rest are counted)", positiveInt, DEFAULT_VERIFY_OPTIONS.capPerCode)
     .option("--allow-running", "verify even though pg_control says the server is running (results may be inconsistent)")
-    .option("-v, --verbose", "text format: also list notes (checks that could not apply)")
+    .option("--fail-on-not-checked", "a check that could not run on a relation (a \"not checked\" note) fails the run, exit 2 (for CI)")
+    .option("-v, --verbose", "text format: also list the other notes (not-checked notes are always listed)")
     .addHelpText(
       "after",
       `
-Exit status: 0 no corruption, 2 corruption found, 1 operational error (as pg_amcheck).
+Exit status: 0 no corruption, 2 corruption found (or, with --fail-on-not-checked, a check
+that could not run), 1 operational error (as pg_amcheck).
 
 Examples:
   pgdisk verify --pgdata /tmp/s/data                       # every relation of every database
@@ -84,7 +86,7 @@ Examples:
       try {
         run = await runVerify(
           { pgdata: o.pgdata as string | undefined, database: o.database as string | undefined, relations, files },
-          { ...opts, jobs, allowRunning: !!o.allowRunning, onProgress: o.progress ? progressPrinter() : undefined },
+          { ...opts, jobs, allowRunning: !!o.allowRunning, failOnNotChecked: !!o.failOnNotChecked, onProgress: o.progress ? progressPrinter() : undefined },
         );
       } catch (e) {
         reportError(e);
@@ -92,7 +94,7 @@ Examples:
         return;
       }
       const format = o.format as string;
-      const text = format === "json" ? renderJson(run, { ...DEFAULT_VERIFY_OPTIONS, ...opts, jobs: run.summary.workers }) : format === "junit" ? renderJunit(run) : renderText(run, { verbose: !!o.verbose });
+      const text = format === "json" ? renderJson(run, { ...DEFAULT_VERIFY_OPTIONS, ...opts, jobs: run.summary.workers }) : format === "junit" ? renderJunit(run, { failOnNotChecked: !!o.failOnNotChecked }) : renderText(run, { verbose: !!o.verbose });
       if (o.output) writeFileSync(o.output as string, text);
       else process.stdout.write(text);
       process.exitCode = run.summary.exitCode;

@@ -1,7 +1,7 @@
 // docs/checks.md, generated from verify/catalog.ts (a test keeps the file equal to this output).
 // Regenerate: npx tsx verify/checks-doc.ts > docs/checks.md
 import { pathToFileURL } from "node:url";
-import { AREA_TITLES, CHECKS, type CheckArea } from "./catalog.js";
+import { AREA_TITLES, CHECKS, isNotChecked, type CheckArea } from "./catalog.js";
 
 const cell = (s: string | undefined): string => (s ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
 const code = (s: string | undefined): string => (s ? `\`${s.replace(/`/g, "'")}\`` : "—");
@@ -18,7 +18,9 @@ export function renderChecksDoc(): string {
   out.push("the buffer manager or `pg_checksums` reports the same problem, the message is worded as");
   out.push("theirs and the right column quotes it (`%u`, `%d`, `%s` stand for the values). Severity:");
   out.push("**error** is corruption (exit status 2), **warning** is suspicious but readable, **info**");
-  out.push("notes a check that could not apply (never silent).");
+  out.push("notes a check that could not apply (never silent); **info (not checked)** says that a check");
+  out.push("could not run on the relation, with the reason: such notes are counted in the summary");
+  out.push("(\"notes: N not checked\"), always listed, and fail the run with `--fail-on-not-checked`.");
   out.push("");
   out.push("Notes on matching amcheck:");
   out.push("");
@@ -49,7 +51,7 @@ export function renderChecksDoc(): string {
     out.push("|---|---|---|---|---|");
     for (const c of CHECKS.filter((x) => x.area === a)) {
       const am = c.amcheck ? `${code(c.amcheck)}${c.note ? ` (${cell(c.note)})` : ""}` : c.note ? cell(c.note) : "—";
-      out.push(`| \`${c.code}\` | ${c.severity} | ${cell(c.meaning)} | ${cell(c.detection)} | ${am} |`);
+      out.push(`| \`${c.code}\` | ${c.severity}${isNotChecked(c.code) ? " (not checked)" : ""} | ${cell(c.meaning)} | ${cell(c.detection)} | ${am} |`);
     }
   }
   out.push("");

@@ -16,7 +16,8 @@ export class ClusterContext {
   readonly checksumSeverity: Severity;
 
   constructor(readonly pgdata: string) {
-    this.cluster = new Cluster(pgdata);
+    // a damaged catalog page is a finding (directory.ts), not the end of the run
+    this.cluster = new Cluster(pgdata, { tolerant: true });
     const control = this.cluster.control;
     this.horizons = horizonsFrom(control, preparedXids(pgdata));
     const cp = control.control.fields.checkPointCopy;

@@ -206,6 +206,11 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
       const toast = !ownToast ? shared.toast! : env.opts.toast && rel.toastRelid ? toastRelationFor(cat, rel.toastRelid, ctx) : null;
       const feed = rel.kind === "t" ? shared.feed?.feeder() : undefined;
       if (toast) report.checks.push("toast");
+      else if (env.opts.toast && rel.toastRelid && rel.kind !== "t") {
+        const t = cat.classes.get(rel.toastRelid);
+        const why = t ? `its file ${cat.path(t)} does not exist` : "it has no pg_class row";
+        sink.add("TOAST_NOT_CHECKED", `TOAST values of "${label}" are not followed: its TOAST relation (oid ${rel.toastRelid}) cannot be read, ${why}`, { file: path });
+      }
       const v = new HeapVerifier(
         {
           fork,
@@ -277,8 +282,12 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
     sink.add("BT_ORDER_NOT_CHECKED", `key order of index "${label}" is not checked for ${plan.notComparable.join(", ")}: no on-disk comparator`, { file: fork.basePath });
   }
   const heap = cat.classes.get(info.tableOid);
+  const heapPath = heap ? cat.path(heap) : "";
   let entries: IndexEntries | null = null;
-  if (env.opts.heapallindexed && heap) {
+  // heapallindexed is listed only where it runs: a table without its row or its file is a finding
+  if (env.opts.heapallindexed && !heap) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for index "${label}": its table (oid ${info.tableOid}) has no pg_class row`, { file: fork.basePath });
+  else if (env.opts.heapallindexed && !existsSync(heapPath)) sink.add("REL_FILE_MISSING", `relation file ${heapPath} of table "${heap!.name}" does not exist: heapallindexed of index "${label}" could not run`, { file: heapPath });
+  else if (env.opts.heapallindexed && heap) {
     if (info.exprs) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for expression index "${label}"`, { file: fork.basePath });
     else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize, !!env.opts.exactHeapallindexed);
@@ -287,7 +296,6 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   Object.assign(report.stats, v.run());
   if (!entries || !heap) return null;
   report.checks.push("heapallindexed");
-  if (!existsSync(cat.path(heap))) return null;
   const pending = { heap, info, plan, entries, rel, label, report, sink };
   if (defer) return pending;
   probeTable(cat, ctx, [pending]);
@@ -525,7 +533,7 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
 }
 
 /** Header and checksum of every page (other access methods, sequences, invalid indexes). */
-function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
+export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
   let n = 0;
   const bs = fork.geometry.blockSize;
   for (const [blk, page] of scanPages(fork)) {
@@ -536,7 +544,7 @@ function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env
   return n;
 }
 
-function tail(fork: RelationFork, sink: FindingSink): void {
+export function tail(fork: RelationFork, sink: FindingSink): void {
   const t = fork.partialTail;
   if (!t) return;
   sink.add("REL_PARTIAL_BLOCK", `could not read block ${t.block} in file "${t.file}": read ${t.bytes} of ${fork.geometry.blockSize}`, { file: t.file, block: t.block, offset: (t.block % fork.geometry.segmentBlocks) * fork.geometry.blockSize });

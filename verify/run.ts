@@ -12,7 +12,9 @@ import { ClusterContext } from "./cluster-context.js";
 import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, statusOf, type ProbePatch, type RelationReport, type VerifyOptions } from "./relation.js";
 import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
-import { groupUnits, planJobs, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
+import { isNotChecked } from "./catalog.js";
+import { catalogProblemReports, checkDirectories } from "./directory.js";
+import { groupUnits, planJobs, wholeDatabases, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";
 import { takeSpareWorker, workerUrl } from "./prespawn.js";
 
@@ -21,6 +23,8 @@ export interface RunOptions extends VerifyOptions {
   jobs?: number;
   /** verify a cluster whose pg_control says it is running */
   allowRunning?: boolean;
+  /** a check that could not run (a "not checked" note) fails the run (exit 2), for CI */
+  failOnNotChecked?: boolean;
   onProgress?: (p: Progress) => void;
 }
 
@@ -38,6 +42,8 @@ export interface VerifySummary {
   errors: number;
   warnings: number;
   infos: number;
+  /** info findings saying a check could not run (catalog.ts NOT_CHECKED_CODES), among `infos` */
+  notChecked: number;
   /** worker threads used */
   workers: number;
   ms: number;
@@ -110,7 +116,14 @@ async function runPlanned(spec: TargetSpec, opts: RunOptions, ctx: ClusterContex
     applyPatches(planned, reports, patches);
   }
   const ordered = [...planned].sort((a, b) => a.db - b.db || a.order - b.order || a.label.localeCompare(b.label)).map((j) => reports.get(j)!);
-  return { pgdata, reports: ordered, summary: summarize(ordered, workers, performance.now() - t0) };
+  // the files no relation above accounts for, database by database
+  const env = { ctx, opts: plain(opts) };
+  const dirs = wholeDatabases(spec, ctx).flatMap((w) => checkDirectories(w.cat, w.withShared, env));
+  // the catalogs of the other databases checked: their left-out pages and tuples
+  const dbs = ctx ? [...new Set(planned.flatMap((j) => (j.job.kind === "file" ? [] : [j.job.db])))].map((db) => ctx.database(db)) : [];
+  const rest = catalogProblemReports(dbs, new Set(dirs.map((r) => r.file)), env);
+  const all = [...dirs, ...rest, ...ordered];
+  return { pgdata, reports: all, summary: summarize(all, workers, performance.now() - t0, !!opts.failOnNotChecked) };
 }
 
 /** heapallindexed results of indexes probed by their table's unit, into the indexes' reports. */
@@ -131,21 +144,28 @@ function plain(o: RunOptions): VerifyOptions {
   return { heapallindexed: o.heapallindexed, ...(o.exactHeapallindexed ? { exactHeapallindexed: true } : {}), toast: o.toast, decompress: o.decompress, rootdescend: o.rootdescend, checksums: o.checksums, capPerCode: o.capPerCode };
 }
 
-export function summarize(reports: RelationReport[], workers: number, ms: number): VerifySummary {
+export function summarize(reports: RelationReport[], workers: number, ms: number, failOnNotChecked = false): VerifySummary {
   let errors = 0;
   let warnings = 0;
   let infos = 0;
-  for (const r of reports) for (const f of r.findings) f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
+  let notChecked = 0;
+  for (const r of reports) {
+    for (const f of r.findings) {
+      f.severity === "error" ? errors++ : f.severity === "warning" ? warnings++ : infos++;
+      if (isNotChecked(f.code)) notChecked++;
+    }
+  }
   return {
-    relations: reports.length,
+    relations: reports.filter((r) => r.am !== "directory").length,
     pages: reports.reduce((s, r) => s + r.blocks, 0),
     corruptRelations: reports.filter((r) => r.status === "corrupt").length,
     errors,
     warnings,
     infos,
+    notChecked,
     workers,
     ms: Math.round(ms),
-    exitCode: errors > 0 ? 2 : 0,
+    exitCode: errors > 0 || (failOnNotChecked && notChecked > 0) ? 2 : 0,
   };
 }
 

@@ -271,21 +271,25 @@ export function planJobs(spec: TargetSpec, ctx: ClusterContext | null): PlannedJ
   }
 }
 
+/**
+ * The databases verified whole (a database named alone, or the whole cluster), each with
+ * whether its run covers the shared catalogs: their relation directories are matched against
+ * pg_class (directory.ts).
+ */
+export function wholeDatabases(spec: TargetSpec, ctx: ClusterContext | null): { cat: DatabaseCatalog; withShared: boolean }[] {
+  if (!ctx || spec.relations?.length) return [];
+  if (spec.database) return [{ cat: ctx.database(spec.database), withShared: true }];
+  if (spec.files?.length) return [];
+  return ctx.cluster.databases().map((d, k) => ({ cat: ctx.database(d.oid), withShared: k === 0 }));
+}
+
 function planListed(spec: TargetSpec, ctx: ClusterContext | null): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   for (const f of spec.files ?? []) jobs.push(...fileJobs(f, ctx));
   if (ctx && spec.relations?.length) {
     const cat = ctx.database(spec.database ?? defaultDatabase(ctx));
     for (const r of spec.relations) jobs.push(...relationJobs(cat, r));
-  } else if (ctx && spec.database) {
-    jobs.push(...databaseJobs(ctx.database(spec.database), true));
-  } else if (ctx && !spec.files?.length) {
-    let shared = true;
-    for (const d of ctx.cluster.databases()) {
-      jobs.push(...databaseJobs(ctx.database(d.oid), shared));
-      shared = false;
-    }
-  }
+  } else for (const w of wholeDatabases(spec, ctx)) jobs.push(...databaseJobs(w.cat, w.withShared));
   // one job per relation (a table's index named twice, shared catalogs)
   const seen = new Set<string>();
   return jobs.filter((j) => {

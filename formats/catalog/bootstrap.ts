@@ -38,7 +38,6 @@ export const PG_AM_OID = 2601;
 export const PG_DATABASE_OID = 1262;
 export const PG_OPCLASS_OID = 2616;
 export const PG_COLLATION_OID = 3456;
-export const PG_AMPROC_OID = 2603;
 
 export const pgClassDesc = desc([
   ["oid", "oid"], ["relname", "name"], ["relnamespace", "oid"], ["reltype", "oid"], ["reloftype", "oid"], ["relowner", "oid"],
@@ -93,15 +92,14 @@ export const pgOpclassDesc = desc([
   ["opcfamily", "oid"], ["opcintype", "oid"], ["opcdefault", "bool"], ["opckeytype", "oid"],
 ]);
 
-export const pgAmprocDesc = desc([
-  ["oid", "oid"], ["amprocfamily", "oid"], ["amproclefttype", "oid"], ["amprocrighttype", "oid"], ["amprocnum", "int2"], ["amproc", "regproc"],
-]);
-
 export const pgCollationDesc = desc([
   ["oid", "oid"], ["collname", "name"], ["collnamespace", "oid"], ["collowner", "oid"], ["collprovider", "char"],
   ["collisdeterministic", "bool"], ["collencoding", "int4"], ["collcollate", "text"], ["collctype", "text"],
   ["colliculocale", "text"], ["collversion", "text"],
 ]);
+
+export const PG_AMPROC_OID = 2603;
+export const pgAmprocDesc = desc([["oid", "oid"], ["amprocfamily", "oid"], ["amproclefttype", "oid"], ["amprocrighttype", "oid"], ["amprocnum", "int2"], ["amproc", "regproc"]]);
 
 export const PG_ENUM_OID = 3501;
 export const pgEnumDesc = desc([["oid", "oid"], ["enumtypid", "oid"], ["enumsortorder", "float4"], ["enumlabel", "name"]]);

@@ -8,9 +8,9 @@ import { ClogReader } from "../storage/clog.js";
 import { RelationFork, forkSuffix, type ForkName, type Geometry } from "../storage/relfile.js";
 import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
-import { readCatalog, type CatalogRow } from "./rows.js";
+import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
 import {
-  PG_AM_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID, PG_AMPROC_OID, pgAmprocDesc,
+  PG_AM_OID, PG_AMPROC_OID, pgAmprocDesc, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
   pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
 } from "./bootstrap.js";
 import type { Align } from "../heap/descriptor.js";
@@ -88,14 +88,32 @@ export interface TypeInfoRow {
   relid: number;
 }
 
+export interface OpclassInfo {
+  name: string;
+  method: number;
+  /** pg_opclass.opcfamily: the operator family whose pg_amproc rows give the support functions */
+  family: number;
+  intype: number;
+  keytype: number;
+}
+
 export class Cluster {
   readonly control: ControlSummary;
   readonly geometry: Geometry;
   readonly clog: ClogReader;
   private dbs?: DatabaseInfo[];
   private readonly catalogs = new Map<number, DatabaseCatalog>();
+  /**
+   * With `tolerant`, catalog pages and tuples that cannot be read are left out and listed here
+   * (verify reports them); without, reading such a catalog throws.
+   */
+  readonly catalogProblems: CatalogProblem[] | undefined;
 
-  constructor(readonly pgdata: string) {
+  constructor(
+    readonly pgdata: string,
+    opts: { tolerant?: boolean } = {},
+  ) {
+    this.catalogProblems = opts.tolerant ? [] : undefined;
     if (!existsSync(join(pgdata, "global"))) {
       throw new FormatError("CLUSTER_NOT_FOUND", `${pgdata} is not a PostgreSQL data directory (no global/ folder)`, { file: pgdata });
     }
@@ -129,7 +147,7 @@ export class Cluster {
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
     const fork = this.openFork(join(dir, String(filenode)));
     try {
-      return readCatalog(fork, desc, { clog: this.clog, columns });
+      return readCatalog(fork, desc, { clog: this.clog, columns, problems: this.catalogProblems });
     } finally {
       fork.close();
     }
@@ -176,20 +194,6 @@ export class Cluster {
 const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "relfilenode", "relisshared", "reltablespace", "relpersistence", "relpages", "reltuples", "reltoastrelid", "relnatts", "relfrozenxid", "relminmxid", "reloptions"];
 const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval"];
 
-/** A pg_opclass row. */
-export interface OpclassInfo {
-  name: string;
-  /** pg_am OID */
-  method: number;
-  /** pg_opfamily OID */
-  family: number;
-  intype: number;
-  keytype: number;
-}
-
-/** amprocnum of a B-tree operator family's comparison function (BTORDER_PROC, nbtree.h). */
-const BTORDER_PROC = 1;
-
 export class DatabaseCatalog {
   readonly classes: Map<number, RelationInfo>;
   private typeCache?: Map<number, TypeInfoRow>;
@@ -197,7 +201,7 @@ export class DatabaseCatalog {
   private attrCache?: Map<number, AttrDesc[]>;
   private indexCache?: Map<number, IndexInfo>;
   private opclassCache?: Map<number, OpclassInfo>;
-  private orderProcCache?: Map<string, number>;
+  private amprocCache?: Map<string, number>;
   private enumCache?: Map<number, string>;
   private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
 
@@ -277,7 +281,7 @@ export class DatabaseCatalog {
     const path = this.cluster.relationPath((r.reltablespace as number) || this.db.tablespace, this.db.oid, r.relfilenode as number);
     const fork = this.cluster.openFork(path);
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }
@@ -288,7 +292,7 @@ export class DatabaseCatalog {
     if (!rel) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
     const fork = this.cluster.openFork(this.path(rel));
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }
@@ -365,25 +369,15 @@ export class DatabaseCatalog {
 
   opclasses(): Map<number, OpclassInfo> {
     this.opclassCache ??= new Map(
-      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [
-        r.oid as number,
-        { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number },
-      ]),
+      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
     );
     return this.opclassCache;
   }
 
-  /**
-   * The B-tree ORDER proc (support function 1, BTORDER_PROC) of an operator family for one input
-   * type, from pg_amproc: the function that defines the order of an index's keys.
-   */
-  orderProc(family: number, type: number): number | undefined {
-    this.orderProcCache ??= new Map(
-      this.scanCatalog(PG_AMPROC_OID, pgAmprocDesc)
-        .filter((r) => r.amprocnum === BTORDER_PROC && r.amproclefttype === r.amprocrighttype)
-        .map((r) => [`${r.amprocfamily}/${r.amproclefttype}`, r.amproc as number]),
-    );
-    return this.orderProcCache.get(`${family}/${type}`);
+  /** pg_amproc: the OID of support function `num` of operator family `family` for (left, right) types, if registered. */
+  supportProc(family: number, left: number, right: number, num: number): number | undefined {
+    this.amprocCache ??= new Map(this.scanCatalog(PG_AMPROC_OID, pgAmprocDesc).map((r) => [`${r.amprocfamily}:${r.amproclefttype}:${r.amprocrighttype}:${r.amprocnum}`, r.amproc as number]));
+    return this.amprocCache.get(`${family}:${left}:${right}:${num}`);
   }
 
   /** enum label of every pg_enum row, by the row's OID (the value an enum datum stores) */

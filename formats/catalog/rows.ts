@@ -1,6 +1,7 @@
 // Catalog rows as plain objects: scan a catalog heap with a bootstrap descriptor, keep the
 // live tuple versions and convert the column types catalogs use.
-import { FormatError } from "../schema/errors.js";
+import { FormatError, type Location } from "../schema/errors.js";
+import { checkPageHeader } from "../page/sanity.js";
 import { alignBytes, type TupleDesc } from "../heap/descriptor.js";
 import { deformHeapTuple, expectedHoff, type AttrSlot, type TupleLayout } from "../heap/deform.js";
 import { datumBytes } from "../heap/datum-bytes.js";
@@ -86,8 +87,21 @@ function arrayElements(payload: Uint8Array): Uint8Array[] {
   });
 }
 
+/** A catalog page or tuple a tolerant scan (ScanOptions.problems) left out, and why. */
+export interface CatalogProblem {
+  /** PAGE_* (a header check failed: the page is left out), CATALOG_TUPLE_UNREADABLE, or CATALOG_PAGE_NEW (all zeros before the catalog's last page: whatever rows it held are unknown) */
+  code: string;
+  message: string;
+  location: Location;
+}
+
 export interface ScanOptions {
   clog?: XactStatusLookup;
+  /**
+   * Tolerant scan: a page whose header is damaged or a tuple that cannot be decoded is left out
+   * and described here (else the scan throws), and an all-zero page before the last page too.
+   */
+  problems?: CatalogProblem[];
   /** decode only these columns (the others are left out of the rows); default all */
   columns?: readonly string[];
   /** keep the row's location */
@@ -128,9 +142,23 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
   });
   const prefix = fixedPrefix(desc);
   const slot: AttrSlot = { attnum: 0, isnull: false, missing: false, off: 0, len: 0 };
+  const problems = opts.problems;
+  let newPages: number[] = [];
   for (const [blkno, page] of scanBlocks(fork, fork.firstBlock, fork.nblocks, Math.max(1, Math.min(128, fork.nblocks - fork.firstBlock)))) {
     const dv = pageView(page);
-    if (pageIsNew(dv)) continue;
+    if (pageIsNew(dv)) {
+      if (problems) newPages.push(blkno);
+      continue;
+    }
+    if (problems) {
+      for (const b of newPages) problems.push({ code: "CATALOG_PAGE_NEW", message: `block ${b} of catalog file ${fork.basePath} is all zeros before its last page: rows it held, if any, are not read`, location: { file: fork.fileOf(b).path, block: b } });
+      newPages = [];
+      const header = checkPageHeader(dv, page.length, { file: fork.fileOf(blkno).path, block: blkno });
+      if (header.length) {
+        for (const f of header) problems.push({ code: f.code, message: `catalog page left out: ${f.message}`, location: f.location });
+        continue;
+      }
+    }
     const n = maxOffsetNumber(dv);
     for (let i = 1; i <= n; i++) {
       const w = itemIdWord(dv, i);
@@ -138,7 +166,10 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
       const off = lpOff(w);
       const len = lpLen(w);
       if (len < SizeofHeapTupleHeader || off + len > page.length) {
-        throw new FormatError("HEAP_TUPLE_TOO_SHORT", `tuple of ${len} bytes at offset ${off} does not fit a heap tuple in its page`, { file: fork.basePath, block: blkno, item: i, offset: off });
+        const e = new FormatError("HEAP_TUPLE_TOO_SHORT", `tuple of ${len} bytes at offset ${off} does not fit a heap tuple in its page`, { file: fork.basePath, block: blkno, item: i, offset: off });
+        if (!problems) throw e;
+        problems.push({ code: "CATALOG_TUPLE_UNREADABLE", message: `catalog tuple left out: ${e.code}: ${e.message}`, location: e.location });
+        continue;
       }
       const infomask = dv.getUint16(off + HTH.t_infomask, true);
       const state = tupleState(dv.getUint32(off + HTH.t_xmin, true), dv.getUint32(off + HTH.t_xmax, true), infomask, opts.clog);
@@ -170,7 +201,10 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
         if (opts.withTid) row.ctid = `(${blkno},${i})`;
         rows.push(row);
       } catch (e) {
-        throw e instanceof FormatError ? e.at({ file: fork.basePath, block: blkno, item: i, offset: off }) : e;
+        if (!(e instanceof FormatError)) throw e;
+        const located = e.at({ file: fork.basePath, block: blkno, item: i, offset: off });
+        if (!problems) throw located;
+        problems.push({ code: "CATALOG_TUPLE_UNREADABLE", message: `catalog tuple left out: ${e.code}: ${e.message}`, location: located.location });
       }
     }
   }

@@ -30,7 +30,7 @@ export function checkPageHeader(dv: DataView, pageSize: number, loc: Location): 
 }
 
 export interface LpCheckOptions {
-  /** minimum lp_len of an LP_NORMAL item (heap: 23, the tuple header size) */
+  /** minimum lp_len of an LP_NORMAL item (heap: the tuple header size); when given, items are checked in verify_heapam's order */
   minItemLen?: number;
 }
 
@@ -65,6 +65,18 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
       continue;
     }
     if (flags === LP_DEAD && len === 0) continue;
+    // A heap item (minItemLen given) is checked in verify_heapam's order, each failure ending its
+    // checks: alignment, then the minimum tuple length (a zero length too), then the bounds.
+    if (opts.minItemLen !== undefined && flags === LP_NORMAL) {
+      if (off & 7) {
+        out.push({ code: "LP_NOT_ALIGNED", severity: "error", message: `line pointer ${i} to item at offset ${off} is not maximally aligned`, location: at(i) });
+        continue;
+      }
+      if (len < opts.minItemLen) {
+        out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at(i) });
+        continue;
+      }
+    }
     if (flags === LP_NORMAL && len === 0) {
       out.push({ code: "LP_NORMAL_ZERO_LENGTH", severity: "error", message: `line pointer ${i} is LP_NORMAL with lp_len 0`, location: at(i) });
       continue;
@@ -73,9 +85,6 @@ export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOpti
     if (off < upper || off + len > special) {
       out.push({ code: "LP_OUTSIDE_ITEM_AREA", severity: "error", message: `line pointer ${i} to item at offset ${off} with length ${len} lies outside the item area [pd_upper ${upper}, pd_special ${special})`, location: at(i) });
       continue;
-    }
-    if (opts.minItemLen !== undefined && flags === LP_NORMAL && len < opts.minItemLen) {
-      out.push({ code: "LP_TOO_SHORT", severity: "error", message: `line pointer ${i} length ${len} is less than the minimum item size ${opts.minItemLen}`, location: at(i) });
     }
     // Items are usually placed downwards from pd_special, so descending offsets need no sort.
     if (ns > 0 && off > spans[3 * (ns - 1)]) sorted = false;

@@ -13,6 +13,8 @@ import { deformIndexTuple } from "../../formats/heap/index-deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText } from "../../formats/datum/index.js";
 import { itemIdWord, maxOffsetNumber, pageView, pdSpecial } from "../../formats/page/page.js";
+import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
+import { BTDeletedPageData, pHasFullXid, readBTOpaque } from "../../formats/nbtree/opaque.js";
 import { lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
 import type { DumpValue } from "./model.js";
 import type { ItemRecord, PageRecord } from "./page-record.js";
@@ -78,6 +80,15 @@ function dumpBtree(page: Uint8Array, dv: DataView, rec: PageRecord, ctx: PageDum
     return;
   }
   rec.special = { ...btPageStats(page, rec.block) };
+  // A deleted page holds BTDeletedPageData after its header, not index tuples: no items, as
+  // bt_page_items shows none (pd_lower covers the struct, which reads as two LP_UNUSED slots).
+  if (rec.kind === "deleted") {
+    if (pHasFullXid(readBTOpaque(dv).btpo_flags)) {
+      const safexid = BTDeletedPageData.decode(page, SizeOfPageHeaderData).safexid;
+      rec.meta = { safexid: `${safexid >> 32n}:${safexid & 0xffffffffn}` };
+    }
+    return;
+  }
   // bt_page_items' rows: none when a line pointer is damaged or pageinspect would refuse the page.
   let shape: BtItemsPageShape | null = null;
   if (!badItems.size) {

@@ -80,15 +80,20 @@ export function resolveByName(pgdata: string, database: string, relation: string
   return { path: catalog.path(rel, fork), fork, rel, catalog, cluster, singleFile: false, geometry: cluster.geometry };
 }
 
-/** Every relation with storage in a database, tables first then their TOAST and indexes. */
-export function resolveDatabase(pgdata: string, database: string, opts: { includeSystem?: boolean } = {}): ResolvedRelation[] {
+/**
+ * Every relation with storage in a database, tables first then their TOAST and indexes: fork
+ * `fork` of each (for fsm, vm and init, of each relation that has that fork).
+ */
+export function resolveDatabase(pgdata: string, database: string, opts: { includeSystem?: boolean; fork?: ForkName } = {}): ResolvedRelation[] {
   const cluster = new Cluster(pgdata);
   const catalog = cluster.database(database);
+  const fork = opts.fork ?? "main";
   const rels = [...catalog.classes.values()]
     .filter((c) => c.filenode !== 0 && "rtimS".includes(c.kind))
     .filter((c) => opts.includeSystem || c.oid >= 16384 || (c.kind === "t" && c.oid >= 16384))
+    .filter((c) => fork === "main" || existsSync(catalog.path(c, fork)))
     .sort((a, b) => a.oid - b.oid);
-  return rels.map((rel) => ({ path: catalog.path(rel), fork: "main" as ForkName, rel, catalog, cluster, singleFile: false, geometry: cluster.geometry }));
+  return rels.map((rel) => ({ path: catalog.path(rel, fork), fork, rel, catalog, cluster, singleFile: false, geometry: cluster.geometry }));
 }
 
 export function openFork(r: ResolvedRelation): RelationFork {

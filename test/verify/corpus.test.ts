@@ -205,6 +205,21 @@ describe("line pointers", () => {
     },
   });
   runCase({ name: "item shorter than a tuple header", scope: [WL], expect: ["LP_TOO_SHORT"], inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 4, makeLp(lpOff(lpWord(dv, 4)), LP_NORMAL, 16))) });
+  // verify_heapam's order of line pointer checks (004_verify_heapam.pl's cases): alignment first, then the length
+  runCase({
+    name: "LP_NORMAL at offset 15 with no length: not maximally aligned",
+    scope: [WL],
+    expect: ["LP_NOT_ALIGNED"],
+    inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 3, makeLp(15, LP_NORMAL, 0))),
+    check: (f) => assert.ok(f.some((x) => x.message === "line pointer to page offset 15 is not maximally aligned" && x.location.block === 1 && x.location.item === 3), JSON.stringify(f)),
+  });
+  runCase({
+    name: "item of 15 bytes outside the item area: shorter than a tuple header",
+    scope: [WL],
+    expect: ["LP_TOO_SHORT"],
+    inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 4, makeLp(32, LP_NORMAL, 15))),
+    check: (f) => assert.ok(f.some((x) => x.message === "line pointer length 15 is less than the minimum tuple header size 24" && x.location.item === 4), JSON.stringify(f)),
+  });
   runCase({ name: "two items overlap", scope: [WL], expect: ["LP_OVERLAP"], inject: () => d.patch(P(), 1, (_p, dv) => setLpWord(dv, 5, makeLp(lpOff(lpWord(dv, 6)), LP_NORMAL, lpLen(lpWord(dv, 5))))) });
   runCase({ name: "redirect beyond maxoff", scope: ["accounts"], expect: ["LP_REDIRECT_OUT_OF_RANGE"], inject: () => d.patch(d.path("accounts"), 0, (_p, dv) => appendLp(dv, makeLp(maxOffsetNumber(dv) + 10, LP_REDIRECT, 0))) });
   runCase({ name: "redirect with a length", scope: ["accounts"], expect: ["LP_REDIRECT_HAS_LENGTH"], inject: () => { const it = liveTuple("accounts", 0); d.patch(d.path("accounts"), 0, (_p, dv) => appendLp(dv, makeLp(it.item, LP_REDIRECT, 8))); } });
@@ -249,8 +264,16 @@ describe("heap tuple headers and infomask", () => {
     expect: ["HEAP_MULTIXACT_COMMITTED"],
     inject: () => {
       const it = d.item(d.path("accounts"), (_p, dv, x) => (dv.getUint16(x.off + HTH.t_infomask, true) & (HEAP_XMIN_INVALID | HEAP_XMIN_COMMITTED)) === HEAP_XMIN_INVALID);
-      im(d.path("accounts"), it, (v) => v | HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI);
+      // HEAP_XMAX_INVALID cleared: with it, the tuple would also be HEAP_XMAX_COMMITTED_AND_INVALID
+      im(d.path("accounts"), it, (v) => (v & ~HEAP_XMAX_INVALID) | HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI);
     },
+  });
+  runCase({
+    name: "xmax marked both committed and invalid",
+    scope: [WL],
+    expect: ["HEAP_XMAX_COMMITTED_AND_INVALID"],
+    inject: () => im(P(), liveTuple(WL), (v) => v | HEAP_XMAX_COMMITTED),
+    check: (f) => assert.ok(f.some((x) => /^xmax 0 is marked both committed and invalid$/.test(x.message)), JSON.stringify(f.slice(0, 2))),
   });
   runCase({ name: "MultiXact xmax 0", scope: [WL], expect: ["HEAP_MXID_INVALID"], inject: () => im(P(), liveTuple(WL), (v) => v | HEAP_XMAX_IS_MULTI) });
   runCase({
@@ -635,7 +658,13 @@ describe("B-tree", () => {
       const it = liveTuple(WL, 2);
       d.patch(P(), 2, (_p, dv) => dv.setBigInt64(it.off + 24, dv.getBigInt64(it.off + 24, true) + 100000n, true));
     },
-    check: (f) => assert.ok(f.some((x) => /^heap tuple \(2,\d+\) from table "web_links" lacks matching index tuple within index "web_links_pkey"$/.test(x.message))),
+    check: (f) => {
+      const x = f.find((y) => /^heap tuple \(2,\d+\) from table "web_links" lacks matching index tuple within index "web_links_pkey"$/.test(y.message));
+      assert.ok(x);
+      // under the index's heading and located in the index; the heap tuple's place in the detail
+      assert.deepEqual(x.location, { file: K() });
+      assert.match(x.detail!, new RegExp(`Heap tuple: block 2, offset \\d+ of ${P()}\\.$`));
+    },
   });
 });
 

@@ -1,5 +1,5 @@
 // B-tree support function 1 (the ORDER proc) of the built-in opclasses, over on-disk datum
-// bytes, chosen by the proc an index's operator family names in pg_amproc. Each comparator gets two datums as (buffer, offset, length) with the varlena header
+// bytes. Each comparator gets two datums as (buffer, offset, length) with the varlena header
 // still on (length = whole datum), and returns <0, 0 or >0. Comparators exist where the order
 // is defined by the bytes alone; text-like types only under the C/POSIX collation (bytewise).
 // Sources: src/backend/access/nbtree/nbtcompare.c, utils/adt/{float,numeric,date,timestamp,
@@ -264,52 +264,30 @@ const cmpOidvector: DatumCmp = (a0, ao, al, b0, bo, bl) => {
 };
 
 /**
- * The B-tree ORDER procs (support function 1, by pg_proc OID: built-in OIDs are fixed in
- * pg_proc.dat) whose order pgdisk computes exactly from the stored bytes, with the input type
- * whose comparator below implements it. `pattern`: the *_pattern_ops procs, bytewise whatever
- * the collation. Any other proc (a user's, or a built-in not listed: arrays, records, ranges,
- * jsonb, inet, enums, ...) leaves the order unchecked.
+ * The btree support functions 1 (BTORDER_PROC) pgdisk implements exactly: PostgreSQL 15's
+ * built-in comparison functions (pg_proc.dat OIDs), each with the type its comparator below reads
+ * and whether it is a *_pattern_cmp (bytewise under every collation). Any other function (a
+ * user-defined opclass, a type pgdisk has no comparator for) leaves the key order unchecked.
  */
-const ORDER_PROCS: ReadonlyMap<number, { intype: number; pattern?: true }> = new Map([
-  [1693, { intype: 16 }], // btboolcmp
-  [358, { intype: 18 }], // btcharcmp
-  [350, { intype: 21 }], // btint2cmp
-  [351, { intype: 23 }], // btint4cmp
-  [842, { intype: 20 }], // btint8cmp
-  [356, { intype: 26 }], // btoidcmp (also reg* columns under oid_ops)
-  [354, { intype: 700 }], // btfloat4cmp
-  [355, { intype: 701 }], // btfloat8cmp
-  [1769, { intype: 1700 }], // numeric_cmp
-  [1092, { intype: 1082 }], // date_cmp
-  [1107, { intype: 1083 }], // time_cmp
-  [1358, { intype: 1266 }], // timetz_cmp
-  [2045, { intype: 1114 }], // timestamp_cmp
-  [1314, { intype: 1184 }], // timestamptz_cmp
-  [1315, { intype: 1186 }], // interval_cmp
-  [377, { intype: 790 }], // cash_cmp
-  [3251, { intype: 3220 }], // pg_lsn_cmp
-  [5096, { intype: 5069 }], // xid8cmp
-  [2960, { intype: 2950 }], // uuid_cmp
-  [836, { intype: 829 }], // macaddr_cmp
-  [4119, { intype: 774 }], // macaddr8_cmp
-  [2794, { intype: 27 }], // bttidcmp
-  [404, { intype: 30 }], // btoidvectorcmp
-  [1954, { intype: 17 }], // byteacmp
-  [360, { intype: 25 }], // bttextcmp (text_ops on text and varchar)
-  [1078, { intype: 1042 }], // bpcharcmp
-  [359, { intype: 19 }], // btnamecmp
-  [2166, { intype: 25, pattern: true }], // bttext_pattern_cmp
-  [2180, { intype: 1042, pattern: true }], // btbpchar_pattern_cmp
-]);
+const BUILTIN_ORDER_PROCS: ReadonlyMap<number, { type: number; pattern: boolean }> = new Map(
+  ([
+    // [pg_proc OID, type, *_pattern_cmp]: bool, char, int2/4/8, oid, tid, oidvector, float4/8, numeric, money
+    [1693, 16], [358, 18], [350, 21], [351, 23], [842, 20], [356, 26], [2794, 27], [404, 30], [354, 700], [355, 701], [1769, 1700], [377, 790],
+    // date, time, timestamp, timestamptz, interval, timetz; uuid, macaddr, macaddr8, pg_lsn, xid8
+    [1092, 1082], [1107, 1083], [2045, 1114], [1314, 1184], [1315, 1186], [1358, 1266], [2960, 2950], [836, 829], [4119, 774], [3251, 3220], [5096, 5069],
+    // bytea, name, text, bpchar, bttext_pattern_cmp, btbpchar_pattern_cmp
+    [1954, 17], [359, 19], [360, 25], [1078, 1042], [2166, 25, true], [2180, 1042, true],
+  ] as [number, number, boolean?][]).map(([proc, type, pattern]) => [proc, { type, pattern: !!pattern }]),
+);
 
-/** The comparator of a B-tree ORDER proc (pg_amproc support function 1), or null when pgdisk does not implement it. */
-export function comparatorForOrderProc(proc: number, bytewiseCollation: boolean): DatumCmp | null {
-  const p = ORDER_PROCS.get(proc);
-  return p ? comparatorFor(p.intype, p.pattern === true, bytewiseCollation) : null;
+/** The comparator of btree support function 1 `proc` (pg_amproc), or null when pgdisk does not implement that function. */
+export function comparatorForProc(proc: number, bytewiseCollation: boolean): DatumCmp | null {
+  const p = BUILTIN_ORDER_PROCS.get(proc);
+  return p ? comparatorFor(p.type, p.pattern ? "_pattern_ops" : "", bytewiseCollation) : null;
 }
 
-/** Built-in comparators by input type OID; text-like types only under a bytewise collation or as pattern ops. */
-function comparatorFor(opcintype: number, pattern: boolean, bytewiseCollation: boolean): DatumCmp | null {
+/** Built-in comparators by the type they compare (and, for text and bpchar, whether bytewise as the pattern opclasses). */
+export function comparatorFor(opcintype: number, opcname: string, bytewiseCollation: boolean): DatumCmp | null {
   switch (opcintype) {
     case 16: // bool
     case 18: // "char": unsigned
@@ -326,6 +304,12 @@ function comparatorFor(opcintype: number, pattern: boolean, bytewiseCollation: b
     case 790: // money
       return (a, ao, _al, b, bo) => cmpI64(a, ao, b, bo);
     case 26: // oid
+    case 24: // regproc
+    case 2202: // regprocedure
+    case 2203: // regoper
+    case 2205: // regclass
+    case 2206: // regtype
+    case 28: // xid (no btree opclass, kept for catalog indexes declared with oid_ops)
       return (a, ao, _al, b, bo) => sign(u32(a, ao) - u32(b, bo));
     case 3220: // pg_lsn
     case 5069: // xid8
@@ -368,9 +352,9 @@ function comparatorFor(opcintype: number, pattern: boolean, bytewiseCollation: b
       return cmpOidvector;
     case 25: // text, varchar_ops and text_ops on varchar
     case 1043:
-      return pattern || bytewiseCollation ? cmpVarlenaBytes : null;
+      return opcname.endsWith("_pattern_ops") || bytewiseCollation ? cmpVarlenaBytes : null;
     case 1042: // bpchar
-      return pattern || bytewiseCollation ? cmpBpchar : null;
+      return opcname.endsWith("_pattern_ops") || bytewiseCollation ? cmpBpchar : null;
     case 19: // name (name_ops stores cstring)
       return bytewiseCollation ? cmpCstring : null;
   }

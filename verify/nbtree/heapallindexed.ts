@@ -75,10 +75,10 @@ export class IndexEntries implements LeafCollector {
     if (keyEnd > t.len || keyEnd < 8) return;
     let ref = 0;
     if (this.needsNormalising(t, blk, off, walked)) {
-      if (!this.reform(t)) return;
+      const size = this.reform(t);
+      if (size < 0) return;
       const b = this.out.bytes;
       const info = b[6] | (b[7] << 8);
-      const size = (info & INDEX_SIZE_MASK) || 8;
       fingerprint(b, 0, size, info);
       if (this.kept) ref = this.kept.keep(b, 0, size, info);
     } else {
@@ -126,7 +126,8 @@ export class IndexEntries implements LeafCollector {
     return need;
   }
 
-  private reform(t: TupleInfo): boolean {
+  /** The normal form of the tuple into this.out; its size (t_info cannot hold every size), or -1 when a value cannot be decompressed. */
+  private reform(t: TupleInfo): number {
     const v = this.vals;
     v.n = this.attrs.length;
     for (let i = 0; i < v.n; i++) {
@@ -143,15 +144,14 @@ export class IndexEntries implements LeafCollector {
             const raw = decompressTcinfo(t.buf.subarray(o + 4, o + l));
             v.set(i, VAL_VARLENA, raw, 0, raw.length);
           } catch (e) {
-            if (e instanceof FormatError) return false;
+            if (e instanceof FormatError) return -1;
             throw e;
           }
         } else if (b0 & 1) v.set(i, VAL_VARLENA, t.buf, o + 1, l - 1);
         else v.set(i, VAL_VARLENA, t.buf, o + 4, l - 4);
       }
     }
-    formIndexTuple(this.attrs, v, this.out);
-    return true;
+    return formIndexTuple(this.attrs, v, this.out);
   }
 
   /** Done adding: the heap has `nblocks` blocks (entries beyond them can match nothing). */
@@ -378,11 +378,13 @@ export class HeapProber {
         }
         const m = tg.entries.match(blk, rootOff, out.bytes, size);
         if (m !== 1) {
+          // reported under the index, as amcheck does: located in the index (the heap tuple,
+          // in another relation's file, is named by the message and the detail)
           tg.sink.add(
             "BT_HEAP_TUPLE_NOT_INDEXED",
             `heap tuple (${blk},${rootOff}) from table "${h.relName}" lacks matching index tuple within index "${tg.indexName}"`,
-            { file, block: blk, item: rootOff },
-            m === 0 ? "No index entry points to this heap TID." : "Index entries point to this heap TID, but none holds the tuple's key bytes.",
+            { file: tg.entries.fileOf(0) },
+            `${m === 0 ? "No index entry points to this heap TID." : "Index entries point to this heap TID, but none holds the tuple's key bytes."} Heap tuple: block ${blk}, offset ${rootOff} of ${file}.`,
           );
         }
       }

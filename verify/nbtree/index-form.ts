@@ -7,7 +7,7 @@
 // brought to this one normal form, so compression choices never make two equal keys differ.
 import type { AttrDesc } from "../../formats/heap/descriptor.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
-import { INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
+import { INDEX_NULL_MASK, INDEX_SIZE_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
 
 export const VAL_NULL = 0;
 export const VAL_FIXED = 1;
@@ -62,11 +62,16 @@ function varlenaHeader(b: Uint8Array, pos: number, align: number, payloadLen: nu
   return pos + 4;
 }
 
-/** Zero the tuple's tail up to MAXALIGN, write t_info; returns the size. */
+/**
+ * Zero the tuple's tail up to MAXALIGN, write t_info; returns the size. The normal form holds
+ * keys decompressed, so it can pass the 8,191 bytes t_info's 13-bit size field holds (a key
+ * index_form_tuple stored compressed): the size field then keeps its low bits only, never
+ * spilling into the flag bits, and callers take the size from the return value, never from t_info.
+ */
 function finishTuple(b: Uint8Array, pos: number, hasnull: boolean, varwidth: boolean): number {
   const size = (pos + 7) & ~7;
   for (let i = pos; i < size; i++) b[i] = 0;
-  const info = size | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
+  const info = (size & INDEX_SIZE_MASK) | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
   b[6] = info & 0xff;
   b[7] = info >>> 8;
   return size;

@@ -1,12 +1,14 @@
 // The key layout of a B-tree index from the offline catalog: its pg_attribute rows (the stored
 // key types, e.g. cstring for name_ops), pg_index.indoption (DESC, NULLS FIRST), and per key
-// column the comparator of the ORDER proc that its opclass's operator family names in
-// pg_amproc, where pgdisk implements that proc exactly: text-like procs only under a bytewise
-// (C/POSIX) collation or the *_pattern_ops procs. A user's proc is never guessed from its type.
+// column the comparator of its operator family's support function 1 (pg_amproc), where pgdisk
+// implements that function exactly and the order is decidable from the bytes: text-like
+// functions only under a bytewise (C/POSIX) collation, or the *_pattern_cmp ones.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import { comparatorForOrderProc, type DatumCmp } from "./compare.js";
+import { comparatorForProc, type DatumCmp } from "./compare.js";
 import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "./keys.js";
 
+/** BTORDER_PROC: the btree support function that compares two keys (nbtree.h) */
+const BTORDER_PROC = 1;
 const C_COLLATION_OID = 950;
 const POSIX_COLLATION_OID = 951;
 const DEFAULT_COLLATION_OID = 100;
@@ -33,13 +35,14 @@ export function indexKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: In
     opcintypes.push(intype);
     const coll = info.collations[i] ?? 0;
     const bytewise = collationIsBytewise(cat, coll);
-    const proc = opc ? cat.orderProc(opc.family, intype) : undefined;
-    const cmp = proc === undefined ? null : comparatorForOrderProc(proc, bytewise);
+    // the order is the operator family's support function 1 for the opclass's type, as the server's
+    const proc = opc ? cat.supportProc(opc.family, intype, intype, BTORDER_PROC) : undefined;
+    const cmp = proc !== undefined ? comparatorForProc(proc, bytewise) : null;
     cmps.push(cmp);
     if (!cmp) {
       const tname = cat.types.get(intype)?.name ?? String(intype);
       const cname = coll ? (cat.collations().get(coll)?.name ?? String(coll)) : "";
-      const why = proc === undefined ? ", no ORDER proc in pg_amproc" : comparatorForOrderProc(proc, true) ? "" : `, ORDER proc ${proc} is not one pgdisk implements`;
+      const why = proc === undefined ? ", no support function 1 in pg_amproc" : comparatorForProc(proc, true) ? "" : `, support function 1 is function ${proc}, not one pgdisk implements`;
       notComparable.push(`${attrs[i]?.name ?? `#${i + 1}`} (${tname}${cname ? `, collation ${cname}` : ""}${why})`);
     }
     const opt = info.options[i] ?? 0;
