@@ -202,7 +202,7 @@ export class HeapVerifier {
     }
     if (infomask & HEAP_XMAX_COMMITTED && infomask & HEAP_XMAX_IS_MULTI) this.report("HEAP_MULTIXACT_COMMITTED", "multixact should not be marked committed");
     // no hint bit pair means "frozen" for xmax (unlike xmin): both set contradict each other
-    if (infomask & HEAP_XMAX_COMMITTED && infomask & HEAP_XMAX_INVALID) this.report("HEAP_XMAX_COMMITTED_AND_INVALID", `xmax ${dv.getUint32(t + T_XMAX, true)} is marked both committed and invalid`);
+    if (infomask & HEAP_XMAX_COMMITTED && infomask & HEAP_XMAX_INVALID) this.report("HEAP_XMAX_COMMITTED_AND_INVALID", "tuple marked as datum tuple in table");
     if (isHotUpdated(infomask, infomask2)) {
       const ux = this.quietUpdateXid(infomask, dv.getUint32(t + T_XMAX, true));
       if (ux === 0) this.report("HEAP_HOT_UPDATED_XMAX_ZERO", "tuple has been HOT updated, but xmax is 0");
