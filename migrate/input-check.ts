@@ -1,0 +1,39 @@
+// No checksum laundering: every page a converter reads from a relation it converts is checked
+// first, with verify's page checks (checksum when the cluster has them, header, line pointers),
+// before anything is written. Damage stops the run (exit 2) with file, block and code: a
+// converter that went on would give the damaged bytes a fresh, valid checksum.
+import { existsSync } from "node:fs";
+import { FormatError } from "../formats/schema/errors.js";
+import { RelationFork, scanBlocks, type Geometry } from "../formats/storage/relfile.js";
+import { pageView } from "../formats/page/page.js";
+import { checkPage, type PageAm } from "../verify/page-check.js";
+import { FindingSink } from "../verify/findings.js";
+
+export interface InputRelationFile {
+  /** segment 0 of the main fork */
+  path: string;
+  am: PageAm;
+  /** qualified name, for amcheck-worded messages */
+  relName: string;
+}
+
+/** Check every page of the files; throws the first error-severity finding as a FormatError. Returns the pages checked. */
+export function assertInputPagesIntact(files: readonly InputRelationFile[], geometry: Geometry, checksums: boolean): number {
+  let pages = 0;
+  for (const f of files) {
+    if (!existsSync(f.path)) continue; // a missing fork is the converter's own error to report
+    const fork = new RelationFork(f.path, geometry);
+    try {
+      for (const [blk, page] of scanBlocks(fork)) {
+        const sink = new FindingSink(1);
+        checkPage(page, pageView(page), blk, fork.locate(blk).seg.path, sink, { am: f.am, blockSize: geometry.blockSize, checksums, relName: f.relName });
+        const bad = sink.list.find((x) => x.severity === "error");
+        if (bad) throw new FormatError(bad.code, `${f.relName}: ${bad.message}; nothing was converted (restore the page from a backup, or run pgdisk verify to see all damage)`, bad.location, bad.detail);
+        pages++;
+      }
+    } finally {
+      fork.close();
+    }
+  }
+  return pages;
+}

@@ -1,0 +1,53 @@
+// The frame every converter into a new cluster runs in: the gate and the output plan before
+// anything is written, the input's pages checked, then the copy (fenced as incomplete) and the
+// conversion; any failure or stop removes the output. The converter's own work is `body`.
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ControlSummary } from "../formats/catalog/control.js";
+import { assertClusterStopped } from "./safety.js";
+import { assertCanWriteAs, ownPath } from "./file-owner.js";
+import { abandonOutput, makeOutputCopy, planOutputCopy, type OutputPlan } from "./output-copy.js";
+
+export interface OutputRunOptions {
+  pgdata: string;
+  out: string;
+  /** tablespace OID -> the output's directory for it (default OUT.tblspc/<oid>) */
+  tablespaceMap?: ReadonlyMap<number, string>;
+  /** stop at the next safe point when aborted (the CLI aborts on SIGINT/SIGTERM) */
+  abort?: AbortSignal;
+  progress?: (message: string) => void;
+}
+
+export interface PreparedOutput {
+  input: string;
+  output: string;
+  control: ControlSummary;
+  plan: OutputPlan;
+}
+
+/** Everything checked, nothing written: the gate, the file owner, where the output's files go. */
+export function prepareOutput(o: OutputRunOptions): PreparedOutput {
+  const control = assertClusterStopped(resolve(o.pgdata));
+  const plan = planOutputCopy(o.pgdata, o.out, o.tablespaceMap);
+  assertCanWriteAs(plan.owner, plan.input);
+  return { input: plan.input, output: plan.output, control, plan };
+}
+
+/** Copy the input, run the conversion in the copy; on any failure (or a stop) remove the output. */
+export async function convertInCopy<T>(p: PreparedOutput, o: OutputRunOptions, body: () => Promise<T>): Promise<T> {
+  o.progress?.(`copying ${p.input} to ${p.output}${p.plan.tablespaces.length ? ` (tablespaces to ${p.plan.tablespaces.map((t) => t.output).join(", ")})` : ""}`);
+  try {
+    await makeOutputCopy(p.plan, o.abort);
+    return await body();
+  } catch (e) {
+    throw abandonOutput(p.plan, e);
+  }
+}
+
+/** Write a small file of pgdisk's own (the SQL file) into the output, owned as the cluster's files are. */
+export function writeOutputFile(p: PreparedOutput, name: string, text: string): string {
+  const file = join(p.output, name);
+  writeFileSync(file, text);
+  ownPath(file, p.plan.owner, "file");
+  return file;
+}
