@@ -1,12 +1,14 @@
 // The frame every converter into a new cluster runs in: the gate and the output plan before
 // anything is written, the input's pages checked, then the copy (fenced as incomplete) and the
 // conversion; any failure or stop removes the output. The converter's own work is `body`.
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ControlSummary } from "../formats/catalog/control.js";
 import { assertClusterStopped } from "./safety.js";
 import { assertCanWriteAs, ownPath } from "./file-owner.js";
 import { abandonOutput, makeOutputCopy, planOutputCopy, type OutputPlan } from "./output-copy.js";
+import { unfenceOutput, type ControlNameAction } from "./control-name.js";
 
 export interface OutputRunOptions {
   pgdata: string;
@@ -50,4 +52,14 @@ export function writeOutputFile(p: PreparedOutput, name: string, text: string): 
   writeFileSync(file, text);
   ownPath(file, p.plan.owner, "file");
   return file;
+}
+
+/**
+ * The last step: make everything written durable (the copy's files were not fsynced by cp: as
+ * pg_upgrade and pg_checksums do, sync the file systems holding the output and its tablespaces),
+ * then take the incomplete fence down. `reason`: why a stock server must still not start on it.
+ */
+export function finishOutput(p: PreparedOutput, reason: string | null, fsync = true): ControlNameAction {
+  if (fsync) execFileSync("sync", ["-f", p.output, ...p.plan.tablespaces.map((t) => t.output)]);
+  return unfenceOutput(p.output, p.control.renamed, reason, fsync);
 }

@@ -3,13 +3,13 @@
 // data; the CLI renders it.
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { convertInCopy, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
+import { convertInCopy, finishOutput, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
 import { assertInputPagesIntact } from "../input-check.js";
 import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
 import { BtreeCatalog } from "./index-info.js";
 import { convertIndex, SAVINGS_BUCKETS, type ConvertMode, type IndexConversion, type TargetFormat } from "./convert.js";
-import { fenceReason, unfenceOutput, type ControlNameAction } from "../control-name.js";
+import { fenceReason, type ControlNameAction } from "../control-name.js";
 import { PREFIX_POLICIES, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
 
 export const FIRST_NORMAL_OBJECT_ID = 16384;
@@ -145,7 +145,7 @@ export async function migrateBtree(o: MigrateBtreeOptions): Promise<MigrateBtree
       "",
     ].join("\n");
     const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, sql);
-    const controlAction = unfenceOutput(output, control.renamed, reason);
+    const controlAction = finishOutput(prep, reason);
 
     const totals = emptyTotals();
     for (const r of results) {

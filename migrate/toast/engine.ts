@@ -3,11 +3,11 @@
 // plain data; the CLI renders it.
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { convertInCopy, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
+import { convertInCopy, finishOutput, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
 import { assertInputPagesIntact, type InputRelationFile } from "../input-check.js";
 import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
-import { fenceReason, unfenceOutput, type ControlNameAction } from "../control-name.js";
+import { fenceReason, type ControlNameAction } from "../control-name.js";
 import { convertTable, FIRST_NORMAL_OBJECT_ID, type TableConversion } from "./table.js";
 import type { TargetFlavour } from "./plan.js";
 import { migrateSql } from "./sql.js";
@@ -136,7 +136,7 @@ export async function migrateToast(o: MigrateToastOptions): Promise<MigrateToast
     const wroteDirect = tables.find((r) => r.values.direct.single + r.values.direct.flat + r.values.direct.tree > 0);
     const reason = fenceReason(output, { directWritten: wroteDirect?.table, scanDirect: control.renamed, scanPrefix: control.renamed });
     const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, migrateSql(o.to, o.database, selected.rels.map((r) => cat.classes.get(r.oid)!), cat));
-    const controlAction = unfenceOutput(output, control.renamed, reason, o.fsync ?? true);
+    const controlAction = finishOutput(prep, reason, o.fsync ?? true);
     const totals: MigrateToastTotals = { tables: 0, pointers: 0, converted: 0, keptPlain: 0, directValues: 0, plainValues: 0, toastBytesBefore: 0, toastBytesAfter: 0, indexBytesBefore: 0, indexBytesAfter: 0, oidsNoLongerUsed: 0 };
     for (const r of tables) {
       totals.tables++;
