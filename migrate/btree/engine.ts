@@ -4,7 +4,7 @@
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { convertInCopy, finishOutput, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
-import { assertInputPagesIntact } from "../input-check.js";
+import { assertInputPagesIntact, catalogFiles } from "../input-check.js";
 import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
 import { BtreeCatalog } from "./index-info.js";
@@ -116,7 +116,7 @@ export async function migrateBtree(o: MigrateBtreeOptions): Promise<MigrateBtree
   const selected = selectIndexes(inCat, o);
   const checksums = control.dataChecksumVersion !== 0;
   progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
-  assertInputPagesIntact(selected.rels.map((rel) => ({ path: inCat.path(rel), am: "btree", relName: qualified(rel) })), inCluster.geometry, checksums);
+  assertInputPagesIntact([...catalogFiles(inCat), ...selected.rels.map((rel) => ({ path: inCat.path(rel), am: "btree" as const, relName: qualified(rel) }))], inCluster.geometry, checksums);
   return convertInCopy(prep, o, async () => {
     const cluster = new Cluster(output);
     const cat = cluster.database(o.database);

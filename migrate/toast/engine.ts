@@ -4,7 +4,7 @@
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { convertInCopy, finishOutput, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
-import { assertInputPagesIntact, type InputRelationFile } from "../input-check.js";
+import { assertInputPagesIntact, catalogFiles, type InputRelationFile } from "../input-check.js";
 import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
 import { fenceReason, type ControlNameAction } from "../control-name.js";
@@ -118,7 +118,7 @@ export async function migrateToast(o: MigrateToastOptions): Promise<MigrateToast
   const selected = selectTables(inCat, o);
   const checksums = control.dataChecksumVersion !== 0;
   progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
-  assertInputPagesIntact(inputFiles(inCat, selected.rels), inCluster.geometry, checksums);
+  assertInputPagesIntact([...catalogFiles(inCat), ...inputFiles(inCat, selected.rels)], inCluster.geometry, checksums);
   return convertInCopy(prep, o, async () => {
     const cluster = new Cluster(output);
     const cat = cluster.database(o.database);

@@ -1,5 +1,6 @@
 // Issue #15, failure 3: no checksum laundering. A page with a flipped byte in any relation a
-// converter reads (the table, its TOAST relation, its TOAST index, a btree index) stops the run
+// converter reads (the table, its TOAST relation, its TOAST index, a btree index, the catalogs
+// giving names and descriptors) stops the run
 // with exit 2 naming the code, the file and the block, and no output is left; without data
 // checksums a broken page header is caught the same way.
 import { after, before, test } from "node:test";
@@ -93,6 +94,17 @@ test("a bad checksum in an index stops migrate btree (exit 2, file, block, code)
   flipByte(f, 1, 8000);
   assertStopped(["btree", pgdata, "-d", DB, "--index", "docs_url", "--to", "prefix"], /PAGE_CHECKSUM_MISMATCH/, f, 1);
   removeDirs(join(pgdata, ".."));
+});
+
+test("a bad checksum in a catalog the descriptors come from (pg_attribute) stops both converters", () => {
+  for (const args of [["toast", "-t", "docs", "--to", "direct"], ["btree", "--index", "docs_url", "--to", "prefix"]]) {
+    const pgdata = copyOf(withSums);
+    const cat = new Cluster(pgdata).database(DB);
+    const f = cat.path(cat.findRelation("pg_catalog.pg_attribute"));
+    flipByte(f, 1, 2); // in pd_lsn: the rows read the same, only the checksum tells
+    assertStopped([args[0]!, pgdata, "-d", DB, ...args.slice(1)], /PAGE_CHECKSUM_MISMATCH: pg_catalog\.pg_attribute/, f, 1);
+    removeDirs(join(pgdata, ".."));
+  }
 });
 
 test("without data checksums, a broken page header stops the run", () => {
