@@ -40,13 +40,21 @@ export interface OutputPlan {
 
 const isInside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir + "/");
 
+/** A path that may not exist yet, with the links of its existing part resolved (so a link into the input is seen). */
+function realPath(p: string): string {
+  const abs = resolve(p);
+  if (existsSync(abs)) return realpathSync(abs);
+  const parent = dirname(abs);
+  return parent === abs ? abs : join(realPath(parent), abs.slice(parent.length + (parent.endsWith("/") ? 0 : 1)));
+}
+
 /** Parse --tablespace-map values "OID=DIR". */
 export function parseTablespaceMap(values: readonly string[] | undefined): Map<number, string> {
   const map = new Map<number, string>();
   for (const v of values ?? []) {
     const m = /^(\d+)=(.+)$/.exec(v);
     if (!m) throw new FormatError("USAGE", `--tablespace-map takes OID=DIR (the tablespace's OID, as in pg_tblspc/OID), not "${v}"`);
-    map.set(Number(m[1]), resolve(m[2]!));
+    map.set(Number(m[1]), realPath(m[2]!));
   }
   return map;
 }
@@ -77,7 +85,7 @@ function assertFreshDir(dir: string, what: string): void {
 /** Check everything the copy needs, write nothing: where each tablespace and pg_wal goes. */
 export function planOutputCopy(srcPgdata: string, outPgdata: string, tablespaceMap: ReadonlyMap<number, string> = new Map()): OutputPlan {
   const input = realpathSync(srcPgdata);
-  const output = resolve(outPgdata);
+  const output = realPath(outPgdata);
   if (isInside(output, input)) throw new FormatError("OUTPUT_INSIDE_INPUT", `the output ${output} must not be the input cluster or inside it`, { file: output });
   assertFreshDir(output, "output directory");
   const owner = clusterOwner(input);
@@ -101,7 +109,7 @@ export function planOutputCopy(srcPgdata: string, outPgdata: string, tablespaceM
         const target = realpathSync(tp);
         assertNoLinks(target);
         const oid = Number(t.name);
-        tablespaces.push({ oid, input: target, output: tablespaceMap.get(oid) ?? `${output}.tblspc/${oid}` });
+        tablespaces.push({ oid, input: target, output: tablespaceMap.get(oid) ?? realPath(`${output}.tblspc/${oid}`) });
         inputDirs.push(target);
       }
     } else if (e.isSymbolicLink()) refuseLink(p);

@@ -6,7 +6,7 @@
 // running as that owner, starts on the plain outputs with no chown and returns the same rows.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../pg/server.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
@@ -83,7 +83,7 @@ test("btree to prefix and back: the input is unchanged, the plain output starts 
   assertStartsWithSameRows(plain);
 });
 
-test("a tablespace directory that overlaps the input, or a map for a tablespace that is not there, is refused before anything is written", () => {
+test("an output or tablespace directory overlapping the input (also through a link), or a map for a tablespace that is not there, is refused before anything is written", () => {
   const out = join(work, "bad", "data");
   const inside = migrateCli(["toast", "--pgdata", c.srv.pgdata, "--out", out, "-d", DB, "--all", "--to", "direct", "-q", "--tablespace-map", `${oid}=${join(c.tablespaceDir, "x")}`]);
   assert.equal(inside.status, 1);
@@ -92,5 +92,15 @@ test("a tablespace directory that overlaps the input, or a map for a tablespace 
   assert.equal(unknown.status, 1);
   assert.match(unknown.stderr, /names tablespace 1/);
   assert.equal(existsSync(out), false);
+  // the same through links: an output, and a tablespace directory, reached through a link into the input
+  symlinkSync(c.srv.pgdata, join(work, "to-input"));
+  symlinkSync(c.tablespaceDir, join(work, "to-ts"));
+  const viaLink = migrateCli(["toast", "--pgdata", c.srv.pgdata, "--out", join(work, "to-input", "new"), "-d", DB, "--all", "--to", "direct", "-q"]);
+  assert.equal(viaLink.status, 1);
+  assert.match(viaLink.stderr, /OUTPUT_INSIDE_INPUT: the output .* must not be the input cluster or inside it/);
+  const tsViaLink = migrateCli(["toast", "--pgdata", c.srv.pgdata, "--out", out, "-d", DB, "--all", "--to", "direct", "-q", "--tablespace-map", `${oid}=${join(work, "to-ts", "new")}`]);
+  assert.equal(tsViaLink.status, 1);
+  assert.match(tsViaLink.stderr, /OUTPUT_INSIDE_INPUT: .*tablespace/);
+  assert.equal(existsSync(join(c.srv.pgdata, "new")) || existsSync(join(c.tablespaceDir, "new")) || existsSync(out), false);
   assert.deepEqual(inputDigests(), digests);
 });
