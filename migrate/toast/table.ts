@@ -35,6 +35,7 @@ import { sliceCount, type DirectTier } from "../../formats/toast/tiers.js";
 import { writeDirectValue, writePlainValue } from "../../formats/toast/value-writer.js";
 import { planPage, type KeepReason, type PointerDecision, type TargetFlavour } from "./plan.js";
 import type { ClusterOwner } from "../file-owner.js";
+import { faultPoint } from "../fault-point.js";
 import { measureClasses, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";
 
 export const FIRST_NORMAL_OBJECT_ID = 16384;
@@ -459,6 +460,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
 
     // commit: the files are renamed into place, then the forks that no longer describe them go
     heapWriter.commit();
+    faultPoint("toast-heap-committed");
     ixWriter.commit();
     parentWriter?.commit();
     const forksRemoved: string[] = [];

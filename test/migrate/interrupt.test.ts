@@ -22,12 +22,13 @@ before(async () => {
 });
 after(() => removeDirs(work, c?.srv.root));
 
-const toastArgs = (out: string): string[] => ["toast", "--pgdata", c.srv.pgdata, "--out", out, "-d", DB, "--all", "--to", "plain", "--measure", "0", "-q"];
+const toastArgs = (out: string): string[] => ["toast", "--pgdata", c.srv.pgdata, "--out", out, "-d", DB, "--all", "--to", "direct", "--measure", "0", "-q"];
 const btreeArgs = (out: string): string[] => ["btree", "--pgdata", c.srv.pgdata, "--out", out, "-d", DB, "--all", "--to", "plain", "-q"];
 
-for (const point of ["copy-started", "copied", "relation-done", "before-unfence"]) {
+for (const point of ["copy-started", "copied", "toast-heap-committed", "relation-done", "before-unfence"]) {
   test(`kill -9 at ${point}: a stock server refuses to start on the output, and pgdisk refuses it as an input`, () => {
     for (const [kind, args] of [["toast", toastArgs], ["btree", btreeArgs]] as const) {
+      if (point === "toast-heap-committed" && kind === "btree") continue; // a point of migrate toast only
       const root = pgDir(`kill-${point}-${kind}`);
       const out = join(root, "data");
       const r = migrateCli(args(out), { PGDISK_FAULT_AT: point });

@@ -5,6 +5,7 @@
 // (run as root here) belongs to the cluster's owner with the cluster's modes, so PostgreSQL,
 // running as that owner, starts on the plain outputs with no chown and returns the same rows.
 import { after, before, test } from "node:test";
+import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { existsSync, lstatSync, readdirSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -102,5 +103,20 @@ test("an output or tablespace directory overlapping the input (also through a li
   assert.equal(tsViaLink.status, 1);
   assert.match(tsViaLink.stderr, /OUTPUT_INSIDE_INPUT: .*tablespace/);
   assert.equal(existsSync(join(c.srv.pgdata, "new")) || existsSync(join(c.tablespaceDir, "new")) || existsSync(out), false);
+  assert.deepEqual(inputDigests(), digests);
+});
+
+test("any other symbolic link in the data directory is refused (INPUT_SYMLINK_UNSUPPORTED)", () => {
+  const copy = join(work, "with-link", "data");
+  execFileSync("mkdir", ["-p", join(work, "with-link")]);
+  execFileSync("cp", ["-a", c.srv.pgdata, copy]);
+  const base = join(copy, "base");
+  const db = readdirSync(base).sort().at(-1)!;
+  symlinkSync(c.tablespaceDir, join(base, db, "elsewhere"));
+  const out = join(work, "with-link-out", "data");
+  const r = migrateCli(["toast", "--pgdata", copy, "--out", out, "-d", DB, "--all", "--to", "direct", "-q"]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /INPUT_SYMLINK_UNSUPPORTED: .*elsewhere is a symbolic link/);
+  assert.equal(existsSync(out), false);
   assert.deepEqual(inputDigests(), digests);
 });
