@@ -16,8 +16,6 @@ import { VARTAG_DIRECT } from "../formats/varlena/varlena.js";
 import { INCOMPLETE_MARKER } from "./output-copy.js";
 import { faultPoint } from "./fault-point.js";
 
-export const CONTROL_RENAMED = CONTROL_NAMES.renamed;
-
 type Found = { found: boolean; where?: string };
 
 /** Every live-or-dead LP_NORMAL tuple of a relation fork, with its block. */
