@@ -14,7 +14,8 @@ written. The output gets its own copy of each tablespace (OUT.tblspc/OID, or --t
 and its own pg_wal; nothing is written through a link into the input. New files belong to the
 data directory's owner with its modes. Until the run ends the output carries PGDISK_INCOMPLETE
 and global/pg_control.pgdisk-incomplete, so no server starts on an interrupted output; SIGINT
-and SIGTERM stop at the next safe point and remove it (exit 130, 143).`;
+and SIGTERM stop at the next safe point and remove it (exit 130, 143). For the whole run pgdisk
+holds the input's postmaster.pid, so no server starts on the input while it is read.`;
 
 /** Errors that mean "cannot do what was asked here", not damage in the input: exit 1. */
 const OPERATIONAL = new Set<string>([

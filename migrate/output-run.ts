@@ -9,6 +9,7 @@ import { assertClusterStopped } from "./safety.js";
 import { assertCanWriteAs, ownPath } from "./file-owner.js";
 import { abandonOutput, makeOutputCopy, planOutputCopy, type OutputPlan } from "./output-copy.js";
 import { unfenceOutput, type ControlNameAction } from "./control-name.js";
+import { lockInput } from "./input-lock.js";
 
 export interface OutputRunOptions {
   pgdata: string;
@@ -27,12 +28,21 @@ export interface PreparedOutput {
   plan: OutputPlan;
 }
 
-/** Everything checked, nothing written: the gate, the file owner, where the output's files go. */
-export function prepareOutput(o: OutputRunOptions): PreparedOutput {
+/**
+ * The frame of a conversion: everything checked before anything is written (the gate, the file
+ * owner, where the output's files go), then the input locked against servers for the whole of
+ * `work`, and unlocked however it ends.
+ */
+export async function withPreparedOutput<T>(o: OutputRunOptions, work: (p: PreparedOutput) => Promise<T>): Promise<T> {
   const control = assertClusterStopped(resolve(o.pgdata));
   const plan = planOutputCopy(o.pgdata, o.out, o.tablespaceMap);
   assertCanWriteAs(plan.owner, plan.input);
-  return { input: plan.input, output: plan.output, control, plan };
+  const lock = lockInput(plan.input);
+  try {
+    return await work({ input: plan.input, output: plan.output, control, plan });
+  } finally {
+    lock?.release();
+  }
 }
 
 /** Copy the input, run the conversion in the copy; on any failure (or a stop) remove the output. */

@@ -9,11 +9,12 @@ import { join } from "node:path";
 import { FormatError } from "../formats/schema/errors.js";
 import { CONTROL_NAMES, readControlFile, type ControlSummary } from "../formats/catalog/control.js";
 import { xlogRecPtrText } from "../formats/storage/control-file.js";
+import { LOCK_TAG } from "./input-lock.js";
 
 /** Every code the gate throws: an operational refusal (exit 1), not damage. */
 export const GATE_CODES = [
   "CLUSTER_RUNNING", "CLUSTER_SINGLE_USER_RUNNING", "CLUSTER_NOT_CLEAN", "CLUSTER_IN_RECOVERY", "CLUSTER_BACKUP_LABEL",
-  "CLUSTER_STANDBY_SIGNAL", "CLUSTER_RECOVERY_SIGNAL", "CLUSTER_INCOMPLETE_OUTPUT", "CLUSTER_OWNER_MISMATCH",
+  "CLUSTER_STANDBY_SIGNAL", "CLUSTER_RECOVERY_SIGNAL", "CLUSTER_INCOMPLETE_OUTPUT", "CLUSTER_OWNER_MISMATCH", "CLUSTER_LOCKED_BY_PGDISK", "CLUSTER_STALE_LOCK",
 ] as const;
 
 function processAlive(pid: number): boolean {
@@ -29,8 +30,12 @@ function processAlive(pid: number): boolean {
 function assertNoLiveServer(pgdata: string): void {
   const pidFile = join(pgdata, "postmaster.pid");
   if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  const lines = readFileSync(pidFile, "utf8").split("\n");
+  const pid = Number(lines[0]);
   if (!Number.isInteger(pid) || pid === 0 || !processAlive(Math.abs(pid))) return;
+  if (lines[2] === LOCK_TAG) {
+    throw new FormatError("CLUSTER_LOCKED_BY_PGDISK", `another pgdisk run (pid ${pid}) is converting ${pgdata}; wait for it to end`, { file: pidFile });
+  }
   if (pid < 0) {
     throw new FormatError(
       "CLUSTER_SINGLE_USER_RUNNING",

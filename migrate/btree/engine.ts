@@ -3,7 +3,7 @@
 // data; the CLI renders it.
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { convertInCopy, finishOutput, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
+import { convertInCopy, finishOutput, withPreparedOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
 import { assertInputPagesIntact, catalogFiles } from "../input-check.js";
 import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
@@ -108,75 +108,76 @@ export async function migrateBtree(o: MigrateBtreeOptions): Promise<MigrateBtree
   if (o.all && o.indexes?.length) throw usage("name indexes with --index or use --all, not both");
   if (!o.all && !o.indexes?.length) throw usage("nothing to convert: name an index with --index NAME, or use --all");
   const progress = o.progress ?? (() => {});
-  const prep = prepareOutput(o);
-  const { input, output, control } = prep;
-  // Resolve the targets on the input first, so that a wrong name fails before anything is copied.
-  const inCluster = new Cluster(input);
-  const inCat = inCluster.database(o.database);
-  const selected = selectIndexes(inCat, o);
-  const checksums = control.dataChecksumVersion !== 0;
-  progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
-  assertInputPagesIntact([...catalogFiles(inCat), ...selected.rels.map((rel) => ({ path: inCat.path(rel), am: "btree" as const, relName: qualified(rel) }))], inCluster.geometry, checksums);
-  return convertInCopy(prep, o, async () => {
-    const cluster = new Cluster(output);
-    const cat = cluster.database(o.database);
-    const bc = new BtreeCatalog(cat);
-    const results: IndexConversion[] = [];
-    const converted = new Set<string>();
-    for (const [i, inRel] of selected.rels.entries()) {
+  return withPreparedOutput(o, async (prep) => {
+    const { input, output, control } = prep;
+    // Resolve the targets on the input first, so that a wrong name fails before anything is copied.
+    const inCluster = new Cluster(input);
+    const inCat = inCluster.database(o.database);
+    const selected = selectIndexes(inCat, o);
+    const checksums = control.dataChecksumVersion !== 0;
+    progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
+    assertInputPagesIntact([...catalogFiles(inCat), ...selected.rels.map((rel) => ({ path: inCat.path(rel), am: "btree" as const, relName: qualified(rel) }))], inCluster.geometry, checksums);
+    return convertInCopy(prep, o, async () => {
+      const cluster = new Cluster(output);
+      const cat = cluster.database(o.database);
+      const bc = new BtreeCatalog(cat);
+      const results: IndexConversion[] = [];
+      const converted = new Set<string>();
+      for (const [i, inRel] of selected.rels.entries()) {
+        await safePoint(o.abort);
+        const rel = cat.classes.get(inRel.oid)!;
+        const info = bc.info(rel);
+        progress(`[${i + 1}/${selected.rels.length}] ${info.name}: ${o.mode} to ${o.to}${o.to === "prefix" ? ` (policy ${o.policy})` : ""}`);
+        const r = convertIndex(info, cat.path(rel), { to: o.to, mode: o.mode, policy: o.policy, geometry: cluster.geometry, checksums, owner: prep.plan.owner, progress });
+        results.push(r);
+        converted.add(`${rel.shared ? 0 : cat.db.oid}/${rel.filenode}`);
+        progress(`${info.name}: ${r.pagesBefore} -> ${r.pagesAfter} pages, ${r.leafCoded} of ${r.leafPages} leaf pages coded (${r.seconds.toFixed(1)} s)`);
+        faultPoint("relation-done");
+      }
       await safePoint(o.abort);
-      const rel = cat.classes.get(inRel.oid)!;
-      const info = bc.info(rel);
-      progress(`[${i + 1}/${selected.rels.length}] ${info.name}: ${o.mode} to ${o.to}${o.to === "prefix" ? ` (policy ${o.policy})` : ""}`);
-      const r = convertIndex(info, cat.path(rel), { to: o.to, mode: o.mode, policy: o.policy, geometry: cluster.geometry, checksums, owner: prep.plan.owner, progress });
-      results.push(r);
-      converted.add(`${rel.shared ? 0 : cat.db.oid}/${rel.filenode}`);
-      progress(`${info.name}: ${r.pagesBefore} -> ${r.pagesAfter} pages, ${r.leafCoded} of ${r.leafPages} leaf pages coded (${r.seconds.toFixed(1)} s)`);
-      faultPoint("relation-done");
-    }
-    await safePoint(o.abort);
-    const written = results.find((r) => r.to === "prefix" && r.leafCoded > 0);
-    if (!written) progress("checking the other btree indexes for BTP_PREFIX pages");
-    const reason = fenceReason(output, { prefixWritten: written?.index, scanPrefix: true, prefixSkip: converted, scanDirect: control.renamed });
-    const sql = [
-      `-- pgdisk migrate btree: ${o.mode} to ${o.to}${o.to === "prefix" ? ` (policy ${o.policy})` : ""}, database ${o.database}`,
-      "-- Catalogs are not changed offline; run this on the patched server that reads BTP_PREFIX pages.",
-      ...selected.rels.map((rel) => (o.to === "prefix" ? `ALTER INDEX ${qualified(rel)} SET (prefix_compression = on);` : `ALTER INDEX ${qualified(rel)} RESET (prefix_compression);`)),
-      "",
-    ].join("\n");
-    const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, sql);
-    const controlAction = finishOutput(prep, reason);
+      const written = results.find((r) => r.to === "prefix" && r.leafCoded > 0);
+      if (!written) progress("checking the other btree indexes for BTP_PREFIX pages");
+      const reason = fenceReason(output, { prefixWritten: written?.index, scanPrefix: true, prefixSkip: converted, scanDirect: control.renamed });
+      const sql = [
+        `-- pgdisk migrate btree: ${o.mode} to ${o.to}${o.to === "prefix" ? ` (policy ${o.policy})` : ""}, database ${o.database}`,
+        "-- Catalogs are not changed offline; run this on the patched server that reads BTP_PREFIX pages.",
+        ...selected.rels.map((rel) => (o.to === "prefix" ? `ALTER INDEX ${qualified(rel)} SET (prefix_compression = on);` : `ALTER INDEX ${qualified(rel)} RESET (prefix_compression);`)),
+        "",
+      ].join("\n");
+      const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, sql);
+      const controlAction = finishOutput(prep, reason);
 
-    const totals = emptyTotals();
-    for (const r of results) {
-      totals.indexes++;
-      totals.pagesBefore += r.pagesBefore;
-      totals.pagesAfter += r.pagesAfter;
-      totals.bytesBefore += r.bytesBefore;
-      totals.bytesAfter += r.bytesAfter;
-      totals.leafPages += r.leafPages;
-      totals.leafCoded += r.leafCoded;
-      totals.leafPlain += r.leafPlain;
-      totals.groups += r.groups;
-      totals.bytesShared += r.bytesShared;
-      r.savingsHistogram.forEach((n, k) => (totals.savingsHistogram[k]! += n));
-    }
-    return {
-      schema: "pgdisk.migrate-btree/1",
-      input,
-      output,
-      database: o.database,
-      to: o.to,
-      mode: o.mode,
-      policy: o.to === "prefix" ? o.policy : null,
-      checksums,
-      savingsBuckets: SAVINGS_BUCKETS,
-      indexes: results,
-      skipped: selected.skipped,
-      totals,
-      control: controlAction,
-      sqlFile,
-      seconds: (performance.now() - t0) / 1000,
-    } satisfies MigrateBtreeReport;
+      const totals = emptyTotals();
+      for (const r of results) {
+        totals.indexes++;
+        totals.pagesBefore += r.pagesBefore;
+        totals.pagesAfter += r.pagesAfter;
+        totals.bytesBefore += r.bytesBefore;
+        totals.bytesAfter += r.bytesAfter;
+        totals.leafPages += r.leafPages;
+        totals.leafCoded += r.leafCoded;
+        totals.leafPlain += r.leafPlain;
+        totals.groups += r.groups;
+        totals.bytesShared += r.bytesShared;
+        r.savingsHistogram.forEach((n, k) => (totals.savingsHistogram[k]! += n));
+      }
+      return {
+        schema: "pgdisk.migrate-btree/1",
+        input,
+        output,
+        database: o.database,
+        to: o.to,
+        mode: o.mode,
+        policy: o.to === "prefix" ? o.policy : null,
+        checksums,
+        savingsBuckets: SAVINGS_BUCKETS,
+        indexes: results,
+        skipped: selected.skipped,
+        totals,
+        control: controlAction,
+        sqlFile,
+        seconds: (performance.now() - t0) / 1000,
+      } satisfies MigrateBtreeReport;
+    });
   });
 }

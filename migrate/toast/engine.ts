@@ -3,7 +3,7 @@
 // plain data; the CLI renders it.
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { convertInCopy, finishOutput, prepareOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
+import { convertInCopy, finishOutput, withPreparedOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
 import { assertInputPagesIntact, catalogFiles, type InputRelationFile } from "../input-check.js";
 import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
@@ -110,60 +110,61 @@ export async function migrateToast(o: MigrateToastOptions): Promise<MigrateToast
   if (o.all && o.tables?.length) throw usage("name tables with -t or use --all, not both");
   if (!o.all && !o.tables?.length) throw usage("nothing to convert: name a table with -t TABLE, or use --all");
   const progress = o.progress ?? (() => {});
-  const prep = prepareOutput(o);
-  const { input, output, control } = prep;
-  // resolve the tables on the input first, so that a wrong name fails before anything is copied
-  const inCluster = new Cluster(input);
-  const inCat = inCluster.database(o.database);
-  const selected = selectTables(inCat, o);
-  const checksums = control.dataChecksumVersion !== 0;
-  progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
-  assertInputPagesIntact([...catalogFiles(inCat), ...inputFiles(inCat, selected.rels)], inCluster.geometry, checksums);
-  return convertInCopy(prep, o, async () => {
-    const cluster = new Cluster(output);
-    const cat = cluster.database(o.database);
-    const tables: TableConversion[] = [];
-    for (const [i, inRel] of selected.rels.entries()) {
+  return withPreparedOutput(o, async (prep) => {
+    const { input, output, control } = prep;
+    // resolve the tables on the input first, so that a wrong name fails before anything is copied
+    const inCluster = new Cluster(input);
+    const inCat = inCluster.database(o.database);
+    const selected = selectTables(inCat, o);
+    const checksums = control.dataChecksumVersion !== 0;
+    progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
+    assertInputPagesIntact([...catalogFiles(inCat), ...inputFiles(inCat, selected.rels)], inCluster.geometry, checksums);
+    return convertInCopy(prep, o, async () => {
+      const cluster = new Cluster(output);
+      const cat = cluster.database(o.database);
+      const tables: TableConversion[] = [];
+      for (const [i, inRel] of selected.rels.entries()) {
+        await safePoint(o.abort);
+        const rel = cat.classes.get(inRel.oid)!;
+        progress(`[${i + 1}/${selected.rels.length}] ${rel.namespaceName}.${rel.name}: to ${o.to}`);
+        const r = convertTable({ cat, inCat, to: o.to, checksums, measure: o.measure ?? 200, fsync: o.fsync ?? true, owner: prep.plan.owner, progress }, rel);
+        tables.push(r);
+        faultPoint("relation-done");
+        progress(`${r.table}: ${r.pointers.converted} of ${r.pointers.total} pointers converted, TOAST ${r.toastHeap.pagesBefore} -> ${r.toastHeap.pagesAfter} pages, index ${r.toastIndexSize.pagesBefore} -> ${r.toastIndexSize.pagesAfter} pages (${r.seconds.toFixed(1)} s)`);
+      }
       await safePoint(o.abort);
-      const rel = cat.classes.get(inRel.oid)!;
-      progress(`[${i + 1}/${selected.rels.length}] ${rel.namespaceName}.${rel.name}: to ${o.to}`);
-      const r = convertTable({ cat, inCat, to: o.to, checksums, measure: o.measure ?? 200, fsync: o.fsync ?? true, owner: prep.plan.owner, progress }, rel);
-      tables.push(r);
-      faultPoint("relation-done");
-      progress(`${r.table}: ${r.pointers.converted} of ${r.pointers.total} pointers converted, TOAST ${r.toastHeap.pagesBefore} -> ${r.toastHeap.pagesAfter} pages, index ${r.toastIndexSize.pagesBefore} -> ${r.toastIndexSize.pagesAfter} pages (${r.seconds.toFixed(1)} s)`);
-    }
-    await safePoint(o.abort);
-    const wroteDirect = tables.find((r) => r.values.direct.single + r.values.direct.flat + r.values.direct.tree > 0);
-    const reason = fenceReason(output, { directWritten: wroteDirect?.table, scanDirect: control.renamed, scanPrefix: control.renamed });
-    const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, migrateSql(o.to, o.database, selected.rels.map((r) => cat.classes.get(r.oid)!), cat));
-    const controlAction = finishOutput(prep, reason, o.fsync ?? true);
-    const totals: MigrateToastTotals = { tables: 0, pointers: 0, converted: 0, keptPlain: 0, directValues: 0, plainValues: 0, toastBytesBefore: 0, toastBytesAfter: 0, indexBytesBefore: 0, indexBytesAfter: 0, oidsNoLongerUsed: 0 };
-    for (const r of tables) {
-      totals.tables++;
-      totals.pointers += r.pointers.total;
-      totals.converted += r.pointers.converted;
-      totals.keptPlain += r.pointers.keptPlain["does-not-fit"] + r.pointers.keptPlain["chunks-missing"];
-      totals.directValues += r.values.direct.single + r.values.direct.flat + r.values.direct.tree;
-      totals.plainValues += r.values.plain;
-      totals.toastBytesBefore += r.toastHeap.bytesBefore;
-      totals.toastBytesAfter += r.toastHeap.bytesAfter;
-      totals.indexBytesBefore += r.toastIndexSize.bytesBefore;
-      totals.indexBytesAfter += r.toastIndexSize.bytesAfter;
-      totals.oidsNoLongerUsed += r.oidsNoLongerUsed.count;
-    }
-    return {
-      schema: "pgdisk.migrate-toast/1",
-      input,
-      output,
-      database: o.database,
-      to: o.to,
-      checksums,
-      tables,
-      skipped: selected.skipped,
-      totals,
-      control: controlAction,
-      sqlFile,
-      seconds: (performance.now() - t0) / 1000,
-    } satisfies MigrateToastReport;
+      const wroteDirect = tables.find((r) => r.values.direct.single + r.values.direct.flat + r.values.direct.tree > 0);
+      const reason = fenceReason(output, { directWritten: wroteDirect?.table, scanDirect: control.renamed, scanPrefix: control.renamed });
+      const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, migrateSql(o.to, o.database, selected.rels.map((r) => cat.classes.get(r.oid)!), cat));
+      const controlAction = finishOutput(prep, reason, o.fsync ?? true);
+      const totals: MigrateToastTotals = { tables: 0, pointers: 0, converted: 0, keptPlain: 0, directValues: 0, plainValues: 0, toastBytesBefore: 0, toastBytesAfter: 0, indexBytesBefore: 0, indexBytesAfter: 0, oidsNoLongerUsed: 0 };
+      for (const r of tables) {
+        totals.tables++;
+        totals.pointers += r.pointers.total;
+        totals.converted += r.pointers.converted;
+        totals.keptPlain += r.pointers.keptPlain["does-not-fit"] + r.pointers.keptPlain["chunks-missing"];
+        totals.directValues += r.values.direct.single + r.values.direct.flat + r.values.direct.tree;
+        totals.plainValues += r.values.plain;
+        totals.toastBytesBefore += r.toastHeap.bytesBefore;
+        totals.toastBytesAfter += r.toastHeap.bytesAfter;
+        totals.indexBytesBefore += r.toastIndexSize.bytesBefore;
+        totals.indexBytesAfter += r.toastIndexSize.bytesAfter;
+        totals.oidsNoLongerUsed += r.oidsNoLongerUsed.count;
+      }
+      return {
+        schema: "pgdisk.migrate-toast/1",
+        input,
+        output,
+        database: o.database,
+        to: o.to,
+        checksums,
+        tables,
+        skipped: selected.skipped,
+        totals,
+        control: controlAction,
+        sqlFile,
+        seconds: (performance.now() - t0) / 1000,
+      } satisfies MigrateToastReport;
+    });
   });
 }

@@ -6,7 +6,7 @@
 // message, and the output (its tablespace directory included) removed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../pg/server.js";
 import { DB, fileDigests, linkedCluster, migrateCli, pgDir, removeDirs, type LinkedCluster } from "./helpers.js";
@@ -46,6 +46,10 @@ for (const point of ["copy-started", "copied", "toast-heap-committed", "relation
         assert.match(again.stderr, /CLUSTER_INCOMPLETE_OUTPUT: .*did not finish writing/);
       }
       removeDirs(root, `${out}.tblspc`);
+      // the input's lock outlives a kill -9: pgdisk's (third line), replaced by the next run (lock.test.ts)
+      const lock = join(c.srv.pgdata, "postmaster.pid");
+      assert.equal(readFileSync(lock, "utf8").split("\n")[2], "pgdisk");
+      rmSync(lock);
     }
     assert.deepEqual(fileDigests(c.srv.pgdata, c.tablespaceDir, c.walDir), digests, "the input is unchanged");
   });
