@@ -93,17 +93,17 @@ async function main(): Promise<void> {
     // 1. conversion against VACUUM FULL
     // first a run with the measurement reads (it also warms the page cache for the timed runs)
     log("converting to direct with the pages-touched figures");
-    const measured = migrateToast({ pgdata: input, out: join(work, "measured", "data"), database: DB, tables: TABLES, to: "direct", measure: 200, fsync: false });
+    const measured = await migrateToast({ pgdata: input, out: join(work, "measured", "data"), database: DB, tables: TABLES, to: "direct", measure: 200, fsync: false });
     rmSync(join(work, "measured"), { recursive: true, force: true });
     log("converting to direct with fsync (the default)");
-    const synced = migrateToast({ pgdata: input, out: join(work, "synced", "data"), database: DB, tables: TABLES, to: "direct", measure: 0 });
+    const synced = await migrateToast({ pgdata: input, out: join(work, "synced", "data"), database: DB, tables: TABLES, to: "direct", measure: 0 });
     rmSync(join(work, "synced"), { recursive: true, force: true });
     // the bench server runs with fsync = off (test/pg/server.ts), so the compared runs do not fsync either
     log("converting to direct (timed, no fsync, no measurement reads)");
     const direct = join(work, "direct", "data");
-    const fwd = migrateToast({ pgdata: input, out: direct, database: DB, tables: TABLES, to: "direct", measure: 0, fsync: false });
+    const fwd = await migrateToast({ pgdata: input, out: direct, database: DB, tables: TABLES, to: "direct", measure: 0, fsync: false });
     log("converting back to plain");
-    const back = migrateToast({ pgdata: direct, out: join(work, "back", "data"), database: DB, tables: TABLES, to: "plain", measure: 0, fsync: false });
+    const back = await migrateToast({ pgdata: direct, out: join(work, "back", "data"), database: DB, tables: TABLES, to: "plain", measure: 0, fsync: false });
     rmSync(join(work, "back"), { recursive: true, force: true });
 
     log("VACUUM FULL of the same tables on a server");

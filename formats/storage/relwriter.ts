@@ -2,7 +2,7 @@
 // as pg_directpaths does), split into 1 GiB segments, checksums set when the cluster has them.
 // Files are written under a temporary name and renamed into place by commit(), so a crash never
 // leaves a half-written file under the real name.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, existsSync } from "node:fs";
+import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, renameSync, rmSync, writeSync, existsSync } from "node:fs";
 import { setPageChecksum } from "../page/checksum.js";
 import type { Geometry } from "./relfile.js";
 
@@ -14,6 +14,8 @@ export interface RelationWriterOptions {
   batchBytes?: number;
   /** fsync each file before commit() renames it (default true) */
   fsync?: boolean;
+  /** owner and mode of the files written (default: the writing process's, mode 0600) */
+  owner?: { uid: number; gid: number; fileMode: number };
 }
 
 export class RelationWriter {
@@ -46,12 +48,25 @@ export class RelationWriter {
 
   /** Append one page (copied; checksummed here). Returns its block number. */
   append(page: Uint8Array): number {
+    return this.put(page, true);
+  }
+
+  /**
+   * Append a page exactly as read (its checksum kept, not recomputed): for pages a conversion
+   * leaves unchanged at the same block number, so that damage is never laundered into a fresh
+   * checksum and clones keep sharing the bytes.
+   */
+  appendVerbatim(page: Uint8Array): number {
+    return this.put(page, false);
+  }
+
+  private put(page: Uint8Array, checksum: boolean): number {
     if (page.length !== this.bs) throw new RangeError(`page of ${page.length} bytes, block size is ${this.bs}`);
     const b = this.blkno++;
     const slot = this.batch.subarray(this.fill, this.fill + this.bs);
     slot.set(page);
     // PageIsNew pages (pd_upper = 0) carry no checksum.
-    if (this.opts.checksums && (slot[14] | (slot[15] << 8)) !== 0) setPageChecksum(slot, b);
+    if (checksum && this.opts.checksums && (slot[14] | (slot[15] << 8)) !== 0) setPageChecksum(slot, b);
     this.fill += this.bs;
     const segEnd = (Math.floor(b / this.opts.geometry.segmentBlocks) + 1) * this.opts.geometry.segmentBlocks;
     if (this.fill === this.batch.length || this.blkno === segEnd) this.flushBatch();
@@ -71,7 +86,12 @@ export class RelationWriter {
   private openSegment(segno: number): void {
     this.closeSegment();
     const tmp = `${this.segPath(segno)}.pgdisk-tmp`;
-    this.fd = openSync(tmp, "w", 0o600);
+    const owner = this.opts.owner;
+    this.fd = openSync(tmp, "w", owner?.fileMode ?? 0o600);
+    if (owner) {
+      fchownSync(this.fd, owner.uid, owner.gid);
+      fchmodSync(this.fd, owner.fileMode);
+    }
     this.tempPaths.push(tmp);
     this.segno = segno;
   }

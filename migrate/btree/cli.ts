@@ -1,7 +1,8 @@
 // `pgdisk migrate btree …`: commander wiring only; the work is in engine.ts.
 import { Command, Option } from "commander";
-import { FormatError } from "../../formats/schema/errors.js";
-import { EXIT_OK, EXIT_USAGE, reportError } from "../../cli/exit.js";
+import { EXIT_OK } from "../../cli/exit.js";
+import { runMigrateAction, SAFETY_HELP } from "../cli-run.js";
+import { parseTablespaceMap } from "../output-copy.js";
 import { migrateBtree } from "./engine.js";
 import { renderMigrateBtreeText } from "./render.js";
 import type { ConvertMode, TargetFormat } from "./convert.js";
@@ -16,16 +17,13 @@ interface BtreeCliOptions {
   to: TargetFormat;
   mode: ConvertMode;
   policy: PrefixPolicyName;
+  tablespaceMap?: string[];
   json?: boolean;
   quiet?: boolean;
 }
 
-/** Errors that mean "cannot do what was asked here", not damage in the input: exit 1. */
-const OPERATIONAL = new Set([
-  "USAGE", "CLUSTER_RUNNING", "CLUSTER_NOT_CLEAN", "OUTPUT_EXISTS", "OUTPUT_INSIDE_INPUT", "NOT_A_BTREE_INDEX", "RELATION_NOT_FOUND", "RELATION_AMBIGUOUS",
-  "RELATION_HAS_NO_STORAGE", "DATABASE_NOT_FOUND", "CLUSTER_NOT_FOUND", "CONTROL_MISSING", "CLUSTER_UNSUPPORTED_VERSION", "PREFIX_RECODE_DOES_NOT_FIT",
-  "BT_VERSION_TOO_OLD", "BAD_RELOPTION",
-]);
+/** This converter's own refusals (exit 1); the shared ones are in cli-run.ts. */
+const OPERATIONAL = ["NOT_A_BTREE_INDEX", "PREFIX_RECODE_DOES_NOT_FIT", "BT_VERSION_TOO_OLD", "BAD_RELOPTION"];
 
 export function makeBtreeCommand(): Command {
   return new Command("btree")
@@ -38,6 +36,7 @@ export function makeBtreeCommand(): Command {
     .addOption(new Option("--to <format>", "target leaf format").choices(["prefix", "plain"]).makeOptionMandatory())
     .addOption(new Option("--mode <mode>", "recode: each leaf page alone, 1:1; rebuild: repack as CREATE INDEX would").choices(["recode", "rebuild"]).default("rebuild"))
     .addOption(new Option("--policy <policy>", "prefix encoder: v9 (lead 0) or lead (lead chosen per group)").choices(["v9", "lead"]).default("lead"))
+    .option("--tablespace-map <oid=dir...>", "directory of the output's copy of tablespace OID (default OUT.tblspc/OID); repeatable")
     .option("--json", "print the report as JSON")
     .option("-q, --quiet", "no progress on stderr")
     .addHelpText(
@@ -50,22 +49,22 @@ server starts on it; converting back to plain restores the name when no BTP_PREF
 The SQL a patched server would run (ALTER INDEX ... SET (prefix_compression = on)) is written to
 OUT/pgdisk-migrate.sql.
 
+${SAFETY_HELP}
+
 Exit status: 0 done, 1 usage error or a conversion that cannot be done, 2 damage in the input.
 
 Examples:
   pgdisk migrate btree --pgdata /srv/pg15 --out /srv/pg15-prefix -d app --all --to prefix
   pgdisk migrate btree --pgdata /srv/pg15-prefix --out /srv/pg15-plain -d app --all --to plain --json`,
     )
-    .action((o: BtreeCliOptions) => {
-      try {
+    .action((o: BtreeCliOptions) =>
+      runMigrateAction(OPERATIONAL, async (abort) => {
         const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`pgdisk: ${m}\n`);
-        const r = migrateBtree({ pgdata: o.pgdata, out: o.out, database: o.database, indexes: o.index, all: o.all, to: o.to, mode: o.mode, policy: o.policy, progress });
+        const tablespaceMap = parseTablespaceMap(o.tablespaceMap);
+        const r = await migrateBtree({ pgdata: o.pgdata, out: o.out, database: o.database, indexes: o.index, all: o.all, to: o.to, mode: o.mode, policy: o.policy, tablespaceMap, abort, progress });
         process.stdout.write(o.json ? JSON.stringify(r, null, 1) + "\n" : renderMigrateBtreeText(r));
         if (!o.json && r.control.action === "renamed") process.stderr.write(`pgdisk: ${r.control.file}: pg_control renamed; a stock server will refuse to start on ${r.output}\n`);
         process.exitCode = EXIT_OK;
-      } catch (e) {
-        const code = reportError(e);
-        process.exitCode = e instanceof FormatError && OPERATIONAL.has(e.code) ? EXIT_USAGE : code;
-      }
-    });
+      }),
+    );
 }

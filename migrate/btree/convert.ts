@@ -19,6 +19,7 @@ import { computeTM } from "../../formats/nbtree/prefix.js";
 import { INDEX_SIZE_MASK, tInfoRaw } from "../../formats/nbtree/index-tuple.js";
 import { OrderedPageSink } from "./page-sink.js";
 import type { BtreeIndexInfo } from "./index-info.js";
+import type { ClusterOwner } from "../file-owner.js";
 
 export type TargetFormat = "prefix" | "plain";
 export type ConvertMode = "recode" | "rebuild";
@@ -29,6 +30,8 @@ export interface ConvertOptions {
   policy: PrefixPolicyName;
   geometry: Geometry;
   checksums: boolean;
+  /** owner and mode of every file written */
+  owner: ClusterOwner;
   /** progress lines (stderr in the CLI) */
   progress?: (message: string) => void;
 }
@@ -167,7 +170,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
   }
 
   function rebuild(): void {
-    const sink = new OrderedPageSink(path, o.geometry, o.checksums);
+    const sink = new OrderedPageSink(path, o.geometry, o.checksums, o.owner);
     let leafSeen = 0;
     const tuples = (function* () {
       for (const lt of leafTuples(fork, { expandPostings: true, onPage: () => void leafSeen++ })) yield lt.tuple;
@@ -211,14 +214,14 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
 
   function recode(): void {
     if (o.to === "prefix" && meta.btm_version !== BTREE_VERSION) throw new FormatError("PREFIX_BAD_VERSION", `BTP_PREFIX needs btm_version 4`, { file: path });
-    const w = new RelationWriter(path, { geometry: o.geometry, checksums: o.checksums });
+    const w = new RelationWriter(path, { geometry: o.geometry, checksums: o.checksums, owner: o.owner });
     try {
       for (const [blk, page] of scanBlocks(fork)) {
         const dv = pageView(page);
         const fl = pageIsNew(dv) ? 0 : readBTOpaque(dv).btpo_flags;
         const liveLeaf = blk !== 0 && !pageIsNew(dv) && fl & BTP_LEAF && !(fl & (BTP_DELETED | BTP_HALF_DEAD | BTP_META));
         if (!liveLeaf) {
-          w.append(page);
+          w.appendVerbatim(page);
           continue;
         }
         r.leafPagesBefore++;
@@ -226,7 +229,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
           if (fl & BTP_PREFIX) {
             const p = readPrefixLeafPage(page, { btmVersion: meta.btm_version });
             countLeafPage({ coded: true, plainBytes: p.T, codedBytes: p.C }, p.directory.groups.length);
-            w.append(page);
+            w.appendVerbatim(page);
           } else {
             const rc = recodeLeafPage(page, lead);
             const groups = rc.coded ? selfCheck(rc.page, blk, info.name) : 0;
@@ -246,7 +249,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
           w.append(plain);
         } else {
           countLeafPage({ coded: false, plainBytes: 0, codedBytes: 0 }, 0);
-          w.append(page);
+          w.appendVerbatim(page);
         }
         tick(r.leafPagesBefore, fork.nblocks, "pages recoded");
       }

@@ -6,6 +6,7 @@ import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { RelationWriter } from "../../formats/storage/relwriter.js";
 import type { Geometry } from "../../formats/storage/relfile.js";
 import { FormatError } from "../../formats/schema/errors.js";
+import type { ClusterOwner } from "../file-owner.js";
 
 export class OrderedPageSink {
   private readonly mem = new Map<number, Uint8Array>();
@@ -20,6 +21,8 @@ export class OrderedPageSink {
     readonly basePath: string,
     readonly geometry: Geometry,
     readonly checksums: boolean,
+    /** owner and mode of the index file written */
+    readonly owner: ClusterOwner,
     readonly memoryLimit = 256 << 20,
   ) {
     this.scratchPath = `${basePath}.pgdisk-build`;
@@ -52,7 +55,7 @@ export class OrderedPageSink {
   /** Write blocks 0..n-1 in order through RelationWriter; every block must have arrived. Returns n. */
   commit(onProgress?: (done: number, total: number) => void): number {
     const n = this.maxBlock + 1;
-    const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums });
+    const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums, owner: this.owner });
     const buf = new Uint8Array(this.geometry.blockSize);
     try {
       for (let b = 0; b < n; b++) {

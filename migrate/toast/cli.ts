@@ -1,7 +1,9 @@
 // `pgdisk migrate toast …`: commander wiring only; the work is in engine.ts.
 import { Command, Option } from "commander";
 import { FormatError } from "../../formats/schema/errors.js";
-import { EXIT_OK, EXIT_USAGE, reportError } from "../../cli/exit.js";
+import { EXIT_OK } from "../../cli/exit.js";
+import { runMigrateAction, SAFETY_HELP } from "../cli-run.js";
+import { parseTablespaceMap } from "../output-copy.js";
 import { migrateToast } from "./engine.js";
 import { renderMigrateToastText } from "./render.js";
 import type { TargetFlavour } from "./plan.js";
@@ -13,17 +15,15 @@ interface ToastCliOptions {
   table?: string[];
   all?: boolean;
   to: TargetFlavour;
+  tablespaceMap?: string[];
   measure: string;
   sync: boolean;
   json?: boolean;
   quiet?: boolean;
 }
 
-/** Errors that mean "cannot do what was asked here", not damage in the input: exit 1. */
-const OPERATIONAL = new Set([
-  "USAGE", "CLUSTER_RUNNING", "CLUSTER_NOT_CLEAN", "OUTPUT_EXISTS", "OUTPUT_INSIDE_INPUT", "NOT_A_TABLE", "NO_TOAST_RELATION", "RELATION_NOT_FOUND",
-  "RELATION_AMBIGUOUS", "RELATION_HAS_NO_STORAGE", "DATABASE_NOT_FOUND", "CLUSTER_NOT_FOUND", "CONTROL_MISSING", "CLUSTER_UNSUPPORTED_VERSION",
-]);
+/** This converter's own refusals (exit 1); the shared ones are in cli-run.ts. */
+const OPERATIONAL = ["NOT_A_TABLE", "NO_TOAST_RELATION"];
 
 export function makeToastCommand(): Command {
   return new Command("toast")
@@ -34,6 +34,7 @@ export function makeToastCommand(): Command {
     .option("-t, --table <name...>", "table to convert (name or schema.name); repeatable")
     .option("--all", "every user table and materialized view of the database that has a TOAST relation")
     .addOption(new Option("--to <flavour>", "target TOAST layout").choices(["direct", "plain"]).makeOptionMandatory())
+    .option("--tablespace-map <oid=dir...>", "directory of the output's copy of tablespace OID (default OUT.tblspc/OID); repeatable")
     .option("--measure <n>", "values per class (single, multi, tree) read before and after to count pages touched; 0 skips", "200")
     .option("--no-sync", "do not wait for the rewritten files to reach the disk (faster; unsafe if the machine crashes)")
     .option("--json", "print the report as JSON")
@@ -52,24 +53,24 @@ pg_control.pgdisk so that no stock server starts on it (a stock server would cra
 direct pointer); converting back to plain restores it when none remains. The SQL a patched
 server would run is written to OUT/pgdisk-migrate.sql.
 
+${SAFETY_HELP}
+
 Exit status: 0 done, 1 usage error or a conversion that cannot be done here, 2 damage in the input.
 
 Examples:
   pgdisk migrate toast --pgdata /srv/pg15 --out /srv/pg15-direct -d app --all --to direct
   pgdisk migrate toast --pgdata /srv/pg15-direct --out /srv/pg15-plain -d app -t public.docs --to plain --json`,
     )
-    .action((o: ToastCliOptions) => {
-      try {
+    .action((o: ToastCliOptions) =>
+      runMigrateAction(OPERATIONAL, async (abort) => {
         const measure = Number(o.measure);
         if (!Number.isInteger(measure) || measure < 0) throw new FormatError("USAGE", `--measure must be a whole number, not "${o.measure}"`);
         const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`pgdisk: ${m}\n`);
-        const r = migrateToast({ pgdata: o.pgdata, out: o.out, database: o.database, tables: o.table, all: o.all, to: o.to, measure, fsync: o.sync, progress });
+        const tablespaceMap = parseTablespaceMap(o.tablespaceMap);
+        const r = await migrateToast({ pgdata: o.pgdata, out: o.out, database: o.database, tables: o.table, all: o.all, to: o.to, measure, fsync: o.sync, tablespaceMap, abort, progress });
         process.stdout.write(o.json ? JSON.stringify(r, null, 1) + "\n" : renderMigrateToastText(r));
         if (!o.json && r.control.action === "renamed") process.stderr.write(`pgdisk: ${r.control.file}: pg_control renamed; a stock server will refuse to start on ${r.output}\n`);
         process.exitCode = EXIT_OK;
-      } catch (e) {
-        const code = reportError(e);
-        process.exitCode = e instanceof FormatError && OPERATIONAL.has(e.code) ? EXIT_USAGE : code;
-      }
-    });
+      }),
+    );
 }

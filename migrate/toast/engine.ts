@@ -1,22 +1,20 @@
 // `pgdisk migrate toast`: copy a stopped cluster and convert the TOAST values of tables in the
 // copy between stock and Direct TOAST (new-formats.md §1.6, §4). The input is only read. Returns
 // plain data; the CLI renders it.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { assertClusterStopped } from "../safety.js";
-import { copyClusterForOutput, abandonOutput } from "../output-copy.js";
-import { clusterHasDirectToast, clusterHasPrefixPages, CONTROL_RENAMED, type ControlNameAction } from "../control-name.js";
+import { convertInCopy, finishOutput, withPreparedOutput, writeOutputFile, type OutputRunOptions } from "../output-run.js";
+import { assertInputPagesIntact, catalogFiles, type InputRelationFile } from "../input-check.js";
+import { safePoint } from "../interrupt.js";
+import { faultPoint } from "../fault-point.js";
+import { fenceReason, type ControlNameAction } from "../control-name.js";
 import { convertTable, FIRST_NORMAL_OBJECT_ID, type TableConversion } from "./table.js";
 import type { TargetFlavour } from "./plan.js";
 import { migrateSql } from "./sql.js";
 
 export const MIGRATE_SQL_FILE = "pgdisk-migrate.sql";
 
-export interface MigrateToastOptions {
-  pgdata: string;
-  out: string;
+export interface MigrateToastOptions extends OutputRunOptions {
   database: string;
   /** table names ("name" or "schema.name") */
   tables?: string[];
@@ -27,7 +25,6 @@ export interface MigrateToastOptions {
   measure?: number;
   /** fsync every file written (default true; pg_checksums' --no-sync when false) */
   fsync?: boolean;
-  progress?: (message: string) => void;
 }
 
 export interface MigrateToastTotals {
@@ -93,91 +90,81 @@ export function selectTables(cat: DatabaseCatalog, o: Pick<MigrateToastOptions, 
   return { rels, skipped };
 }
 
-/**
- * Put global/pg_control under the name the output needs (new-formats.md §4): renamed while a
- * direct value (or a BTP_PREFIX page) remains, restored once neither does.
- */
-function settleControl(out: string, to: TargetFlavour, wroteDirect: boolean): ControlNameAction {
-  const plain = join(out, "global", "pg_control");
-  const renamed = join(out, "global", CONTROL_RENAMED);
-  const isRenamed = !existsSync(plain) && existsSync(renamed);
-  if (to === "direct") {
-    if (!wroteDirect) return { action: isRenamed ? "kept-renamed" : "unchanged", file: isRenamed ? renamed : plain, reason: "no value was converted to Direct TOAST" };
-    if (isRenamed) return { action: "kept-renamed", file: renamed, reason: "the output holds Direct TOAST values" };
-    renameSync(plain, renamed);
-    return { action: "renamed", file: renamed, reason: "the output holds Direct TOAST values; no stock server may start on it" };
+/** The files a conversion of these tables reads: each table, its TOAST relation and TOAST index. */
+function inputFiles(cat: DatabaseCatalog, rels: readonly RelationInfo[]): InputRelationFile[] {
+  const files: InputRelationFile[] = [];
+  for (const rel of rels) {
+    const toast = cat.classes.get(rel.toastRelid);
+    const ix = toast && cat.toastIndexOf(toast.oid);
+    const ixRel = ix ? cat.classes.get(ix.indexOid) : undefined;
+    files.push({ path: cat.path(rel), am: "heap", relName: `${rel.namespaceName}.${rel.name}` });
+    if (toast && toast.filenode !== 0) files.push({ path: cat.path(toast), am: "heap", relName: `${toast.namespaceName}.${toast.name}` });
+    if (ixRel && ixRel.filenode !== 0) files.push({ path: cat.path(ixRel), am: "btree", relName: `${ixRel.namespaceName}.${ixRel.name}` });
   }
-  if (!isRenamed) return { action: "unchanged", file: plain, reason: "no Direct TOAST value in the output" };
-  const direct = clusterHasDirectToast(out);
-  if (direct.found) return { action: "kept-renamed", file: renamed, reason: `Direct TOAST values remain (${direct.where})` };
-  const prefix = clusterHasPrefixPages(out);
-  if (prefix.found) return { action: "kept-renamed", file: renamed, reason: `no Direct TOAST value remains, but BTP_PREFIX pages do (${prefix.where})` };
-  renameSync(renamed, plain);
-  return { action: "restored", file: plain, reason: "no Direct TOAST value and no BTP_PREFIX page remains" };
+  return files;
 }
 
-export function migrateToast(o: MigrateToastOptions): MigrateToastReport {
+export async function migrateToast(o: MigrateToastOptions): Promise<MigrateToastReport> {
   const t0 = performance.now();
   if (o.to !== "direct" && o.to !== "plain") throw usage(`--to must be direct or plain, not "${o.to}"`);
   if (o.all && o.tables?.length) throw usage("name tables with -t or use --all, not both");
   if (!o.all && !o.tables?.length) throw usage("nothing to convert: name a table with -t TABLE, or use --all");
-  const input = resolve(o.pgdata);
-  const output = resolve(o.out);
   const progress = o.progress ?? (() => {});
-
-  const control = assertClusterStopped(input);
-  // resolve the tables on the input first, so that a wrong name fails before anything is copied
-  const inCluster = new Cluster(input);
-  const inCat = inCluster.database(o.database);
-  const selected = selectTables(inCat, o);
-  progress(`copying ${input} to ${output}`);
-  mkdirSync(dirname(output), { recursive: true });
-  copyClusterForOutput(input, output);
-  try {
-    const cluster = new Cluster(output);
-    const cat = cluster.database(o.database);
+  return withPreparedOutput(o, async (prep) => {
+    const { input, output, control } = prep;
+    // resolve the tables on the input first, so that a wrong name fails before anything is copied
+    const inCluster = new Cluster(input);
+    const inCat = inCluster.database(o.database);
+    const selected = selectTables(inCat, o);
     const checksums = control.dataChecksumVersion !== 0;
-    const tables: TableConversion[] = [];
-    for (const [i, inRel] of selected.rels.entries()) {
-      const rel = cat.classes.get(inRel.oid)!;
-      progress(`[${i + 1}/${selected.rels.length}] ${rel.namespaceName}.${rel.name}: to ${o.to}`);
-      const r = convertTable({ cat, inCat, to: o.to, checksums, measure: o.measure ?? 200, fsync: o.fsync ?? true, progress }, rel);
-      tables.push(r);
-      progress(`${r.table}: ${r.pointers.converted} of ${r.pointers.total} pointers converted, TOAST ${r.toastHeap.pagesBefore} -> ${r.toastHeap.pagesAfter} pages, index ${r.toastIndexSize.pagesBefore} -> ${r.toastIndexSize.pagesAfter} pages (${r.seconds.toFixed(1)} s)`);
-    }
-    const wroteDirect = tables.some((r) => r.values.direct.single + r.values.direct.flat + r.values.direct.tree > 0);
-    const controlAction = settleControl(output, o.to, wroteDirect);
-    const sqlFile = join(output, MIGRATE_SQL_FILE);
-    writeFileSync(sqlFile, migrateSql(o.to, o.database, selected.rels.map((r) => cat.classes.get(r.oid)!), cat));
-    const totals: MigrateToastTotals = { tables: 0, pointers: 0, converted: 0, keptPlain: 0, directValues: 0, plainValues: 0, toastBytesBefore: 0, toastBytesAfter: 0, indexBytesBefore: 0, indexBytesAfter: 0, oidsNoLongerUsed: 0 };
-    for (const r of tables) {
-      totals.tables++;
-      totals.pointers += r.pointers.total;
-      totals.converted += r.pointers.converted;
-      totals.keptPlain += r.pointers.keptPlain["does-not-fit"] + r.pointers.keptPlain["chunks-missing"];
-      totals.directValues += r.values.direct.single + r.values.direct.flat + r.values.direct.tree;
-      totals.plainValues += r.values.plain;
-      totals.toastBytesBefore += r.toastHeap.bytesBefore;
-      totals.toastBytesAfter += r.toastHeap.bytesAfter;
-      totals.indexBytesBefore += r.toastIndexSize.bytesBefore;
-      totals.indexBytesAfter += r.toastIndexSize.bytesAfter;
-      totals.oidsNoLongerUsed += r.oidsNoLongerUsed.count;
-    }
-    return {
-      schema: "pgdisk.migrate-toast/1",
-      input,
-      output,
-      database: o.database,
-      to: o.to,
-      checksums,
-      tables,
-      skipped: selected.skipped,
-      totals,
-      control: controlAction,
-      sqlFile,
-      seconds: (performance.now() - t0) / 1000,
-    };
-  } catch (e) {
-    throw abandonOutput(output, e);
-  }
+    progress(`checking the input's pages${checksums ? " and checksums" : ""}`);
+    assertInputPagesIntact([...catalogFiles(inCat), ...inputFiles(inCat, selected.rels)], inCluster.geometry, checksums);
+    return convertInCopy(prep, o, async () => {
+      const cluster = new Cluster(output);
+      const cat = cluster.database(o.database);
+      const tables: TableConversion[] = [];
+      for (const [i, inRel] of selected.rels.entries()) {
+        await safePoint(o.abort);
+        const rel = cat.classes.get(inRel.oid)!;
+        progress(`[${i + 1}/${selected.rels.length}] ${rel.namespaceName}.${rel.name}: to ${o.to}`);
+        const r = convertTable({ cat, inCat, to: o.to, checksums, measure: o.measure ?? 200, fsync: o.fsync ?? true, owner: prep.plan.owner, progress }, rel);
+        tables.push(r);
+        faultPoint("relation-done");
+        progress(`${r.table}: ${r.pointers.converted} of ${r.pointers.total} pointers converted, TOAST ${r.toastHeap.pagesBefore} -> ${r.toastHeap.pagesAfter} pages, index ${r.toastIndexSize.pagesBefore} -> ${r.toastIndexSize.pagesAfter} pages (${r.seconds.toFixed(1)} s)`);
+      }
+      await safePoint(o.abort);
+      const wroteDirect = tables.find((r) => r.values.direct.single + r.values.direct.flat + r.values.direct.tree > 0);
+      const reason = fenceReason(output, { directWritten: wroteDirect?.table, scanDirect: control.renamed, scanPrefix: control.renamed });
+      const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, migrateSql(o.to, o.database, selected.rels.map((r) => cat.classes.get(r.oid)!), cat));
+      const controlAction = finishOutput(prep, reason, o.fsync ?? true);
+      const totals: MigrateToastTotals = { tables: 0, pointers: 0, converted: 0, keptPlain: 0, directValues: 0, plainValues: 0, toastBytesBefore: 0, toastBytesAfter: 0, indexBytesBefore: 0, indexBytesAfter: 0, oidsNoLongerUsed: 0 };
+      for (const r of tables) {
+        totals.tables++;
+        totals.pointers += r.pointers.total;
+        totals.converted += r.pointers.converted;
+        totals.keptPlain += r.pointers.keptPlain["does-not-fit"] + r.pointers.keptPlain["chunks-missing"];
+        totals.directValues += r.values.direct.single + r.values.direct.flat + r.values.direct.tree;
+        totals.plainValues += r.values.plain;
+        totals.toastBytesBefore += r.toastHeap.bytesBefore;
+        totals.toastBytesAfter += r.toastHeap.bytesAfter;
+        totals.indexBytesBefore += r.toastIndexSize.bytesBefore;
+        totals.indexBytesAfter += r.toastIndexSize.bytesAfter;
+        totals.oidsNoLongerUsed += r.oidsNoLongerUsed.count;
+      }
+      return {
+        schema: "pgdisk.migrate-toast/1",
+        input,
+        output,
+        database: o.database,
+        to: o.to,
+        checksums,
+        tables,
+        skipped: selected.skipped,
+        totals,
+        control: controlAction,
+        sqlFile,
+        seconds: (performance.now() - t0) / 1000,
+      } satisfies MigrateToastReport;
+    });
+  });
 }

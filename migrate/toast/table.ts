@@ -34,6 +34,8 @@ import { encodeDirectPointer, encodePlainPointer, reformTuple } from "../../form
 import { sliceCount, type DirectTier } from "../../formats/toast/tiers.js";
 import { writeDirectValue, writePlainValue } from "../../formats/toast/value-writer.js";
 import { planPage, type KeepReason, type PointerDecision, type TargetFlavour } from "./plan.js";
+import type { ClusterOwner } from "../file-owner.js";
+import { faultPoint } from "../fault-point.js";
 import { measureClasses, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";
 
 export const FIRST_NORMAL_OBJECT_ID = 16384;
@@ -49,6 +51,8 @@ export interface TableContext {
   measure: number;
   /** fsync every file written before it is renamed into place (default true) */
   fsync?: boolean;
+  /** owner and mode of every file written */
+  owner: ClusterOwner;
   progress: (m: string) => void;
 }
 
@@ -283,7 +287,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
   t.progress(`${name}: writing ${order.length} values (${t.to === "direct" ? "direct where they fit" : "stock"})`);
   const used = new Set<number>([...map.valueIds(), ...map.stats.otherIds, ...pointedPlainIds]);
   const oids = new OidAllocator(used);
-  const heapWriter = new RelationWriter(toastPath, { geometry, checksums: t.checksums, fsync: t.fsync });
+  const heapWriter = new RelationWriter(toastPath, { geometry, checksums: t.checksums, fsync: t.fsync, owner: t.owner });
   const hw = new ToastHeapWriter(bs, (page) => heapWriter.append(page));
   const src = new PageCache(toastFork, 1024, 32);
   const entries = new IndexEntries();
@@ -414,7 +418,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
     const changed = [...decisionsByPage.values()].some((ds) => ds.some((d) => replacement(d) !== null));
     if (changed) {
       t.progress(`${name}: rewriting the parent's pages`);
-      parentWriter = new RelationWriter(parentPath, { geometry, checksums: t.checksums, fsync: t.fsync });
+      parentWriter = new RelationWriter(parentPath, { geometry, checksums: t.checksums, fsync: t.fsync, owner: t.owner });
       for (const [blk, page] of scanBlocks(parentFork)) {
         const ds = decisionsByPage.get(blk);
         const byLp = new Map<number, Map<number, Uint8Array>>();
@@ -427,7 +431,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
           m.set(d.att, r);
         }
         if (!byLp.size) {
-          parentWriter.append(page);
+          parentWriter.appendVerbatim(page);
           continue;
         }
         const plan = planPage(page, blk, { to: t.to, desc, clog, maxChunk: mc, file: parentPath, plainIncomplete });
@@ -447,7 +451,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
     t.progress(`${name}: rebuilding TOAST index ${qualified(ixRel)} (${entries.n} entries)`);
     const ixPages = new Map<number, Uint8Array>();
     const built = buildToastIndex(entries.sorted(), { blockSize: bs, allequalimage }, (blk, page) => ixPages.set(blk, page.slice()));
-    ixWriter = new RelationWriter(ixPath, { geometry, checksums: t.checksums, fsync: t.fsync });
+    ixWriter = new RelationWriter(ixPath, { geometry, checksums: t.checksums, fsync: t.fsync, owner: t.owner });
     for (let b = 0; b < built.nblocks; b++) {
       const page = ixPages.get(b);
       if (!page) throw new FormatError("BT_BUILD_MISSING_BLOCK", `the TOAST index build produced no block ${b}`, { block: b });
@@ -456,6 +460,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
 
     // commit: the files are renamed into place, then the forks that no longer describe them go
     heapWriter.commit();
+    faultPoint("toast-heap-committed");
     ixWriter.commit();
     parentWriter?.commit();
     const forksRemoved: string[] = [];

@@ -11,7 +11,7 @@ import { RelationFork } from "../../formats/storage/relfile.js";
 import { leafTuples } from "../../formats/nbtree/reader.js";
 import { BtreeCatalog } from "../../migrate/btree/index-info.js";
 import { convertIndex, type ConvertMode, type IndexConversion, type TargetFormat } from "../../migrate/btree/convert.js";
-import { copyClusterForOutput } from "../../migrate/output-copy.js";
+import { clusterOwner } from "../../migrate/file-owner.js";
 import type { PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
 
 export const BLCKSZ = 8192;
@@ -68,11 +68,12 @@ export function comparePages(ours: Uint8Array, theirs: Uint8Array): { pages: num
   return { pages, theirPages, differing };
 }
 
-/** Make an output copy of a stopped cluster (as the converter does) and return its data dir. */
+/** Make a copy of a stopped cluster (cp -a, owners and modes kept) and return its data dir. */
 export function outputCopy(pgdata: string, tag: string): string {
   const root = mkdtempSync(join(tmpdir(), `pgdisk-bt-${tag}-`));
   const out = join(root, "data");
-  copyClusterForOutput(pgdata, out);
+  execFileSync("cp", ["-a", pgdata, out]);
+  rmSync(join(out, "postmaster.pid"), { force: true });
   return out;
 }
 
@@ -85,7 +86,7 @@ export function convertInPlace(pgdata: string, db: string, indexes: string[], o:
   for (const name of indexes) {
     const rel = cat.findRelation(name);
     const path = cat.path(rel);
-    const report = convertIndex(bc.info(rel), path, { to: o.to, mode: o.mode, policy: o.policy ?? "lead", geometry: cluster.geometry, checksums: cluster.control.dataChecksumVersion !== 0 });
+    const report = convertIndex(bc.info(rel), path, { to: o.to, mode: o.mode, policy: o.policy ?? "lead", geometry: cluster.geometry, checksums: cluster.control.dataChecksumVersion !== 0, owner: clusterOwner(pgdata) });
     out.set(name, { report, path });
   }
   return out;

@@ -116,9 +116,9 @@ const combos: [ConvertMode, PrefixPolicyName][] = [
 ];
 
 for (const [mode, policy] of combos) {
-  test(`plain -> prefix (${mode}, ${policy}) -> plain (rebuild): decodes exactly, REINDEX-identical, amcheck-clean, same index scan rows`, (t) => {
+  test(`plain -> prefix (${mode}, ${policy}) -> plain (rebuild): decodes exactly, REINDEX-identical, amcheck-clean, same index scan rows`, async (t) => {
     const prefixOut = outDir(`${mode}-${policy}-prefix`);
-    const p: MigrateBtreeReport = migrateBtree({ pgdata: srv.pgdata, out: prefixOut, database: DB, all: true, to: "prefix", mode, policy });
+    const p: MigrateBtreeReport = await migrateBtree({ pgdata: srv.pgdata, out: prefixOut, database: DB, all: true, to: "prefix", mode, policy });
     assert.equal(p.indexes.length, allIndexes.length);
     assert.equal(p.control.action, "renamed");
     assert.ok(existsSync(join(prefixOut, "global", "pg_control.pgdisk")) && !existsSync(join(prefixOut, "global", "pg_control")));
@@ -141,7 +141,7 @@ for (const [mode, policy] of combos) {
     t.diagnostic(`prefix ${mode}/${policy}: ${p.totals.pagesBefore} -> ${p.totals.pagesAfter} pages, ${p.totals.leafCoded} coded, ${p.totals.leafPlain} plain leaves; short keys coded ${short.leafCoded}`);
 
     const plainOut = outDir(`${mode}-${policy}-plain`);
-    const q = migrateBtree({ pgdata: prefixOut, out: plainOut, database: DB, all: true, to: "plain", mode: "rebuild", policy });
+    const q = await migrateBtree({ pgdata: prefixOut, out: plainOut, database: DB, all: true, to: "plain", mode: "rebuild", policy });
     assert.equal(q.control.action, "restored");
     assert.ok(existsSync(join(plainOut, "global", "pg_control")));
     assert.match(readFileSync(join(plainOut, "pgdisk-migrate.sql"), "utf8"), /RESET \(prefix_compression\)/);
@@ -173,11 +173,11 @@ for (const [mode, policy] of combos) {
   });
 }
 
-test("prefix (recode) -> plain (recode): each page decodes back to the original items", () => {
+test("prefix (recode) -> plain (recode): each page decodes back to the original items", async () => {
   const prefixOut = outDir("recode-recode-prefix");
-  migrateBtree({ pgdata: srv.pgdata, out: prefixOut, database: DB, indexes: ["r_urls_base", "r_trsn_desc"], to: "prefix", mode: "recode", policy: "lead" });
+  await migrateBtree({ pgdata: srv.pgdata, out: prefixOut, database: DB, indexes: ["r_urls_base", "r_trsn_desc"], to: "prefix", mode: "recode", policy: "lead" });
   const plainOut = outDir("recode-recode-plain");
-  const r = migrateBtree({ pgdata: prefixOut, out: plainOut, database: DB, indexes: ["r_urls_base", "r_trsn_desc"], to: "plain", mode: "recode", policy: "lead" });
+  const r = await migrateBtree({ pgdata: prefixOut, out: plainOut, database: DB, indexes: ["r_urls_base", "r_trsn_desc"], to: "plain", mode: "recode", policy: "lead" });
   assert.equal(r.control.action, "restored");
   for (const name of ["r_urls_base", "r_trsn_desc"]) {
     const a = readFileSync(indexPath(srv.pgdata, DB, name));

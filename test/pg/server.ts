@@ -83,12 +83,20 @@ export class PgServer {
     return srv;
   }
 
-  /** Attach to an existing stopped cluster directory made by create() (root/data, root/sock). */
-  static attach(root: string): PgServer {
+  /**
+   * Attach to an existing stopped cluster directory made by create() (root/data, root/sock).
+   * `asIs`: leave the data directory's owners and modes as they are (a test of who owns what).
+   */
+  static attach(root: string, opts: { asIs?: boolean } = {}): PgServer {
     const srv = new PgServer(root, nextPort++);
     execFileSync("mkdir", ["-p", srv.socketDir]);
+    const user = pgUser();
+    if (opts.asIs) {
+      if (user) for (const d of [root, srv.socketDir]) chownSync(d, user.uid, user.gid);
+      return srv;
+    }
     rmSync(join(srv.pgdata, "postmaster.pid"), { force: true });
-    if (pgUser()) execFileSync("chown", ["-R", "postgres:postgres", root]);
+    if (user) execFileSync("chown", ["-R", "postgres:postgres", root]);
     chmodSync(srv.pgdata, 0o700);
     // The copied postgresql.conf names the original's port and socket dir; ours win on the command line.
     return srv;
