@@ -9,13 +9,17 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { GLOBALTABLESPACE_OID, type DatabaseCatalog } from "../formats/catalog/cluster.js";
+import { CONTROL_NAMES } from "../formats/catalog/control.js";
 import { FormatError } from "../formats/schema/errors.js";
 import { RelationFork } from "../formats/storage/relfile.js";
 import { FindingSink } from "./findings.js";
 import { pageOnly, statusOf, tail, type JobEnv, type RelationReport } from "./relation.js";
 
-/** Files pg_checksums does not scan (its skip list; names matched whole unless a prefix). */
-const SKIPPED_NAMES = ["pg_control", "pg_filenode.map", "PG_VERSION"];
+/**
+ * Files pg_checksums does not scan (its skip list; names matched whole unless a prefix), and
+ * pg_control under the names pgdisk's fence gives it.
+ */
+const SKIPPED_NAMES: readonly string[] = [...Object.values(CONTROL_NAMES), "pg_filenode.map", "PG_VERSION"];
 const SKIPPED_PREFIXES = ["pg_internal.init", "pgsql_tmp"];
 /** A temporary relation's file (t<backend>_<filenode>[_fork][.segment]), left by a crash: no pg_class row outlives its session, and the server removes such files at start. */
 const TEMP_RELATION_FILE = /^t\d+_\d+(?:_(?:fsm|vm|init))?(?:\.\d+)?$/;
