@@ -157,37 +157,37 @@ test("segments: a TOASTed value whose chunks lie in a later segment reads the sa
   assert.match(a.stdout, /"flavour": "plain"/);
 });
 
-test("segments: the TOAST conversion writes segments of the cluster's size, same bytes", () => {
-  const outs = { whole: join(root, "whole-direct"), cut: join(root, "cut-direct") };
+/**
+ * Run one conversion on the uncut and the cut cluster; both outputs must hold the same relation
+ * files, segments joined, and every segment of the cut output but the last is 8 blocks.
+ */
+function convertBoth(name: string, args: string[]): string {
+  const outs = { whole: join(root, `whole-${name}`), cut: join(root, `cut-${name}`) };
   for (const [k, src] of [["whole", whole], ["cut", cut]] as const) {
-    const r = pgdisk("migrate", "toast", "--pgdata", src, "--out", outs[k], "-d", SAMPLE_DB, "-t", "toast_docs", "--to", "direct");
+    const r = pgdisk("migrate", ...args.slice(0, 1), "--pgdata", src, "--out", outs[k], "-d", SAMPLE_DB, ...args.slice(1));
     assert.equal(r.status, 0, r.stderr + r.stdout);
   }
   const dbOid = new Cluster(whole).database(SAMPLE_DB).db.oid;
   const a = joinedFiles(outs.whole, dbOid);
   const b = joinedFiles(outs.cut, dbOid);
   assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort());
-  for (const [name, bytes] of a) assert.ok(b.get(name)!.equals(bytes), `${name}: same bytes, segments joined`);
-  // every segment but the last is exactly relseg_size blocks
+  for (const [file, bytes] of a) assert.ok(b.get(file)!.equals(bytes), `${file}: same bytes, segments joined`);
   const dir = join(outs.cut, "base", String(dbOid));
-  for (const name of readdirSync(dir).filter((n) => /^\d+(_\w+)?\.\d+$/.test(n))) {
-    const base = name.replace(/\.\d+$/, "");
-    assert.equal(statSync(join(dir, base)).size, SEG_BLOCKS * 8192, `${base} before ${name}`);
+  for (const seg of readdirSync(dir).filter((n) => /^\d+(_\w+)?\.\d+$/.test(n))) {
+    const base = seg.replace(/\.\d+$/, "");
+    assert.equal(statSync(join(dir, base)).size, SEG_BLOCKS * 8192, `${base} before ${seg}`);
   }
-  const v = pgdisk("verify", "--pgdata", outs.cut, "-d", SAMPLE_DB, "--jobs", "1");
+  return outs.cut;
+}
+
+test("segments: the TOAST conversion writes segments of the cluster's size, same bytes", () => {
+  const out = convertBoth("direct", ["toast", "-t", "toast_docs", "--to", "direct"]);
+  const v = pgdisk("verify", "--pgdata", out, "-d", SAMPLE_DB, "--jobs", "1");
   assert.equal(v.status, 0, v.stdout + v.stderr);
 });
 
 test("segments: the btree conversion reads and writes across segments, same bytes", () => {
-  const outs = { whole: join(root, "whole-prefix"), cut: join(root, "cut-prefix") };
-  for (const [k, src] of [["whole", whole], ["cut", cut]] as const) {
-    const r = pgdisk("migrate", "btree", "--pgdata", src, "--out", outs[k], "-d", SAMPLE_DB, "--index", "web_links_url_idx", "--to", "prefix");
-    assert.equal(r.status, 0, r.stderr + r.stdout);
-  }
-  const dbOid = new Cluster(whole).database(SAMPLE_DB).db.oid;
-  const a = joinedFiles(outs.whole, dbOid);
-  const b = joinedFiles(outs.cut, dbOid);
-  for (const [name, bytes] of a) assert.ok(b.get(name)!.equals(bytes), `${name}: same bytes, segments joined`);
-  const v = pgdisk("verify", "--pgdata", outs.cut, "-d", SAMPLE_DB, "-i", "web_links_url_idx", "--jobs", "1");
+  const out = convertBoth("prefix", ["btree", "--index", "web_links_url_idx", "--to", "prefix"]);
+  const v = pgdisk("verify", "--pgdata", out, "-d", SAMPLE_DB, "-i", "web_links_url_idx", "--jobs", "1");
   assert.equal(v.status, 0, v.stdout + v.stderr);
 });
