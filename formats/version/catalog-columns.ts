@@ -23,9 +23,12 @@ const T: Record<ColType, { typid: number; len: number; byval: boolean; align: Al
   anyarray: { typid: 2277, len: -1, byval: false, align: "d", storage: "x" },
 };
 
-/** The tuple descriptor of a catalog from its columns in order. */
-export function catalogDesc(cols: readonly (readonly [string, ColType])[]): TupleDesc {
+/** A catalog's columns in order: name and type. */
+export type ColumnList = readonly (readonly [string, ColType])[];
+
+/** The tuple descriptor of a catalog from its columns in order; `aclitemAlign` is the release's aclitem[] alignment. */
+export function catalogDesc(cols: ColumnList, aclitemAlign: Align): TupleDesc {
   return {
-    attrs: cols.map(([name, t], i): AttrDesc => ({ attnum: i + 1, name, typmod: -1, dropped: false, ...T[t] })),
+    attrs: cols.map(([name, t], i): AttrDesc => ({ attnum: i + 1, name, typmod: -1, dropped: false, ...T[t], ...(t === "_aclitem" ? { align: aclitemAlign } : {}) })),
   };
 }

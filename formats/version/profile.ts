@@ -1,6 +1,7 @@
 // What differs between the PostgreSQL releases pgdisk reads, behind one interface. One file per
 // major version (pg13.ts ... pg18.ts) fills it; nothing outside formats/version/ names a release.
 import type { TupleDesc } from "../heap/descriptor.js";
+import { catalogDesc, type ColumnList } from "./catalog-columns.js";
 
 /** The catalogs pgdisk reads offline, by name. */
 export type CatalogName =
@@ -27,10 +28,20 @@ export interface VersionProfile {
   pgControlVersion: number;
   /** MAX_MAPPINGS of pg_filenode.map (62 until 15, with a 4-byte pad: 512 bytes; 64 from 16: 524 bytes) */
   relmapMappings: number;
+  /** typalign of aclitem[] ("i" until 15; "d" from 16, where aclitem holds a 64-bit AclMode) */
+  aclitemAlign: "i" | "d";
   /** the subdirectory of a tablespace holding this release's files (TABLESPACE_VERSION_DIRECTORY) */
   tablespaceDir: string;
-  /** descriptors of the catalogs pgdisk reads, in this release's column order */
+  /** the columns of the catalogs pgdisk reads, in this release's order */
+  catalogColumns: Readonly<Record<CatalogName, ColumnList>>;
+  /** their tuple descriptors (built from catalogColumns and aclitemAlign) */
   catalogs: Readonly<Record<CatalogName, TupleDesc>>;
   /** on-disk differences from the previous release that pgdisk deals with (for docs and messages) */
   differences: readonly string[];
+}
+
+/** A profile from its facts: the catalog descriptors are built from the column lists. */
+export function defineProfile(spec: Omit<VersionProfile, "catalogs">): VersionProfile {
+  const catalogs = Object.fromEntries(Object.entries(spec.catalogColumns).map(([name, cols]) => [name, catalogDesc(cols, spec.aclitemAlign)])) as Record<CatalogName, TupleDesc>;
+  return { ...spec, catalogs };
 }
