@@ -103,28 +103,21 @@ const controlMiddle = [
 ] as const;
 const nonce = bytes("mock_authentication_nonce", 32, "random nonce for SCRAM mock authentication");
 
+/** The fields of 1300 and 1700, which differ only in the CheckPoint they nest. */
+const controlFields = <C extends AnyStruct>(checkPoint: C) =>
+  [
+    ...controlHead,
+    nest("checkPointCopy", checkPoint, "copy of the last checkpoint record"),
+    ...controlMiddle,
+    nonce,
+    u32("crc", "CRC-32C of bytes [0, 288)"),
+    pad("_pad292", 4),
+  ] as const;
+
 /** ControlFileData of PG_CONTROL_VERSION 1300 (PostgreSQL 13 to 16). */
-export const ControlFileData = register(
-  defineStruct("ControlFileData", "src/include/catalog/pg_control.h", [
-    ...controlHead,
-    nest("checkPointCopy", CheckPoint, "copy of the last checkpoint record"),
-    ...controlMiddle,
-    nonce,
-    u32("crc", "CRC-32C of bytes [0, 288)"),
-    pad("_pad292", 4),
-  ] as const),
-);
+export const ControlFileData = register(defineStruct("ControlFileData", "src/include/catalog/pg_control.h", controlFields(CheckPoint)));
 /** ControlFileData of 1700 (PostgreSQL 17): only the CheckPoint copy differs. */
-export const ControlFileData1700 = register(
-  defineStruct("ControlFileData1700", "src/include/catalog/pg_control.h (PostgreSQL 17)", [
-    ...controlHead,
-    nest("checkPointCopy", CheckPoint1700, "copy of the last checkpoint record"),
-    ...controlMiddle,
-    nonce,
-    u32("crc", "CRC-32C of bytes [0, 288)"),
-    pad("_pad292", 4),
-  ] as const),
-);
+export const ControlFileData1700 = register(defineStruct("ControlFileData1700", "src/include/catalog/pg_control.h (PostgreSQL 17)", controlFields(CheckPoint1700)));
 /** ControlFileData of 1800 (PostgreSQL 18): default_char_signedness before the nonce. */
 export const ControlFileData1800 = register(
   defineStruct("ControlFileData1800", "src/include/catalog/pg_control.h (PostgreSQL 18)", [

@@ -16,25 +16,20 @@ export const RelMapping = register(
 );
 export type RelMappingFields = InferStruct<typeof RelMapping>;
 
+/** magic, count and the entries of a map of `n` entries */
+const relMapHead = (n: number) =>
+  [
+    i32("magic", "RELMAPPER_FILEMAGIC 0x592717"),
+    i32("num_mappings", `number of valid entries at the start of mappings (0..${n})`),
+    bytes("mappings", n * RelMapping.size, `RelMapping[${n}] {mapoid, mapfilenode}; entries past num_mappings are unused (zero)`),
+  ] as const;
+
 /** The map of PostgreSQL 13 to 15: 62 entries and a pad. */
 export const RelMapFile = register(
-  defineStruct("RelMapFile", "src/backend/utils/cache/relmapper.c (PostgreSQL 13 to 15)", [
-    i32("magic", "RELMAPPER_FILEMAGIC 0x592717"),
-    i32("num_mappings", "number of valid entries at the start of mappings (0..62)"),
-    bytes("mappings", 62 * RelMapping.size, "RelMapping[62] {mapoid, mapfilenode}; entries past num_mappings are unused (zero)"),
-    u32("crc", "CRC-32C of all preceding bytes"),
-    pad("pad", 4),
-  ] as const),
+  defineStruct("RelMapFile", "src/backend/utils/cache/relmapper.c (PostgreSQL 13 to 15)", [...relMapHead(62), u32("crc", "CRC-32C of all preceding bytes"), pad("pad", 4)] as const),
 );
 /** The map of PostgreSQL 16 and later: 64 entries, no pad. */
-export const RelMapFile64 = register(
-  defineStruct("RelMapFile64", "src/backend/utils/cache/relmapper.c (PostgreSQL 16+)", [
-    i32("magic", "RELMAPPER_FILEMAGIC 0x592717"),
-    i32("num_mappings", "number of valid entries at the start of mappings (0..64)"),
-    bytes("mappings", 64 * RelMapping.size, "RelMapping[64] {mapoid, mapfilenode}; entries past num_mappings are unused (zero)"),
-    u32("crc", "CRC-32C of all preceding bytes"),
-  ] as const),
-);
+export const RelMapFile64 = register(defineStruct("RelMapFile64", "src/backend/utils/cache/relmapper.c (PostgreSQL 16+)", [...relMapHead(64), u32("crc", "CRC-32C of all preceding bytes")] as const));
 /** The fields of either layout (the 62-entry one has a pad). */
 export type RelMapFileFields = InferStruct<typeof RelMapFile64> & { pad?: Uint8Array };
 
