@@ -1,6 +1,7 @@
-// verify and migrate on every supported release, each against its own server from npm: a small
+// inspect, browse, verify and migrate on every supported release, each against its own server from npm: a small
 // cluster (TOASTed text compressed and not, a btree index, numeric, timestamptz, jsonb, arrays)
-// verifies clean; two damages (B-tree keys swapped, an xmin beyond nextXid) are found by pgdisk
+// is listed, its values read by `inspect value` equal SELECT's, the browse engine lays out its
+// pages and finds its TOAST chunks, it verifies clean; two damages (B-tree keys swapped, an xmin beyond nextXid) are found by pgdisk
 // and by pg_amcheck on that version's server at the same places (13's amcheck has no heap check:
 // there only the btree damage is compared, through bt_index_parent_check); the TOAST round trip (to
 // Direct TOAST and back) gives a cluster the server of that version starts on, with the same
@@ -8,12 +9,16 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
+import { pageRegions } from "../../inspect/browse/hex-layout.js";
+import { BrowseSession } from "../../inspect/browse/session.js";
+import { toastChunks } from "../../inspect/browse/toast.js";
 import { NPM_SERVER_VERSIONS, PgServer } from "../pg/server.js";
-import { pgdiskMigrate, rowDigests } from "../toast/cluster-helpers.js";
+import { pgdisk, pgdiskMigrate, rowDigests } from "../toast/cluster-helpers.js";
 import { Damager, leafPages, lpWord, setLpWord, type Item } from "../verify/damage.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -72,6 +77,8 @@ for (const version of NPM_SERVER_VERSIONS) {
     let work = "";
     let srv: PgServer;
     let original: Map<string, Map<string, string>>;
+    /** ctid and md5 of a TOASTed body and of a raw (external, uncompressed) value */
+    let sample: { tid: string; body: string; raw: string };
     before(async () => {
       work = mkdtempSync(join(tmpdir(), `pgdisk-v${version}-vm-`));
       chmodSync(work, 0o755);
@@ -79,6 +86,8 @@ for (const version of NPM_SERVER_VERSIONS) {
       srv.sql(`CREATE DATABASE ${DB}`);
       srv.sql(SQL, DB);
       original = rowDigests(srv, DB);
+      const [tid, body, raw] = srv.rows("SELECT ctid, md5(body), md5(raw) FROM docs WHERE id = 9", DB)[0]!;
+      sample = { tid: tid!, body: body!, raw: raw! };
       srv.stop();
     });
     after(() => {
@@ -93,6 +102,48 @@ for (const version of NPM_SERVER_VERSIONS) {
       assert.ok(r.doc.summary.relations > 100, `${r.doc.summary.relations} relations`);
       const names = new Set(r.doc.relations.map((x) => x.name));
       for (const n of ["docs", "docs_pkey", "docs_title", "nums", "nums_k"]) assert.ok([...names].some((x) => x === n || x.endsWith(`.${n}`)), n);
+    });
+
+    test("inspect list, control and value: the relations, the release, TOASTed values equal to SELECT's", () => {
+      const list = pgdisk(["inspect", "list", "--pgdata", srv.pgdata, "-d", DB]);
+      assert.equal(list.status, 0, list.stderr);
+      for (const n of ["public.docs", "public.docs_pkey", "public.docs_title", "public.nums", "public.nums_k"]) assert.match(list.stdout.toString(), new RegExp(`\\s${n.replace(".", "\\.")}\\s`), n);
+      const control = pgdisk(["inspect", "control", "--pgdata", srv.pgdata, "--format", "json"]);
+      assert.equal(control.status, 0, control.stderr);
+      assert.equal((JSON.parse(control.stdout.toString()) as { fields: { derived: { version: { catalogRelease: number } } } }).fields.derived.version.catalogRelease, version);
+      for (const column of ["body", "raw"] as const) {
+        const v = pgdisk(["inspect", "value", "--pgdata", srv.pgdata, "-d", DB, "-t", "public.docs", "-c", column, "--tid", sample.tid]);
+        assert.equal(v.status, 0, v.stderr);
+        // the text output ends with a newline
+        assert.equal(createHash("md5").update(v.stdout.subarray(0, -1)).digest("hex"), sample[column], column);
+      }
+    });
+
+    test("browse engine: docs' pages laid out without problem regions, every TOASTed body's chunks found through the TOAST index", () => {
+      const session = new BrowseSession({ pgdata: srv.pgdata, database: DB });
+      try {
+        const db = session.databases().find((d) => d.name === DB)!.oid;
+        const t = session.findRelation(db, "public.docs");
+        const h = session.relation(t);
+        let toasted = 0;
+        for (let b = h.firstBlock; b < h.nblocks; b++) {
+          const d = session.page(t, b);
+          assert.deepEqual(d.findings, [], `block ${b}`);
+          const regions = pageRegions(session.readPage(t, b), d, { desc: h.ctx.desc, indexDesc: h.ctx.indexDesc });
+          assert.ok(regions.length > d.items.length && !regions.some((x) => x.problem), `block ${b}`);
+          for (const it of d.items) {
+            const body = it.heap?.values?.find((v) => v.name === "body");
+            if (!body?.toast) continue;
+            const list = toastChunks(session, t, b, it.lp, body.attnum);
+            assert.equal(list.method, "toast index");
+            assert.deepEqual(list.chunks.map((c) => c.seq), [...Array(list.expected).keys()], `(${b},${it.lp})`);
+            toasted++;
+          }
+        }
+        assert.equal(toasted, 60);
+      } finally {
+        session.close();
+      }
     });
 
     test("damage: swapped B-tree keys and an xmin beyond nextXid, found by pgdisk and by pg_amcheck at the same places", () => {
