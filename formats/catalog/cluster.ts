@@ -103,7 +103,7 @@ export class Cluster {
     this.control = readControlFile(pgdata);
     this.profile = this.control.profile;
     this.geometry = { blockSize: this.control.blcksz, segmentBlocks: this.control.relsegSize };
-    this.clog = new ClogReader(join(pgdata, "pg_xact"), this.control.blcksz);
+    this.clog = new ClogReader(join(pgdata, this.profile.slru.xactDir), this.control.blcksz, this.profile.slru.segmentNameDigits);
   }
 
   /** Path (segment 0) of a relation file. */

@@ -10,6 +10,7 @@ export const pg14 = defineProfile({
   pgControlVersion: 1300,
   relmapMappings: 62,
   aclitemAlign: "i",
+  slru: pg13.slru,
   tablespaceDir: "PG_14_202107181",
   catalogColumns: {
     ...pg13.catalogColumns,

@@ -10,6 +10,7 @@ export const pg18 = defineProfile({
   pgControlVersion: 1800,
   relmapMappings: 64,
   aclitemAlign: "d",
+  slru: pg17.slru,
   tablespaceDir: "PG_18_202506291",
   catalogColumns: {
     ...pg17.catalogColumns,

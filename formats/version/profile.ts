@@ -30,6 +30,8 @@ export interface VersionProfile {
   relmapMappings: number;
   /** typalign of aclitem[] ("i" until 15; "d" from 16, where aclitem holds a 64-bit AclMode) */
   aclitemAlign: "i" | "d";
+  /** the SLRUs pgdisk reads: directories and the hex digits of their segment file names */
+  slru: { xactDir: string; multixactDir: string; segmentNameDigits: number };
   /** the subdirectory of a tablespace holding this release's files (TABLESPACE_VERSION_DIRECTORY) */
   tablespaceDir: string;
   /** the columns of the catalogs pgdisk reads, in this release's order */
