@@ -5,14 +5,15 @@
 // and by pg_amcheck on that version's server at the same places (13's amcheck has no heap check:
 // there only the btree damage is compared, through bt_index_parent_check); the TOAST round trip (to
 // Direct TOAST and back) and the btree round trip (to BTP_PREFIX and back) give clusters the
-// server of that version starts on, with the same rows and a clean pg_amcheck.
+// server of that version starts on, with the same rows and a clean pg_amcheck; a plain btree
+// rebuild equals that server's REINDEX page by page.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
 import { pageRegions } from "../../inspect/browse/hex-layout.js";
 import { BrowseSession } from "../../inspect/browse/session.js";
@@ -20,6 +21,7 @@ import { toastChunks } from "../../inspect/browse/toast.js";
 import { NPM_SERVER_VERSIONS, PgServer } from "../pg/server.js";
 import { pgdisk, pgdiskMigrate, rowDigests } from "../toast/cluster-helpers.js";
 import { Damager, leafPages, lpWord, setLpWord, type Item } from "../verify/damage.js";
+import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot } from "../nbtree/build-helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const ENTRY = join(ROOT, "test", "verify", "cli-entry.ts");
@@ -232,6 +234,25 @@ for (const version of NPM_SERVER_VERSIONS) {
         assert.equal(restored.rows("SET enable_seqscan = off; SELECT count(*) FROM urls WHERE u >= 'https://example.org/articles/2024/002001'", DB).at(-1)![0], "1000");
       } finally {
         restored.destroy();
+      }
+    });
+
+    test("plain rebuild = that server's REINDEX, page by page (pd_lsn and pd_checksum aside)", () => {
+      const indexes = ["docs_pkey", "docs_title", "nums_k", "urls_u"];
+      const re = reindexCopy(srv.root, DB, indexes, version);
+      const out = outputCopy(srv.pgdata, `v${version}-rebuild`);
+      try {
+        const reports = convertInPlace(out, DB, indexes, { to: "plain", mode: "rebuild" });
+        for (const name of indexes) {
+          const r = reports.get(name)!;
+          const cmp = comparePages(readFileSync(r.path), re.files.get(name)!);
+          assert.equal(cmp.pages, cmp.theirPages, `${name}: ${cmp.pages} pages, REINDEX wrote ${cmp.theirPages}`);
+          assert.deepEqual(cmp.differing, [], `${name}: pages ${cmp.differing.slice(0, 10).join(", ")} differ from REINDEX`);
+        }
+        assert.ok(reports.get("urls_u")!.report.pagesAfter > 10);
+      } finally {
+        removeRoot(re.root);
+        removeRoot(dirname(out));
       }
     });
   });
