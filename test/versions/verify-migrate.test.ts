@@ -95,6 +95,21 @@ for (const version of NPM_SERVER_VERSIONS) {
       sample = { tid: tid!, body: body!, raw: raw! };
       srv.stop();
     });
+    /** The server of this version starts on a converted cluster (root/data): pg_amcheck clean, every row as before. */
+    function assertServerAgrees(root: string, more?: (s: PgServer) => void): void {
+      const restored = PgServer.attach(root, version);
+      restored.start();
+      try {
+        const am = amcheck(restored);
+        assert.equal(am.status, 0, am.out);
+        const now = rowDigests(restored, DB);
+        assert.deepEqual([...now.keys()], [...original.keys()]);
+        for (const [t, rows] of original) assert.deepEqual(now.get(t), rows, t);
+        more?.(restored);
+      } finally {
+        restored.destroy();
+      }
+    }
     after(() => {
       srv?.destroy();
       if (work) rmSync(work, { recursive: true, force: true });
@@ -196,18 +211,8 @@ for (const version of NPM_SERVER_VERSIONS) {
       assert.equal(checked.status, 0, checked.stderr);
       const rev = pgdiskMigrate(["toast", "--pgdata", direct, "--out", back, "-d", DB, "--all", "--to", "plain", "--json", "-q"]);
       assert.equal(rev.status, 0, rev.stderr);
-      const restored = PgServer.attach(join(work, "back"), version);
-      restored.start();
-      try {
-        const am = amcheck(restored);
-        assert.equal(am.status, 0, am.out);
-        const now = rowDigests(restored, DB);
-        assert.deepEqual([...now.keys()], [...original.keys()]);
-        for (const [t, rows] of original) assert.deepEqual(now.get(t), rows, t);
-        assert.equal(original.get("public.docs")!.size, 60);
-      } finally {
-        restored.destroy();
-      }
+      assertServerAgrees(join(work, "back"));
+      assert.equal(original.get("public.docs")!.size, 60);
     });
 
     test("btree round trip: to BTP_PREFIX and back; the prefix copy verifies clean, the server starts, same rows, pg_amcheck clean", () => {
@@ -224,17 +229,9 @@ for (const version of NPM_SERVER_VERSIONS) {
       assert.equal(checked.status, 0, checked.stderr);
       const rev = pgdiskMigrate(["btree", "--pgdata", prefix, "--out", plain, "-d", DB, "--all", "--to", "plain", "-q"]);
       assert.equal(rev.status, 0, rev.stderr);
-      const restored = PgServer.attach(join(work, "plain"), version);
-      restored.start();
-      try {
-        const am = amcheck(restored);
-        assert.equal(am.status, 0, am.out);
-        const now = rowDigests(restored, DB);
-        for (const [t, rows] of original) assert.deepEqual(now.get(t), rows, t);
+      assertServerAgrees(join(work, "plain"), (restored) => {
         assert.equal(restored.rows("SET enable_seqscan = off; SELECT count(*) FROM urls WHERE u >= 'https://example.org/articles/2024/002001'", DB).at(-1)![0], "1000");
-      } finally {
-        restored.destroy();
-      }
+      });
     });
 
     test("plain rebuild = that server's REINDEX, page by page (pd_lsn and pd_checksum aside)", () => {
