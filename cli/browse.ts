@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { BrowseSession } from "../inspect/browse/session.js";
 import { parseBlockSize } from "./args.js";
 import { EXIT_OK, EXIT_USAGE, UsageError, reportError } from "./exit.js";
+import { supportedRangeText } from "../formats/version/index.js";
 
 interface BrowseCliOptions {
   pgdata?: string;
@@ -40,7 +41,7 @@ export function makeBrowseCommand(): Command {
   return new Command("browse")
     .description("browse a stopped cluster or a relation file in a full-screen terminal UI: tree, pages, items, values, hex, TOAST and btree links")
     .argument("[file]", "a relation file (any segment); found in the catalog when it lies inside a cluster")
-    .option("--pgdata <dir>", "data directory of a stopped PostgreSQL 15 cluster")
+    .option("--pgdata <dir>", `data directory of a stopped PostgreSQL ${supportedRangeText()} cluster`)
     .option("-d, --database <name>", "database to open first")
     .option("-t, --table <relation>", "relation to open first (with --pgdata)")
     .option("--block-size <bytes>", "block size of a lone file (default: from its first page header)", parseBlockSize)

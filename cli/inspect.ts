@@ -29,6 +29,7 @@ function approxBlocks(r: ResolvedRelation): number {
 import type { ForkName } from "../formats/storage/relfile.js";
 import { makeBrowseCommand } from "./browse.js";
 import { makeValueCommand } from "./value.js";
+import { supportedRangeText } from "../formats/version/index.js";
 
 interface DumpCliOptions {
   pgdata?: string;
@@ -131,7 +132,7 @@ export function makeInspectCommand(): Command {
     .command("dump")
     .description("dump every page of a relation file, a relation of a stopped cluster (by name), or a whole database")
     .argument("[file]", "a relation file (any fork or segment), pg_control or pg_filenode.map")
-    .option("--pgdata <dir>", "data directory of a stopped PostgreSQL 15 cluster")
+    .option("--pgdata <dir>", `data directory of a stopped PostgreSQL ${supportedRangeText()} cluster`)
     .option("-d, --database <name>", "database (with --pgdata)")
     .option("-t, --table <relation>", "relation name: table, index, TOAST table or sequence; schema.name allowed")
     .addOption(new Option("--fork <fork>", "fork of the relation (with -d and no -t: that fork of every relation that has one)").choices(["main", "fsm", "vm", "init"]).default("main"))

@@ -7,9 +7,10 @@ const sub = process.argv[2];
 if (sub === "verify") (await import("../verify/prespawn.js")).prespawnWorkers(process.argv.slice(3));
 const { Command } = await import("commander");
 const { handleStdoutErrors, reportError } = await import("./exit.js");
+const { supportedRangeText } = await import("../formats/version/index.js");
 
 const program = new Command("pgdisk")
-  .description("read, dump, verify, browse and convert PostgreSQL 15 on-disk files offline (with Direct TOAST and BTP_PREFIX support)")
+  .description(`read, dump, verify, browse and convert PostgreSQL ${supportedRangeText()} on-disk files offline (with Direct TOAST and BTP_PREFIX support)`)
   .version("0.1.0")
   .showHelpAfterError()
   .exitOverride((err) => {

@@ -5,6 +5,7 @@ import { EXIT_OK, EXIT_USAGE, reportError } from "./exit.js";
 import { FormatError } from "../formats/schema/errors.js";
 import { readValue } from "../inspect/value/value.js";
 import { statsText, valueJson, valueOutput, type ValueFormat } from "../inspect/value/render.js";
+import { supportedRangeText } from "../formats/version/index.js";
 
 interface ValueCliOptions {
   pgdata: string;
@@ -35,7 +36,7 @@ const OPERATIONAL = new Set(["COLUMN_NOT_FOUND", "TID_OUT_OF_RANGE", "TID_IS_RED
 export function makeValueCommand(): Command {
   return new Command("value")
     .description("print or save one value of a stopped cluster, detoasted (stock or Direct TOAST), whole or a byte slice, with the pages the read touched")
-    .requiredOption("--pgdata <dir>", "data directory of a stopped PostgreSQL 15 cluster")
+    .requiredOption("--pgdata <dir>", `data directory of a stopped PostgreSQL ${supportedRangeText()} cluster`)
     .requiredOption("-d, --database <name>", "database")
     .requiredOption("-t, --table <name>", "table (schema.name allowed)")
     .option("-c, --column <name>", "column name (or attnum); with --pointer it gives the type")

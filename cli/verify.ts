@@ -9,6 +9,7 @@ import { renderJson } from "../verify/report/json.js";
 import { renderJunit } from "../verify/report/junit.js";
 import { renderText } from "../verify/report/text.js";
 import { reportError } from "./exit.js";
+import { supportedRangeText } from "../formats/version/index.js";
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -36,7 +37,7 @@ export function makeVerifyCommand(): Command {
   return new Command("verify")
     .description("check a stopped cluster, a database, relations or relation files for corruption, offline (amcheck's and pg_checksums' checks, and more)")
     .argument("[files...]", "relation files (segment files of any fork); inside a data directory they are found in its catalog")
-    .option("-D, --pgdata <dir>", "data directory of a stopped PostgreSQL 15 cluster (every database, shared catalogs once)")
+    .option("-D, --pgdata <dir>", `data directory of a stopped PostgreSQL cluster ${supportedRangeText()}: every database, shared catalogs once`)
     .option("-d, --database <name>", "only this database (with --table: the database of the relations)")
     .option("-t, --table <name>", "a table (with its TOAST relation, TOAST index and indexes) or an index; repeatable", collect, [] as string[])
     .option("-i, --index <name>", "an index; repeatable", collect, [] as string[])

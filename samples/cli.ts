@@ -41,7 +41,7 @@ export function formatSummary(info: SampleInfo): string {
 }
 
 export function makeSamplesCommand(io: SamplesIo = defaultIo): Command {
-  const samples = new Command("samples").description("build deterministic sample PostgreSQL 15 clusters");
+  const samples = new Command("samples").description("build deterministic sample PostgreSQL clusters");
 
   samples
     .command("make")

@@ -21,7 +21,7 @@ export class ClusterContext {
     const control = this.cluster.control;
     this.horizons = horizonsFrom(control, preparedXids(pgdata));
     const cp = control.control.fields.checkPointCopy;
-    this.multixact = new MultiXactReader(pgdata, control.blcksz, cp.nextMulti, cp.nextMultiOffset);
+    this.multixact = new MultiXactReader(pgdata, control.blcksz, cp.nextMulti, cp.nextMultiOffset, this.cluster.profile.slru);
     this.checksums = control.dataChecksumVersion !== 0;
     this.checksumSeverity = control.cleanShutdown ? "error" : "warning";
   }

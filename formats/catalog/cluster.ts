@@ -1,6 +1,7 @@
-// Offline access to a stopped PostgreSQL 15 cluster: pg_control, the relation mapper, and the
-// catalogs (bootstrapped through pg_filenode.map), giving names, descriptors and file paths.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+// Offline access to a stopped cluster of any supported release: pg_control and PG_VERSION (which
+// choose the version profile), the relation mapper, and the catalogs (bootstrapped through
+// pg_filenode.map with the profile's descriptors), giving names, descriptors and file paths.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { FormatError } from "../schema/errors.js";
 import type { AttrDesc, TupleDesc } from "../heap/descriptor.js";
@@ -9,10 +10,8 @@ import { RelationFork, forkSuffix, type ForkName, type Geometry } from "../stora
 import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
 import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
-import {
-  PG_AM_OID, PG_AMPROC_OID, pgAmprocDesc, PG_ATTRIBUTE_OID, PG_ENUM_OID, pgEnumDesc, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID,
-  pgAmDesc, pgAttributeDesc, pgClassDesc, pgCollationDesc, pgDatabaseDesc, pgIndexDesc, pgNamespaceDesc, pgOpclassDesc, pgTypeDesc,
-} from "./bootstrap.js";
+import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "./bootstrap.js";
+import type { VersionProfile } from "../version/index.js";
 import type { Align } from "../heap/descriptor.js";
 
 export const GLOBALTABLESPACE_OID = 1664;
@@ -101,6 +100,8 @@ export class Cluster {
   readonly control: ControlSummary;
   readonly geometry: Geometry;
   readonly clog: ClogReader;
+  /** the release the cluster's PG_VERSION and pg_control name */
+  readonly profile: VersionProfile;
   private dbs?: DatabaseInfo[];
   private readonly catalogs = new Map<number, DatabaseCatalog>();
   /**
@@ -117,14 +118,10 @@ export class Cluster {
     if (!existsSync(join(pgdata, "global"))) {
       throw new FormatError("CLUSTER_NOT_FOUND", `${pgdata} is not a PostgreSQL data directory (no global/ folder)`, { file: pgdata });
     }
-    const versionFile = join(pgdata, "PG_VERSION");
-    if (existsSync(versionFile)) {
-      const v = readFileSync(versionFile, "utf8").trim();
-      if (v !== "15") throw new FormatError("CLUSTER_UNSUPPORTED_VERSION", `${versionFile} says PostgreSQL ${v}; pgdisk reads PostgreSQL 15 clusters`, { file: versionFile });
-    }
     this.control = readControlFile(pgdata);
+    this.profile = this.control.profile;
     this.geometry = { blockSize: this.control.blcksz, segmentBlocks: this.control.relsegSize };
-    this.clog = new ClogReader(join(pgdata, "pg_xact"), this.control.blcksz);
+    this.clog = new ClogReader(join(pgdata, this.profile.slru.xactDir), this.control.blcksz, this.profile.slru.segmentNameDigits);
   }
 
   /** Path (segment 0) of a relation file. */
@@ -132,9 +129,7 @@ export class Cluster {
     const suffix = forkSuffix(fork);
     if (tablespace === GLOBALTABLESPACE_OID) return join(this.pgdata, "global", `${filenode}${suffix}`);
     if (tablespace === 0 || tablespace === DEFAULTTABLESPACE_OID) return join(this.pgdata, "base", String(dbOid), `${filenode}${suffix}`);
-    const tsdir = join(this.pgdata, "pg_tblspc", String(tablespace));
-    const sub = existsSync(tsdir) ? readdirSync(tsdir).find((d) => d.startsWith("PG_15_")) : undefined;
-    return join(tsdir, sub ?? "PG_15_202209061", String(dbOid), `${filenode}${suffix}`);
+    return join(this.pgdata, "pg_tblspc", String(tablespace), this.profile.tablespaceDir, String(dbOid), `${filenode}${suffix}`);
   }
 
   openFork(path: string): RelationFork {
@@ -142,7 +137,7 @@ export class Cluster {
   }
 
   private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
-    const map = readRelMap(join(dir, "pg_filenode.map"));
+    const map = readRelMap(join(dir, "pg_filenode.map"), this.profile.relmapMappings);
     const filenode = map.get(catalogOid);
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
     const fork = this.openFork(join(dir, String(filenode)));
@@ -154,7 +149,7 @@ export class Cluster {
   }
 
   databases(): DatabaseInfo[] {
-    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, pgDatabaseDesc)
+    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, this.profile.catalogs.pg_database)
       .map((r) => ({
         oid: r.oid as number,
         name: r.datname as string,
@@ -209,14 +204,15 @@ export class DatabaseCatalog {
     readonly cluster: Cluster,
     readonly db: DatabaseInfo,
   ) {
-    const classRows = cluster.mappedCatalog(db, PG_CLASS_OID, pgClassDesc, CLASS_COLUMNS);
+    const catalogs = cluster.profile.catalogs;
+    const classRows = cluster.mappedCatalog(db, PG_CLASS_OID, catalogs.pg_class, CLASS_COLUMNS);
     const rawClasses = new Map(classRows.map((r) => [r.oid as number, r]));
-    const nsRows = this.scanByOid(rawClasses, PG_NAMESPACE_OID, pgNamespaceDesc);
+    const nsRows = this.scanByOid(rawClasses, PG_NAMESPACE_OID, catalogs.pg_namespace);
     this.namespaces = new Map(nsRows.map((r) => [r.oid as number, r.nspname as string]));
-    const amRows = this.scanByOid(rawClasses, PG_AM_OID, pgAmDesc);
+    const amRows = this.scanByOid(rawClasses, PG_AM_OID, catalogs.pg_am);
     const amNames = new Map(amRows.map((r) => [r.oid as number, r.amname as string]));
-    const map = readRelMap(join(cluster.pgdata, "base", String(db.oid), "pg_filenode.map"));
-    const sharedMap = readRelMap(join(cluster.pgdata, "global", "pg_filenode.map"));
+    const map = readRelMap(join(cluster.pgdata, "base", String(db.oid), "pg_filenode.map"), cluster.profile.relmapMappings);
+    const sharedMap = readRelMap(join(cluster.pgdata, "global", "pg_filenode.map"), cluster.profile.relmapMappings);
     this.classes = new Map();
     for (const r of classRows) {
       const oid = r.oid as number;
@@ -249,7 +245,7 @@ export class DatabaseCatalog {
   /** pg_type, read on first use. */
   get types(): Map<number, TypeInfoRow> {
     if (this.typeCache) return this.typeCache;
-    const typeRows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, pgTypeDesc);
+    const typeRows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, this.cluster.profile.catalogs.pg_type);
     this.typeCache = new Map(
       typeRows.map((r) => [
         r.oid as number,
@@ -304,7 +300,7 @@ export class DatabaseCatalog {
 
   private attributes(): Map<number, AttrDesc[]> {
     if (!this.attrCache) {
-      const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, pgAttributeDesc, ATTRIBUTE_COLUMNS);
+      const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, this.cluster.profile.catalogs.pg_attribute, ATTRIBUTE_COLUMNS);
       const m = new Map<number, AttrDesc[]>();
       for (const r of rows) {
         const attnum = r.attnum as number;
@@ -340,7 +336,7 @@ export class DatabaseCatalog {
     if (!this.indexCache) {
       const opc = this.opclasses();
       this.indexCache = new Map(
-        this.scanCatalog(PG_INDEX_OID, pgIndexDesc).map((r) => {
+        this.scanCatalog(PG_INDEX_OID, this.cluster.profile.catalogs.pg_index).map((r) => {
           const opclasses = r.indclass as number[];
           return [
             r.indexrelid as number,
@@ -369,26 +365,26 @@ export class DatabaseCatalog {
 
   opclasses(): Map<number, OpclassInfo> {
     this.opclassCache ??= new Map(
-      this.scanCatalog(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
+      this.scanCatalog(PG_OPCLASS_OID, this.cluster.profile.catalogs.pg_opclass).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
     );
     return this.opclassCache;
   }
 
   /** pg_amproc: the OID of support function `num` of operator family `family` for (left, right) types, if registered. */
   supportProc(family: number, left: number, right: number, num: number): number | undefined {
-    this.amprocCache ??= new Map(this.scanCatalog(PG_AMPROC_OID, pgAmprocDesc).map((r) => [`${r.amprocfamily}:${r.amproclefttype}:${r.amprocrighttype}:${r.amprocnum}`, r.amproc as number]));
+    this.amprocCache ??= new Map(this.scanCatalog(PG_AMPROC_OID, this.cluster.profile.catalogs.pg_amproc).map((r) => [`${r.amprocfamily}:${r.amproclefttype}:${r.amprocrighttype}:${r.amprocnum}`, r.amproc as number]));
     return this.amprocCache.get(`${family}:${left}:${right}:${num}`);
   }
 
   /** enum label of every pg_enum row, by the row's OID (the value an enum datum stores) */
   enumLabels(): Map<number, string> {
-    this.enumCache ??= new Map(this.scanCatalog(PG_ENUM_OID, pgEnumDesc).map((r) => [r.oid as number, r.enumlabel as string]));
+    this.enumCache ??= new Map(this.scanCatalog(PG_ENUM_OID, this.cluster.profile.catalogs.pg_enum).map((r) => [r.oid as number, r.enumlabel as string]));
     return this.enumCache;
   }
 
   collations(): Map<number, { name: string; collate: string | null; provider: string }> {
     this.collationCache ??= new Map(
-      this.scanCatalog(PG_COLLATION_OID, pgCollationDesc).map((r) => [r.oid as number, { name: r.collname as string, collate: r.collcollate as string | null, provider: r.collprovider as string }]),
+      this.scanCatalog(PG_COLLATION_OID, this.cluster.profile.catalogs.pg_collation).map((r) => [r.oid as number, { name: r.collname as string, collate: r.collcollate as string | null, provider: r.collprovider as string }]),
     );
     return this.collationCache;
   }

@@ -1,10 +1,12 @@
-// pg_control of a data directory. A forward conversion renames it to pg_control.pgdisk so no
-// stock server starts on the output (new-formats.md §4), and an output still being written keeps
-// it as pg_control.pgdisk-incomplete until the end; pgdisk reads any of the three names.
+// pg_control and PG_VERSION of a data directory, and the version profile they choose. A forward
+// conversion renames pg_control to pg_control.pgdisk so no stock server starts on the output
+// (new-formats.md §4), and an output still being written keeps it as
+// pg_control.pgdisk-incomplete until the end; pgdisk reads any of the three names.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FormatError } from "../schema/errors.js";
 import { decodeControlFile, type ControlFile } from "../storage/control-file.js";
+import { profileForCluster, profileByMajor, supportedReleasesText, type VersionProfile } from "../version/index.js";
 
 /** The names global/pg_control has: stock, fenced (a converted cluster), and being written by pgdisk. */
 export const CONTROL_NAMES = { plain: "pg_control", renamed: "pg_control.pgdisk", incomplete: "pg_control.pgdisk-incomplete" } as const;
@@ -29,9 +31,23 @@ export interface ControlSummary {
   /** cleanly shut down (DB_SHUTDOWNED, or DB_SHUTDOWNED_IN_RECOVERY for a standby; the migrate gate takes only the first) */
   cleanShutdown: boolean;
   control: ControlFile;
+  /** the release the cluster's files name */
+  profile: VersionProfile;
+}
+
+/** PG_VERSION's content (trimmed), refused early when it names no supported release; undefined when absent. */
+function readPgVersion(pgdata: string): string | undefined {
+  const versionFile = join(pgdata, "PG_VERSION");
+  if (!existsSync(versionFile)) return undefined;
+  const v = readFileSync(versionFile, "utf8").trim();
+  if (!/^\d+$/.test(v) || !profileByMajor(Number(v))) {
+    throw new FormatError("CLUSTER_UNSUPPORTED_VERSION", `${versionFile} says PostgreSQL ${v}; pgdisk reads ${supportedReleasesText()}`, { file: versionFile });
+  }
+  return v;
 }
 
 export function readControlFile(pgdata: string): ControlSummary {
+  const pgVersion = readPgVersion(pgdata);
   const plain = join(pgdata, "global", CONTROL_NAMES.plain);
   const name = controlFileName(pgdata);
   const file = name && join(pgdata, "global", name);
@@ -42,11 +58,15 @@ export function readControlFile(pgdata: string): ControlSummary {
   } catch (e) {
     throw e instanceof FormatError ? e.at({ file }) : e;
   }
-  if (!control.version.isPg15) {
-    throw new FormatError("CLUSTER_UNSUPPORTED_VERSION", `${file}: catalog version ${control.version.catalog_version_no} is ${control.version.releases}, not PostgreSQL 15 (202209061); pgdisk reads PostgreSQL 15 clusters`, { file });
-  }
+  const profile = profileForCluster({
+    pgVersion,
+    pgControlVersion: control.version.pg_control_version,
+    catalogVersionNo: control.version.catalog_version_no,
+    versionFile: join(pgdata, "PG_VERSION"),
+    controlFile: file,
+  });
   if (!control.crcOk) {
-    throw new FormatError("CONTROL_BAD_CRC", `${file}: CRC mismatch (stored ${control.storedCrc}, computed ${control.computedCrc}); the control file is damaged`, { file, offset: 288 });
+    throw new FormatError("CONTROL_BAD_CRC", `${file}: CRC mismatch (stored ${control.storedCrc}, computed ${control.computedCrc}); the control file is damaged`, { file, offset: control.layout.crcOffset });
   }
   return {
     file,
@@ -58,5 +78,6 @@ export function readControlFile(pgdata: string): ControlSummary {
     stateName: control.stateName,
     cleanShutdown: control.state === 1 || control.state === 2,
     control,
+    profile,
   };
 }

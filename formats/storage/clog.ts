@@ -1,5 +1,6 @@
 // Commit status from pg_xact (SLRU, src/backend/access/transam/clog.c): 2 bits per transaction,
-// 4 per byte, BLCKSZ*4 per page, 32 pages per segment file named %04X.
+// 4 per byte, BLCKSZ*4 per page, 32 pages per segment file named %04X (the digits come from the
+// version profile: 4 in PostgreSQL 13 to 18).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -18,6 +19,7 @@ export class ClogReader implements XactStatusLookup {
   constructor(
     readonly dir: string,
     readonly blockSize = 8192,
+    readonly segmentNameDigits = 4,
   ) {
     this.xactsPerSegment = blockSize * 4 * SLRU_PAGES_PER_SEGMENT;
   }
@@ -28,7 +30,7 @@ export class ClogReader implements XactStatusLookup {
     const segno = Math.floor(xid / this.xactsPerSegment);
     let seg = this.segments.get(segno);
     if (seg === undefined) {
-      const path = join(this.dir, segno.toString(16).toUpperCase().padStart(4, "0"));
+      const path = join(this.dir, segno.toString(16).toUpperCase().padStart(this.segmentNameDigits, "0"));
       seg = existsSync(path) ? new Uint8Array(readFileSync(path)) : null;
       this.segments.set(segno, seg);
     }

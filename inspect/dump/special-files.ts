@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { FormatError, type Finding } from "../../formats/schema/errors.js";
-import { decodeControlFile, ControlFileData } from "../../formats/storage/control-file.js";
+import { decodeControlFile } from "../../formats/storage/control-file.js";
 import { decodeRelMap } from "../../formats/storage/relmap.js";
 
 export type SpecialFileKind = "pg_control" | "pg_filenode.map";
@@ -31,17 +31,18 @@ const plain = (v: unknown): unknown => {
 export function dumpControlFile(path: string): SpecialFileDump {
   const c = decodeControlFile(new Uint8Array(readFileSync(path)));
   const findings: Finding[] = [];
-  if (!c.crcOk) findings.push({ code: "CONTROL_BAD_CRC", severity: "error", message: `CRC mismatch: stored ${c.storedCrc}, computed ${c.computedCrc}`, location: { file: path, offset: ControlFileData.offsets.crc } });
-  if (!c.floatFormatOk) findings.push({ code: "CONTROL_BAD_FLOAT_FORMAT", severity: "error", message: "floatFormat is not 1234567.0: wrong byte order or damaged file", location: { file: path, offset: ControlFileData.offsets.floatFormat } });
-  const { fields, tail, ...derived } = c;
+  if (!c.crcOk) findings.push({ code: "CONTROL_BAD_CRC", severity: "error", message: `CRC mismatch: stored ${c.storedCrc}, computed ${c.computedCrc}`, location: { file: path, offset: c.layout.crcOffset } });
+  if (!c.floatFormatOk) findings.push({ code: "CONTROL_BAD_FLOAT_FORMAT", severity: "error", message: "floatFormat is not 1234567.0: wrong byte order or damaged file", location: { file: path, offset: c.layout.floatFormatOffset } });
+  const { fields, tail, layout, ...derived } = c;
   void tail;
+  void layout;
   return { schema: "pgdisk.control/1", file: path, fields: { ...(plain(fields) as object), derived: plain(derived) }, findings };
 }
 
 export function dumpRelMapFile(path: string): SpecialFileDump {
   const m = decodeRelMap(new Uint8Array(readFileSync(path)), path);
   const findings: Finding[] = [];
-  if (!m.crcOk) findings.push({ code: "RELMAP_BAD_CRC", severity: "error", message: `CRC mismatch: stored ${m.storedCrc}, computed ${m.computedCrc}`, location: { file: path, offset: 504 } });
+  if (!m.crcOk) findings.push({ code: "RELMAP_BAD_CRC", severity: "error", message: `CRC mismatch: stored ${m.storedCrc}, computed ${m.computedCrc}`, location: { file: path, offset: m.layout.crcOffset } });
   return {
     schema: "pgdisk.relmap/1",
     file: path,

@@ -7,6 +7,7 @@ import { migrateBtree } from "./engine.js";
 import { renderMigrateBtreeText } from "./render.js";
 import type { ConvertMode, TargetFormat } from "./convert.js";
 import type { PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
+import { supportedRangeText } from "../../formats/version/index.js";
 
 interface BtreeCliOptions {
   pgdata: string;
@@ -28,7 +29,7 @@ const OPERATIONAL = ["NOT_A_BTREE_INDEX", "PREFIX_RECODE_DOES_NOT_FIT", "BT_VERS
 export function makeBtreeCommand(): Command {
   return new Command("btree")
     .description("convert btree indexes of a stopped cluster, in a copy, between plain and BTP_PREFIX (prefix-compressed) leaf pages")
-    .requiredOption("--pgdata <dir>", "data directory of a stopped, cleanly shut down PostgreSQL 15 cluster (only read)")
+    .requiredOption("--pgdata <dir>", `data directory of a stopped, cleanly shut down PostgreSQL ${supportedRangeText()} cluster (only read)`)
     .requiredOption("--out <dir>", "new data directory for the converted copy (must not exist or be empty)")
     .requiredOption("-d, --database <name>", "database holding the indexes")
     .option("--index <name...>", "index to convert (name or schema.name); repeatable")
@@ -54,8 +55,8 @@ ${SAFETY_HELP}
 Exit status: 0 done, 1 usage error or a conversion that cannot be done, 2 damage in the input.
 
 Examples:
-  pgdisk migrate btree --pgdata /srv/pg15 --out /srv/pg15-prefix -d app --all --to prefix
-  pgdisk migrate btree --pgdata /srv/pg15-prefix --out /srv/pg15-plain -d app --all --to plain --json`,
+  pgdisk migrate btree --pgdata /srv/pg --out /srv/pg-prefix -d app --all --to prefix
+  pgdisk migrate btree --pgdata /srv/pg-prefix --out /srv/pg-plain -d app --all --to plain --json`,
     )
     .action((o: BtreeCliOptions) =>
       runMigrateAction(OPERATIONAL, async (abort) => {

@@ -3,27 +3,13 @@
 // attributes compare (equalimage opclasses by BTEQUALIMAGE_PROC, collations by determinism).
 import type { Cluster, DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { readCatalog, type CatalogRow } from "../../formats/catalog/rows.js";
-import { pgCollationDesc, pgOpclassDesc, PG_COLLATION_OID, PG_OPCLASS_OID } from "../../formats/catalog/bootstrap.js";
+import { PG_AMPROC_OID, PG_COLLATION_OID, PG_OPCLASS_OID } from "../../formats/catalog/bootstrap.js";
 import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { SEMANTIC_EQ_TYPES, type AttEqKind } from "../../formats/nbtree/att-equal.js";
 import { BTREE_DEFAULT_FILLFACTOR } from "../../formats/nbtree/build.js";
 import type { KeySpec } from "../../formats/nbtree/pivot.js";
 
-/** pg_amproc (src/include/catalog/pg_amproc.h), PostgreSQL 15 column order. */
-const PG_AMPROC_OID = 2603;
-const pgAmprocDesc: TupleDesc = {
-  attrs: (
-    [
-      ["oid", 26, 4, "i"],
-      ["amprocfamily", 26, 4, "i"],
-      ["amproclefttype", 26, 4, "i"],
-      ["amprocrighttype", 26, 4, "i"],
-      ["amprocnum", 21, 2, "s"],
-      ["amproc", 24, 4, "i"],
-    ] as const
-  ).map(([name, typid, len, align], i): AttrDesc => ({ attnum: i + 1, name, typid, typmod: -1, len, byval: true, align, storage: "p", dropped: false })),
-};
 const BTEQUALIMAGE_PROC = 4;
 /** pg_proc OIDs (pg_proc.dat): btequalimage always says yes, btvarstrequalimage yes for deterministic collations. */
 const F_BTEQUALIMAGE = 5051;
@@ -69,12 +55,12 @@ export class BtreeCatalog {
   }
 
   private opclass(oid: number): OpclassRow | undefined {
-    this.opc ??= new Map(this.scan(PG_OPCLASS_OID, pgOpclassDesc).map((r) => [r.oid as number, { family: r.opcfamily as number, intype: r.opcintype as number }]));
+    this.opc ??= new Map(this.scan(PG_OPCLASS_OID, this.cat.cluster.profile.catalogs.pg_opclass).map((r) => [r.oid as number, { family: r.opcfamily as number, intype: r.opcintype as number }]));
     return this.opc.get(oid);
   }
   private equalImageProc(family: number, type: number): number | undefined {
     this.amproc ??= new Map(
-      this.scan(PG_AMPROC_OID, pgAmprocDesc)
+      this.scan(PG_AMPROC_OID, this.cat.cluster.profile.catalogs.pg_amproc)
         .filter((r) => r.amprocnum === BTEQUALIMAGE_PROC && r.amproclefttype === r.amprocrighttype)
         .map((r) => [`${r.amprocfamily}/${r.amproclefttype}`, r.amproc as number]),
     );
@@ -82,7 +68,7 @@ export class BtreeCatalog {
   }
   private deterministic(collation: number): boolean {
     if (collation === 0 || collation === DEFAULT_COLLATION_OID) return true;
-    this.coll ??= new Map(this.scan(PG_COLLATION_OID, pgCollationDesc).map((r) => [r.oid as number, r.collisdeterministic as boolean]));
+    this.coll ??= new Map(this.scan(PG_COLLATION_OID, this.cat.cluster.profile.catalogs.pg_collation).map((r) => [r.oid as number, r.collisdeterministic as boolean]));
     return this.coll.get(collation) ?? false;
   }
   private baseType(oid: number): number {

@@ -7,6 +7,7 @@ import { parseTablespaceMap } from "../output-copy.js";
 import { migrateToast } from "./engine.js";
 import { renderMigrateToastText } from "./render.js";
 import type { TargetFlavour } from "./plan.js";
+import { supportedRangeText } from "../../formats/version/index.js";
 
 interface ToastCliOptions {
   pgdata: string;
@@ -28,7 +29,7 @@ const OPERATIONAL = ["NOT_A_TABLE", "NO_TOAST_RELATION"];
 export function makeToastCommand(): Command {
   return new Command("toast")
     .description("convert the TOAST values of tables of a stopped cluster, in a copy, between stock (plain) and Direct TOAST")
-    .requiredOption("--pgdata <dir>", "data directory of a stopped, cleanly shut down PostgreSQL 15 cluster (only read)")
+    .requiredOption("--pgdata <dir>", `data directory of a stopped, cleanly shut down PostgreSQL ${supportedRangeText()} cluster (only read)`)
     .requiredOption("--out <dir>", "new data directory for the converted copy (must not exist or be empty)")
     .requiredOption("-d, --database <name>", "database holding the tables")
     .option("-t, --table <name...>", "table to convert (name or schema.name); repeatable")
@@ -58,8 +59,8 @@ ${SAFETY_HELP}
 Exit status: 0 done, 1 usage error or a conversion that cannot be done here, 2 damage in the input.
 
 Examples:
-  pgdisk migrate toast --pgdata /srv/pg15 --out /srv/pg15-direct -d app --all --to direct
-  pgdisk migrate toast --pgdata /srv/pg15-direct --out /srv/pg15-plain -d app -t public.docs --to plain --json`,
+  pgdisk migrate toast --pgdata /srv/pg --out /srv/pg-direct -d app --all --to direct
+  pgdisk migrate toast --pgdata /srv/pg-direct --out /srv/pg-plain -d app -t public.docs --to plain --json`,
     )
     .action((o: ToastCliOptions) =>
       runMigrateAction(OPERATIONAL, async (abort) => {

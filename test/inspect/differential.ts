@@ -1,5 +1,5 @@
-// Differential check shared by the sample and the independent cluster: pgdisk's decoding of every page of every relation of a real PostgreSQL 15
-// cluster (user tables, TOAST, every index, system catalogs, shared catalogs) against
+// Differential check shared by the sample and the independent cluster (on every version): pgdisk's
+// decoding of every page of every relation of a real PostgreSQL cluster (user tables, TOAST, every index, system catalogs, shared catalogs) against
 // pageinspect run on the same bytes, and every decoded value against SELECT's text output.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -28,6 +28,8 @@ export interface DifferentialOptions {
   minToasted: number;
   /** every index AM expected in the cluster */
   ams: string[];
+  /** major version of the npm server that made the cluster (default Debian's PostgreSQL 15) */
+  version?: number;
 }
 
 /** Register the differential tests for a cluster made by `make` (a stopped cluster at root/data). */
@@ -63,7 +65,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
       for (const e of dumpRelation(r, { detoast: rel.kind === "r" || rel.kind === "m" })) if (e.type === "page") dump.push(e.page);
       snaps.push({ rel, cat, pages, dump });
     }
-    srv = PgServer.attach(dirname(copy.pgdata));
+    srv = PgServer.attach(dirname(copy.pgdata), { version: o.version });
     srv.start();
     srv.sql("CREATE EXTENSION IF NOT EXISTS pageinspect; CREATE TABLE pgd_pages(relid oid, am text, blk int, page bytea);", "postgres");
     const lines: string[] = [];
@@ -76,6 +78,10 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     chmodSync(file, 0o644);
     srv.sql(`COPY pgd_pages FROM '${file}'`, "postgres");
   });
+  // The queries below pass pageinspect `page || ''::bytea`, an in-memory copy, not the stored
+  // (TOASTed) value: PostgreSQL 15.18's heap_page_items, called once per row of pgd_pages, was
+  // seen returning garbage for the last items of a page read from its detoasted argument
+  // (pg_statistic block 17 of the independent cluster; 15.20 and the copy give the right rows).
 
   after(() => {
     srv?.destroy();
@@ -93,7 +99,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
   });
 
   test("page_header equals pageinspect on every page", (t) => {
-    const rows = srv.rows("SELECT relid, blk, h.lsn, h.checksum, h.flags, h.lower, h.upper, h.special, h.pagesize, h.version, h.prune_xid FROM pgd_pages, page_header(page) h", "postgres");
+    const rows = srv.rows("SELECT relid, blk, h.lsn, h.checksum, h.flags, h.lower, h.upper, h.special, h.pagesize, h.version, h.prune_xid FROM pgd_pages, page_header(page || ''::bytea) h", "postgres");
     const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}`, (r) => r.slice(2).join(" "));
     let compared = 0;
     for (const s of snaps) {
@@ -115,7 +121,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
 
   test("heap_page_items equals pageinspect on every heap page (tables, TOAST, catalogs)", (t) => {
     const rows = srv.rows(
-      "SELECT relid, blk, i.lp, i.lp_off, i.lp_flags, i.lp_len, i.t_xmin, i.t_xmax, i.t_field3, i.t_ctid, i.t_infomask2, i.t_infomask, i.t_hoff, i.t_bits FROM pgd_pages, heap_page_items(page) i WHERE am = 'heap'",
+      "SELECT relid, blk, i.lp, i.lp_off, i.lp_flags, i.lp_len, i.t_xmin, i.t_xmax, i.t_field3, i.t_ctid, i.t_infomask2, i.t_infomask, i.t_hoff, i.t_bits FROM pgd_pages, heap_page_items(page || ''::bytea) i WHERE am = 'heap'",
       "postgres",
     );
     const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => r.slice(3).map((x) => x ?? "NULL").join(" "));
@@ -139,7 +145,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
 
   test("bt_page_items equals pageinspect on every btree page", (t) => {
     const rows = srv.rows(
-      "SELECT relid, blk, i.itemoffset, i.ctid, i.itemlen, i.nulls, i.vars, i.data, i.dead, i.htid, i.tids FROM pgd_pages, bt_page_items(page) i WHERE am = 'btree' AND blk > 0",
+      "SELECT relid, blk, i.itemoffset, i.ctid, i.itemlen, i.nulls, i.vars, i.data, i.dead, i.htid, i.tids FROM pgd_pages, bt_page_items(page || ''::bytea) i WHERE am = 'btree' AND blk > 0",
       "postgres",
     );
     const theirs = byKey(rows, (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => r.slice(3).map((x) => x ?? "NULL").join(" | "));
@@ -147,6 +153,9 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     for (const s of snaps.filter((x) => x.rel.amName === "btree")) {
       for (const p of s.dump) {
         if (p.block === 0 || p.isNew) continue;
+        // bt_page_items lists no rows for a deleted page with BTDeletedPageData (PostgreSQL 14+);
+        // its "line pointers" are the safexid.
+        if ((p.special as { type?: string } | undefined)?.type?.toLowerCase() === "d" && !theirs.has(`${s.rel.oid}/${p.block}/1`)) continue;
         for (const it of p.items) {
           const b = it.btree;
           assert.ok(b, `${s.rel.name} block ${p.block} item ${it.lp} decoded`);
@@ -218,7 +227,8 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     let compared = 0;
     for (const s of snaps.filter((x) => x.rel.amName === "btree" && x.rel.oid >= 16384)) {
       const q = `format('%I.%I', '${s.rel.namespaceName.replace(/'/g, "''")}', '${s.rel.name.replace(/'/g, "''")}')`;
-      const meta = srv.rows(`SELECT magic, version, root, level, fastroot, fastlevel, last_cleanup_num_delpages, last_cleanup_num_tuples, allequalimage FROM bt_metap(${q})`, DB)[0];
+      // By position: PostgreSQL 13 names the same two fields oldest_xact and last_cleanup_num_heap_tuples.
+      const meta = srv.rows(`SELECT m.* FROM bt_metap(${q}) m`, DB)[0];
       const m = s.dump[0].meta as Record<string, unknown>;
       assert.deepEqual(
         [m.magic, m.version, m.root, m.level, m.fastroot, m.fastlevel, m.last_cleanup_num_delpages, m.last_cleanup_num_tuples, m.allequalimage].map((x) => (typeof x === "boolean" ? (x ? "t" : "f") : String(x))),

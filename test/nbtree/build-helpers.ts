@@ -39,10 +39,10 @@ export function copyRoot(root: string, tag: string): string {
   return dst;
 }
 
-/** REINDEX the indexes on a copy of a stopped cluster; returns each index's file content. */
-export function reindexCopy(root: string, db: string, indexes: string[]): { root: string; files: Map<string, Buffer> } {
+/** REINDEX the indexes on a copy of a stopped cluster (by npm server `version` when given); returns each index's file content. */
+export function reindexCopy(root: string, db: string, indexes: string[], version?: number): { root: string; files: Map<string, Buffer> } {
   const copy = copyRoot(root, "reindex");
-  const srv = PgServer.attach(copy);
+  const srv = PgServer.attach(copy, { version });
   srv.start();
   try {
     srv.sql(indexes.map((i) => `reindex index ${i};`).join("\n") + "\ncheckpoint;", db);

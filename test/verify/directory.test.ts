@@ -12,7 +12,7 @@ import { PG_BIN } from "../pg/server.js";
 import { runVerify } from "../../verify/run.js";
 import { renderText } from "../../verify/report/text.js";
 import { readCatalog } from "../../formats/catalog/rows.js";
-import { pgClassDesc } from "../../formats/catalog/bootstrap.js";
+
 import { RelationFork } from "../../formats/storage/relfile.js";
 import { Damager, infomask, lpOff, lpWord, setInfomask } from "./damage.js";
 import { HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID } from "../../formats/heap/tuple-header.js";
@@ -38,7 +38,7 @@ test("a zeroed pg_class page: the relations whose rows were on it are orphan fil
   const d = new Damager(copy.pgdata, DB);
   const classPath = d.path("pg_class");
   const fork = new RelationFork(classPath, d.cluster.geometry);
-  const rows = readCatalog(fork, pgClassDesc, { columns: ["oid", "relname", "relfilenode"], withTid: true });
+  const rows = readCatalog(fork, d.cluster.profile.catalogs.pg_class, { columns: ["oid", "relname", "relfilenode"], withTid: true });
   fork.close();
   const row = rows.find((r) => r.relname === "web_links")!;
   const blk = Number(/^\((\d+),/.exec(row.ctid as string)![1]);
@@ -64,7 +64,7 @@ test("a pg_class page with a damaged header: a finding, its relations' files orp
   const d = new Damager(copy.pgdata, DB);
   const classPath = d.path("pg_class");
   const fork = new RelationFork(classPath, d.cluster.geometry);
-  const rows = readCatalog(fork, pgClassDesc, { columns: ["relname"], withTid: true });
+  const rows = readCatalog(fork, d.cluster.profile.catalogs.pg_class, { columns: ["relname"], withTid: true });
   fork.close();
   const blk = Number(/^\((\d+),/.exec(rows.find((r) => r.relname === "web_links")!.ctid as string)![1]);
   try {
@@ -84,7 +84,7 @@ test("pg_enum's pg_class row lost: a finding, its file an orphan, the run goes o
   const classPath = d.path("pg_class");
   const enumFile = basename(d.path("pg_enum"));
   const fork = new RelationFork(classPath, d.cluster.geometry);
-  const row = readCatalog(fork, pgClassDesc, { columns: ["relname"], withTid: true }).find((r) => r.relname === "pg_enum")!;
+  const row = readCatalog(fork, d.cluster.profile.catalogs.pg_class, { columns: ["relname"], withTid: true }).find((r) => r.relname === "pg_enum")!;
   fork.close();
   const [blk, item] = /^\((\d+),(\d+)\)$/.exec(row.ctid as string)!.slice(1).map(Number);
   try {

@@ -82,7 +82,7 @@ test("MultiXact update members are the xmin of the replacing version", { skip: !
   const cluster = new Cluster(srv!.pgdata);
   const cp = cluster.control.control.fields.checkPointCopy;
   assert.ok(cp.nextMulti > 2, `MultiXacts were created (nextMulti ${cp.nextMulti})`);
-  const mx = new MultiXactReader(srv!.pgdata, cluster.control.blcksz, cp.nextMulti, cp.nextMultiOffset);
+  const mx = new MultiXactReader(srv!.pgdata, cluster.control.blcksz, cp.nextMulti, cp.nextMultiOffset, cluster.profile.slru);
   const d = new Damager(srv!.pgdata, DB);
   const path = d.path("parent");
   let updated = 0;

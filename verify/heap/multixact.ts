@@ -1,5 +1,5 @@
 // The update XID of a MultiXactId, read from pg_multixact (src/backend/access/transam/multixact.c,
-// PostgreSQL 15): offsets/ holds one uint32 member offset per MultiXactId (BLCKSZ/4 per page);
+// PostgreSQL 13 to 18: 32-bit member offsets): offsets/ holds one uint32 member offset per MultiXactId (BLCKSZ/4 per page);
 // members/ holds groups of four members, each group 4 flag bytes then 4 XIDs (20 bytes, 409
 // groups per 8 KiB page). A member's status > MultiXactStatusForUpdate (3) marks the updater.
 // Both are SLRUs of 32 pages per segment file named %04X.
@@ -24,6 +24,8 @@ export class MultiXactReader {
     readonly blockSize: number,
     readonly nextMulti: number,
     readonly nextOffset: number,
+    /** SLRU directory and segment name width (the version profile's; the same in 13 to 18) */
+    readonly slru: { multixactDir: string; segmentNameDigits: number },
   ) {
     this.offsetsPerPage = blockSize / 4;
     this.groupsPerPage = Math.floor(blockSize / GROUP_SIZE);
@@ -34,7 +36,7 @@ export class MultiXactReader {
     const key = `${kind}/${segno}`;
     let seg = this.segs.get(key);
     if (seg === undefined) {
-      const path = join(this.pgdata, "pg_multixact", kind, segno.toString(16).toUpperCase().padStart(4, "0"));
+      const path = join(this.pgdata, this.slru.multixactDir, kind, segno.toString(16).toUpperCase().padStart(this.slru.segmentNameDigits, "0"));
       seg = existsSync(path) ? new Uint8Array(readFileSync(path)) : null;
       this.segs.set(key, seg);
     }
