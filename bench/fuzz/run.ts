@@ -36,7 +36,7 @@ async function workerMain(job: Job): Promise<void> {
   });
   const failures: FuzzFailure[] = [];
   for (const f of res.failures) {
-    if (f.entry === "memory") {
+    if (f.entry === "memory" || f.entry === "descriptors") {
       failures.push(f);
       continue;
     }

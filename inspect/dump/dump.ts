@@ -3,7 +3,7 @@
 import type { Finding } from "../../formats/schema/errors.js";
 import { FormatError, findingFrom } from "../../formats/schema/errors.js";
 import { scanBlocks } from "../../formats/storage/relfile.js";
-import { scanPage } from "./page-dump.js";
+import { scanPage, type PageDumpContext } from "./page-dump.js";
 import { PageRecord, recordToDumpPage } from "./page-record.js";
 import { dumpContext, openFork, type ResolvedRelation } from "./target.js";
 import type { DumpPage, DumpSummary, DumpTarget } from "./model.js";
@@ -98,9 +98,10 @@ export function planRelation(r: ResolvedRelation, opts: DumpOptions): RelationPl
 /** Page events for blocks [from, to) of `r`; counts into `summary`. */
 export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number, to: number, summary: DumpSummary, scan: ScanOptions = {}): Generator<DumpEvent> {
   const fork = openFork(r);
+  let ctxBase: PageDumpContext | undefined;
   try {
     const label = fork.segments[0]?.path ?? r.path;
-    const ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex, previewChars: opts.previewChars });
+    ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex, previewChars: opts.previewChars });
     const rec = new PageRecord();
     let ctx = ctxBase;
     for (const [blkno, page] of scanBlocks(fork, from, to)) {
@@ -120,6 +121,8 @@ export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number
     yield { type: "finding", finding: f };
   } finally {
     fork.close();
+    // the TOAST relation's heap and index files the context opened
+    ctxBase?.values?.toast?.close();
   }
 }
 

@@ -6,7 +6,7 @@
 // precise error); anything else escaping it is a failure, and so is a round after which the
 // process holds more memory than the stated bound. Rounds are independent and replayable:
 // round r of seed s makes the same patches whatever ran before it.
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { Rng } from "../prng.js";
 import { applyPatch, mutatePage, type PageKind, type Patch } from "./mutate.js";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
@@ -52,7 +52,7 @@ export interface FuzzFailure {
   seed: number;
   round: number;
   relation: string;
-  entry: EntryPoint | "memory";
+  entry: EntryPoint | "memory" | "descriptors";
   error: string;
   blocks: BlockPatches[];
 }
@@ -223,6 +223,18 @@ function bump(m: Map<string, number>, k: string): void {
   m.set(k, (m.get(k) ?? 0) + 1);
 }
 
+/** Descriptors the runtime may open on its own between rounds (worker pipes, lazily loaded modules). */
+const DESCRIPTOR_SLACK = 16;
+
+/** Open file descriptors of this process (Linux /proc); 0 where that cannot be read. */
+export function openDescriptors(): number {
+  try {
+    return readdirSync("/proc/self/fd").length;
+  } catch {
+    return 0;
+  }
+}
+
 /** Runs the rounds; the cluster's files are back to their original bytes when it returns. */
 export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
   const catalog = new Cluster(o.pgdata).database(o.database);
@@ -233,6 +245,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
     if (!b) originals.set(t.path, (b = new Uint8Array(readFileSync(t.path))));
     return b;
   };
+  const fdsAtStart = openDescriptors();
   const result: CampaignResult = { rounds: 0, pages: 0, failures: [], errors: new Map(), findings: new Map(), peakRss: 0, ms: new Map() };
   const first = o.firstRound ?? 0;
   for (let round = first; round < first + o.rounds; round++) {
@@ -252,6 +265,9 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
     const rss = process.memoryUsage().rss;
     result.peakRss = Math.max(result.peakRss, rss);
     if (rss > o.rssLimitBytes) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "memory", error: `resident set ${rss} bytes after the round, bound ${o.rssLimitBytes}`, blocks: plan.blocks });
+    // every reader closes what it opens: a round leaves no more files open than it found
+    const fds = openDescriptors();
+    if (fds > fdsAtStart + DESCRIPTOR_SLACK) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "descriptors", error: `${fds} file descriptors open after the round, ${fdsAtStart} at the start`, blocks: plan.blocks });
     result.rounds++;
     result.pages += plan.blocks.length;
     o.onRound?.(result.rounds, result.pages, result.failures.length);

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
-import { ENTRY_POINTS, fuzzTargets, patchedFile, runEntry, type BlockPatches } from "../../samples/fuzz/campaign.js";
+import { ENTRY_POINTS, fuzzTargets, openDescriptors, patchedFile, runEntry, type BlockPatches } from "../../samples/fuzz/campaign.js";
 
 interface Case {
   found: string;
@@ -44,3 +44,13 @@ for (const c of CASES) {
     }
   });
 }
+
+test("fuzz regression: a dump with TOAST resolved closes the TOAST relation's files (EMFILE after ~500 rounds)", async () => {
+  const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
+  const target = fuzzTargets(o.pgdata, o.database).find((t) => t.name === "toast_docs")!;
+  const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
+  const before = openDescriptors();
+  for (let i = 0; i < 20; i++) for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, target, [0, 2, 4], tally), null);
+  assert.equal(openDescriptors() - before, 0, "file descriptors left open");
+  assert.ok(before > 0, "/proc/self/fd is readable");
+});
