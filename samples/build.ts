@@ -30,6 +30,8 @@ export interface BuildOptions {
   out: string;
   /** initdb --data-checksums (default true) */
   checksums?: boolean;
+  /** major version of an npm server (13..18); default Debian's PostgreSQL 15, which has lz4 */
+  version?: number;
   onProgress?: (msg: string) => void;
 }
 
@@ -45,6 +47,8 @@ export interface SampleTableInfo {
 
 export interface SampleInfo {
   generatorVersion: number;
+  /** the server that built it: SHOW server_version */
+  serverVersion: string;
   size: SizeName;
   seed: number;
   checksums: boolean;
@@ -81,6 +85,19 @@ const SAMPLE_CONF = [
 
 type Generator = (ctx: GenContext) => TableReport[];
 
+/** Column compression clauses came with PostgreSQL 14; lz4 needs a server built with it. */
+function serverFeatures(db: SampleDb): GenContext["features"] {
+  const major = Math.floor(Number(db.sql("SHOW server_version_num;").trim()) / 10000);
+  if (major < 14) return { compressionClause: false, lz4: false, numericInfinity: false };
+  try {
+    // the GUC refuses lz4 on a build without it, and creates nothing (no OID is spent)
+    db.sql("SET default_toast_compression = lz4;");
+    return { compressionClause: true, lz4: true, numericInfinity: true };
+  } catch {
+    return { compressionClause: true, lz4: false, numericInfinity: true };
+  }
+}
+
 /** Each generator gets its own random stream, keyed by this name. */
 const GENERATORS: [string, Generator][] = [
   ["toast", buildToast],
@@ -114,7 +131,7 @@ function assertReachable(out: string): void {
 
 export function describeSample(info: Omit<SampleInfo, "description" | "buildMs">): string {
   const lines = [
-    `pgdisk sample cluster: size ${info.size}, seed ${info.seed}, data checksums ${info.checksums ? "on" : "off"}, generator v${info.generatorVersion}`,
+    `pgdisk sample cluster: PostgreSQL ${info.serverVersion}, size ${info.size}, seed ${info.seed}, data checksums ${info.checksums ? "on" : "off"}, generator v${info.generatorVersion}`,
     `PGDATA ${info.pgdata} (cleanly shut down)`,
     `databases: ${info.databases.join(", ")}; schemas in ${SAMPLE_DB}: ${info.schemas.join(", ")}`,
   ];
@@ -139,6 +156,7 @@ export async function buildSample(opts: BuildOptions): Promise<SampleInfo> {
   const srv = await PgServer.create({
     dir: root,
     checksums,
+    version: opts.version,
     conf: SAMPLE_CONF,
   });
   try {
@@ -156,6 +174,8 @@ export async function buildSample(opts: BuildOptions): Promise<SampleInfo> {
       { database: "postgres", schema: "public", name: "sample_meta", rows: 4, description: "how the sample was made", orderBy: "key", scanSafe: true },
     ];
     const db = new SampleDb(srv, SAMPLE_DB, progress);
+    const features = serverFeatures(db);
+    const serverVersion = db.sql("SHOW server_version;").trim();
     db.sql(`
       CREATE SCHEMA archive;
       -- For inspecting the sample on a running server; creates functions only, no relations.
@@ -165,7 +185,7 @@ export async function buildSample(opts: BuildOptions): Promise<SampleInfo> {
     for (const [key, gen] of GENERATORS) {
       progress(`generating ${key}`);
       const t0 = Date.now();
-      const made = gen({ db, rng: new Rng(seed, `pgdisk-sample/${key}`), profile, progress });
+      const made = gen({ db, rng: new Rng(seed, `pgdisk-sample/${key}`), profile, progress, features });
       tables.push(...made);
       progress(`${key}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
@@ -182,6 +202,7 @@ export async function buildSample(opts: BuildOptions): Promise<SampleInfo> {
     srv.stop();
     const base = {
       generatorVersion: GENERATOR_VERSION,
+      serverVersion,
       size: opts.size,
       seed,
       checksums,

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { join, parse, resolve } from "node:path";
 import { buildSample, DEFAULT_SEED, type SampleInfo } from "./build.js";
 import { SIZES, SIZE_NAMES, type SizeName } from "./sizes.js";
+import { PROFILES } from "../formats/version/index.js";
 
 export interface SamplesIo {
   out: (text: string) => void;
@@ -21,6 +22,13 @@ const defaultIo: SamplesIo = {
 function parseSeed(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+}
+
+function parseMajor(v: string): number {
+  const n = Number(v);
+  const majors = PROFILES.map((p) => p.major);
+  if (!majors.includes(n)) throw new InvalidArgumentError(`expected one of ${majors.join(", ")}`);
   return n;
 }
 
@@ -50,9 +58,10 @@ export function makeSamplesCommand(io: SamplesIo = defaultIo): Command {
     .option("--seed <n>", "random seed (same seed and size give the same rows)", parseSeed, DEFAULT_SEED)
     .requiredOption("--out <dir>", "output directory (absent or empty); the cluster goes to DIR/data")
     .option("--no-checksums", "initdb without data checksums")
+    .option("--pg-version <major>", "server of this PostgreSQL major version from npm (13 to 18); default Debian's PostgreSQL 15, which has lz4", parseMajor)
     .option("--force", "empty DIR first if it is not empty")
     .option("--json", "print the SampleInfo as JSON instead of text")
-    .action(async function (this: Command, o: { size: SizeName; seed: number; out: string; checksums: boolean; force?: boolean; json?: boolean }) {
+    .action(async function (this: Command, o: { size: SizeName; seed: number; out: string; checksums: boolean; pgVersion?: number; force?: boolean; json?: boolean }) {
       const out = resolve(o.out);
       if (existsSync(out) && readdirSync(out).length > 0) {
         if (!o.force) this.error(`error: output directory ${out} exists and is not empty (use --force to replace its contents)`, { code: "samples.outNotEmpty" });
@@ -64,7 +73,7 @@ export function makeSamplesCommand(io: SamplesIo = defaultIo): Command {
       const progress = (msg: string) => io.err(chalk.dim(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${msg}`) + "\n");
       let info: SampleInfo;
       try {
-        info = await buildSample({ size: o.size, seed: o.seed, out, checksums: o.checksums, onProgress: progress });
+        info = await buildSample({ size: o.size, seed: o.seed, out, checksums: o.checksums, version: o.pgVersion, onProgress: progress });
       } catch (e) {
         this.error(`error: building the sample failed (partial output left in ${out}): ${(e as Error).message}`, { code: "samples.buildFailed" });
       }

@@ -58,6 +58,8 @@ export interface GenContext {
   rng: Rng;
   profile: SizeProfile;
   progress: (msg: string) => void;
+  /** what the server can store: column COMPRESSION clauses and numeric infinities (14+), lz4 (a build --with-lz4) */
+  features: { compressionClause: boolean; lz4: boolean; numericInfinity: boolean };
 }
 
 /** A table a generator made, as reported in SampleInfo. */

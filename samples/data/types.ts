@@ -150,12 +150,17 @@ const COLUMNS: Column[] = [
 
 const EDGE_ROWS = Math.max(...COLUMNS.map((c) => c.edges.length));
 
+/** numeric infinities came with PostgreSQL 14: older servers get NaN in their place. */
+function edgeFor(ctx: GenContext, c: (typeof COLUMNS)[number], v: Field): Field {
+  return !ctx.features.numericInfinity && c.type === "numeric" && typeof v === "string" && v.includes("Infinity") ? "NaN" : v;
+}
+
 function* rows(ctx: GenContext): Generator<Field[]> {
   const r = ctx.rng;
   for (let id = 1; id <= ctx.profile.types; id++) {
     const out: Field[] = [String(id)];
     for (const c of COLUMNS) {
-      if (id <= EDGE_ROWS) out.push(c.edges[(id - 1) % c.edges.length]);
+      if (id <= EDGE_ROWS) out.push(edgeFor(ctx, c, c.edges[(id - 1) % c.edges.length]));
       else if (id === EDGE_ROWS + 1) out.push(null); // one row of all NULLs
       else out.push(r.chance(0.08) ? null : c.random(r));
     }
