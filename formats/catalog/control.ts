@@ -12,6 +12,9 @@ import { profileForCluster, profileByMajor, supportedReleasesText, type VersionP
 export const CONTROL_NAMES = { plain: "pg_control", renamed: "pg_control.pgdisk", incomplete: "pg_control.pgdisk-incomplete" } as const;
 export type ControlName = (typeof CONTROL_NAMES)[keyof typeof CONTROL_NAMES];
 
+/** BLCKSZ values configure accepts (--with-blocksize 1, 2, 4, 8, 16, 32). */
+const VALID_BLOCK_SIZES: readonly number[] = [1024, 2048, 4096, 8192, 16384, 32768];
+
 /** Which name global/pg_control has in a data directory, if any. */
 export function controlFileName(pgdata: string): ControlName | undefined {
   return Object.values(CONTROL_NAMES).find((n) => existsSync(join(pgdata, "global", n)));
@@ -67,6 +70,15 @@ export function readControlFile(pgdata: string): ControlSummary {
   });
   if (!control.crcOk) {
     throw new FormatError("CONTROL_BAD_CRC", `${file}: CRC mismatch (stored ${control.storedCrc}, computed ${control.computedCrc}); the control file is damaged`, { file, offset: control.layout.crcOffset });
+  }
+  // every file offset pgdisk computes comes from these two: configure allows BLCKSZ of 1 to 32
+  // KiB in powers of two, and a segment of at least one block
+  if (!VALID_BLOCK_SIZES.includes(control.blcksz) || control.relseg_size < 1) {
+    throw new FormatError(
+      "CONTROL_BAD_GEOMETRY",
+      `${file}: block size ${control.blcksz} and segment size ${control.relseg_size} blocks are not a build PostgreSQL can have (block size 1024 to 32768, a power of two; at least one block per segment)`,
+      { file },
+    );
   }
   return {
     file,

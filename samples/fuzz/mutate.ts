@@ -66,7 +66,7 @@ function readValue(page: Uint8Array, offset: number, size: number): number {
 }
 
 /** A boundary value for one declared field (bit-field parts keep their neighbours' bits). */
-function mutateField(page: Uint8Array, base: number, f: FieldLayout, rng: Rng, label: string): Patch {
+export function mutateField(page: Uint8Array, base: number, f: FieldLayout, rng: Rng, label: string): Patch {
   const at = base + f.offset;
   const size = Math.min(f.size, 4);
   const word = readValue(page, at, size);

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { fuzzTargets, minimise, runCampaign } from "../../samples/fuzz/campaign.js";
+import { fuzzControlFiles } from "../../samples/fuzz/control-files.js";
 
 const sample = tinySampleCopyForFile();
 const ROUNDS = Number(process.env.PGDISK_FUZZ_ROUNDS ?? 60);
@@ -26,4 +27,11 @@ test(`fuzz: ${ROUNDS} rounds of mutated pages, no reader fails`, { timeout: 900_
   assert.ok(r.pages >= ROUNDS, `${r.pages} mutated pages`);
   // the mutations reach the checks: findings of several kinds, not only checksum failures
   assert.ok(r.findings.size >= 10, `finding codes: ${[...r.findings.keys()].join(" ")}`);
+});
+
+test("fuzz: 300 mutated pg_control and pg_filenode.map files, no reader fails", () => {
+  const r = fuzzControlFiles({ pgdata: sample.pgdata, database: "pgdisk_sample", seed: SEED, rounds: 300 });
+  assert.deepEqual(r.failures.slice(0, 3).map((f) => `round ${f.round} ${f.file} ${JSON.stringify(f.patches)} crc fixed ${f.crcFixed}\n${f.error.slice(0, 1200)}`), []);
+  // the mutations reach past the CRC check: decoders refuse values, not only checksums
+  assert.ok([...r.errors.keys()].some((c) => c !== "CONTROL_BAD_CRC" && c !== "RELMAP_BAD_CRC"), `error codes: ${[...r.errors.keys()].join(" ")}`);
 });

@@ -4,6 +4,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ControlFileData } from "../../formats/storage/control-file.js";
+import { crc32c } from "../../formats/storage/crc32c.js";
+import { Cluster } from "../../formats/catalog/cluster.js";
+import { FormatError } from "../../formats/schema/errors.js";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { ENTRY_POINTS, fuzzTargets, openDescriptors, patchedFile, runEntry, type BlockPatches } from "../../samples/fuzz/campaign.js";
 
@@ -53,4 +58,19 @@ test("fuzz regression: a dump with TOAST resolved closes the TOAST relation's fi
   for (let i = 0; i < 20; i++) for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, target, [0, 2, 4], tally), null);
   assert.equal(openDescriptors() - before, 0, "file descriptors left open");
   assert.ok(before > 0, "/proc/self/fd is readable");
+});
+
+test("fuzz regression: pg_control saying BLCKSZ 23 (CRC right) is refused, not a RangeError in the catalog reader", () => {
+  const file = join(sample.pgdata, "global", "pg_control");
+  const original = readFileSync(file);
+  const bytes = new Uint8Array(original);
+  const dv = new DataView(bytes.buffer);
+  dv.setUint32(ControlFileData.offsets.blcksz, 23, true);
+  dv.setUint32(ControlFileData.offsets.crc, crc32c(bytes.subarray(0, ControlFileData.offsets.crc)), true);
+  writeFileSync(file, bytes);
+  try {
+    assert.throws(() => new Cluster(sample.pgdata).database("pgdisk_sample"), (e: unknown) => e instanceof FormatError && e.code === "CONTROL_BAD_GEOMETRY" && /block size 23/.test(e.message));
+  } finally {
+    writeFileSync(file, original);
+  }
 });
