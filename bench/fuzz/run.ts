@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fork } from "node:child_process";
 import { argValue, benchSample } from "../common.js";
-import { fuzzTargets, minimise, runCampaign, type FuzzFailure } from "../../samples/fuzz/campaign.js";
+import { fuzzTargets, failedEntry, minimise, runCampaign, type FuzzFailure } from "../../samples/fuzz/campaign.js";
 
 interface Job {
   pgdata: string;
@@ -36,12 +36,13 @@ async function workerMain(job: Job): Promise<void> {
   });
   const failures: FuzzFailure[] = [];
   for (const f of res.failures) {
-    if (f.entry === "memory" || f.entry === "descriptors") {
+    const entry = failedEntry(f);
+    if (!entry) {
       failures.push(f);
       continue;
     }
     const target = fuzzTargets(job.pgdata, DB).find((t) => t.name === f.relation)!;
-    const m = await minimise({ pgdata: job.pgdata, database: DB }, target, f.entry, f.blocks);
+    const m = await minimise({ pgdata: job.pgdata, database: DB }, target, entry, f.blocks);
     failures.push(m ? { ...f, blocks: m.blocks, error: m.error } : f);
   }
   send({ type: "done", pages: res.pages, rounds: res.rounds, failures, findings: [...res.findings], errors: [...res.errors], peakRss: res.peakRss, ms: [...res.ms] } satisfies Msg);

@@ -86,6 +86,9 @@ export interface CampaignResult {
   ms: Map<EntryPoint, number>;
 }
 
+/** The entry point whose reading failed, or null for a failure of the whole round (memory, descriptors): nothing to minimise. */
+export const failedEntry = (f: FuzzFailure): EntryPoint | null => (f.entry === "memory" || f.entry === "descriptors" ? null : f.entry);
+
 /** Every relation of the database with storage that pgdisk reads page by page. */
 export function fuzzTargets(pgdata: string, database: string): FuzzTarget[] {
   const cat = new Cluster(pgdata).database(database);

@@ -13,7 +13,7 @@ import { CopyParser } from "../../migrate/load/copy-parse.js";
 import { INPUT_FUNCTIONS } from "../../formats/datum/input.js";
 import { formHeapTuple, varlenaStored } from "../../formats/heap/form.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
-import { HTH, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, HEAP_NATTS_MASK } from "../../formats/heap/tuple-header.js";
+import { HTH, SizeofHeapTupleHeader, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, HEAP_NATTS_MASK } from "../../formats/heap/tuple-header.js";
 
 // the first column numbers the rows: COPY may place a row on an earlier page that has room
 // (the free space map), so tuples are matched by it, not by position
@@ -88,7 +88,7 @@ test("text rows to heap tuples: the server's data bytes, bitmap and header bits"
     const dv = new DataView(t.buffer);
     const hoff = t[HTH.t_hoff];
     const im = dv.getUint16(HTH.t_infomask, true);
-    const bits = im & HEAP_HASNULL ? Array.from({ length: 8 * Math.ceil(desc.attrs.length / 8) }, (_, i) => ((t[23 + (i >> 3)] >> (i & 7)) & 1 ? "1" : "0")).join("") : null;
+    const bits = im & HEAP_HASNULL ? Array.from({ length: 8 * Math.ceil(desc.attrs.length / 8) }, (_, i) => ((t[SizeofHeapTupleHeader + (i >> 3)] >> (i & 7)) & 1 ? "1" : "0")).join("") : null;
     ours.push({ data: Buffer.from(t.subarray(hoff)).toString("hex"), bits, hoff, infomask: im, infomask2: dv.getUint16(HTH.t_infomask2, true) });
   });
   parser.push(Buffer.from(input, "utf8"));

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
-import { fuzzTargets, minimise, runCampaign } from "../../samples/fuzz/campaign.js";
+import { fuzzTargets, failedEntry, minimise, runCampaign } from "../../samples/fuzz/campaign.js";
 import { fuzzControlFiles } from "../../samples/fuzz/control-files.js";
 
 const sample = tinySampleCopyForFile();
@@ -19,7 +19,8 @@ test(`fuzz: ${ROUNDS} rounds of mutated pages, no reader fails`, { timeout: 900_
   const reports: string[] = [];
   for (const f of r.failures.slice(0, 5)) {
     const target = targets.find((t) => t.name === f.relation)!;
-    const m = f.entry === "memory" || f.entry === "descriptors" ? null : await minimise(o, target, f.entry, f.blocks);
+    const entry = failedEntry(f);
+    const m = entry ? await minimise(o, target, entry, f.blocks) : null;
     reports.push(`${f.entry} on ${f.relation}, seed ${f.seed} round ${f.round}\n${JSON.stringify(m?.blocks ?? f.blocks)}\n${(m?.error ?? f.error).slice(0, 1500)}`);
   }
   assert.deepEqual(reports, [], `${r.failures.length} failures`);
