@@ -1,7 +1,7 @@
-// docs/checks.md, generated from verify/catalog.ts (a test keeps the file equal to this output).
+// docs/checks.md, generated from formats/codes/checks.ts (a test keeps the file equal to this output).
 // Regenerate: npx tsx verify/checks-doc.ts > docs/checks.md
 import { pathToFileURL } from "node:url";
-import { AREA_TITLES, CHECKS, isNotChecked, type CheckArea } from "./catalog.js";
+import { AREA_TITLES, CHECKS, isNotChecked, type CheckArea } from "../formats/codes/checks.js";
 
 const cell = (s: string | undefined): string => (s ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
 const code = (s: string | undefined): string => (s ? `\`${s.replace(/`/g, "'")}\`` : "—");
@@ -10,7 +10,7 @@ export function renderChecksDoc(): string {
   const out: string[] = [];
   out.push("# pgdisk verify: the check catalog");
   out.push("");
-  out.push("<!-- Generated from verify/catalog.ts by verify/checks-doc.ts; do not edit by hand. -->");
+  out.push("<!-- Generated from formats/codes/checks.ts by verify/checks-doc.ts; do not edit by hand. -->");
   out.push("");
   out.push("Every finding `pgdisk verify` reports carries one of the codes below, with its severity,");
   out.push("and a location (file, relation-wide block, byte offset in the page, item = line pointer");

@@ -3,7 +3,7 @@
 // capped so a badly damaged relation still gives a readable report.
 import type { Finding, Location, Severity } from "../formats/schema/errors.js";
 import { FormatError } from "../formats/schema/errors.js";
-import { checkInfo } from "./catalog.js";
+import { checkInfo } from "../formats/codes/checks.js";
 
 export class FindingSink {
   readonly list: Finding[] = [];

@@ -12,7 +12,7 @@ import { ClusterContext } from "./cluster-context.js";
 import { DEFAULT_VERIFY_OPTIONS, safeVerifyJobs, statusOf, type ProbePatch, type RelationReport, type VerifyOptions } from "./relation.js";
 import { MainExchange } from "./entry-exchange.js";
 import { WholeForkBuffer } from "./scan.js";
-import { isNotChecked } from "./catalog.js";
+import { isNotChecked } from "../formats/codes/checks.js";
 import { catalogProblemReports, checkDirectories } from "./directory.js";
 import { groupUnits, planJobs, wholeDatabases, type PlannedJob, type TargetSpec, type Unit } from "./targets.js";
 import { findPgdata } from "../formats/catalog/locate.js";

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CHECKS, CHECK_BY_CODE } from "../../verify/catalog.js";
+import { CHECKS, CHECK_BY_CODE } from "../../formats/codes/checks.js";
 import { renderChecksDoc } from "../../verify/checks-doc.js";
 import { PG_BIN } from "../pg/server.js";
 
@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
   });
 }
 
-test("docs/checks.md is generated from verify/catalog.ts", () => {
+test("docs/checks.md is generated from formats/codes/checks.ts", () => {
   assert.equal(readFileSync(join(ROOT, "docs/checks.md"), "utf8"), renderChecksDoc(), "regenerate with: npx tsx verify/checks-doc.ts > docs/checks.md");
 });
 

@@ -17,7 +17,7 @@ import { readWholeFork, scanPages, type WholeForkBuffer } from "../scan.js";
 import { BlockCache } from "../block-cache.js";
 import type { FindingSink } from "../findings.js";
 import { checkPage } from "../page-check.js";
-import { CHECK_BY_CODE } from "../catalog.js";
+import { CHECK_BY_CODE } from "../../formats/codes/checks.js";
 import { BtPage } from "./bt-page.js";
 import { EQUALIMAGE_TYPES } from "./compare.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, tidText, type IndexKeys } from "./keys.js";

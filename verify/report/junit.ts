@@ -6,7 +6,7 @@
 import type { RelationReport } from "../relation.js";
 import type { VerifyRun } from "../run.js";
 import { findingText, relationLabel } from "./text.js";
-import { isNotChecked } from "../catalog.js";
+import { isNotChecked } from "../../formats/codes/checks.js";
 
 // XML 1.0 allows tab, newline, carriage return and the printable ranges only
 const INVALID_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;

@@ -3,7 +3,7 @@
 import type { Finding, Location } from "../../formats/schema/errors.js";
 import type { RelationReport } from "../relation.js";
 import type { VerifyRun } from "../run.js";
-import { isNotChecked } from "../catalog.js";
+import { isNotChecked } from "../../formats/codes/checks.js";
 
 export interface TextOptions {
   /** also list the other info findings (not-checked notes are always listed) */

@@ -3,7 +3,7 @@
 // contrib/amcheck, or the buffer manager / pg_checksums) reports the same problem.
 // docs/checks.md is generated from this list (verify/checks-doc.ts) and a test keeps them equal;
 // every finding the engine emits must name a code listed here (findings.ts enforces it).
-import type { Severity } from "../formats/schema/errors.js";
+import type { Severity } from "../schema/errors.js";
 
 export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix";
 
@@ -272,7 +272,7 @@ export const CHECKS: readonly CheckInfo[] = [
 export const CHECK_BY_CODE: ReadonlyMap<string, CheckInfo> = (() => {
   const m = new Map<string, CheckInfo>();
   for (const c of CHECKS) {
-    if (m.has(c.code)) throw new Error(`duplicate check code ${c.code} in verify/catalog.ts`);
+    if (m.has(c.code)) throw new Error(`duplicate check code ${c.code} in formats/codes/checks.ts`);
     m.set(c.code, c);
   }
   return m;
@@ -290,7 +290,7 @@ export const isNotChecked = (code: string): boolean => NOT_CHECKED_CODES.has(cod
 
 export function checkInfo(code: string): CheckInfo {
   const c = CHECK_BY_CODE.get(code);
-  if (!c) throw new Error(`finding code ${code} is not in verify/catalog.ts`);
+  if (!c) throw new Error(`finding code ${code} is not in formats/codes/checks.ts`);
   return c;
 }
 
