@@ -1,5 +1,6 @@
 // Exit codes (as pg_amcheck's): 0 clean, 1 operational error (bad arguments, unreadable
-// input), 2 damage found.
+// input), 2 damage found, 70 an internal error; an error's code class picks one.
+import { codeClass, type Code } from "../formats/codes/index.js";
 import { FormatError, describeLocation } from "../formats/schema/errors.js";
 
 export const EXIT_OK = 0;
@@ -17,12 +18,20 @@ export function handleStdoutErrors(): void {
   });
 }
 
-/** FormatError codes that mean "you asked for something that is not there", not damage. */
-const OPERATIONAL = new Set([
-  "FILE_NOT_FOUND", "FILE_IS_DIRECTORY", "CLUSTER_NOT_FOUND", "DATABASE_NOT_FOUND", "RELATION_NOT_FOUND", "RELATION_AMBIGUOUS",
-  "RELATION_HAS_NO_STORAGE", "BLOCK_RANGE_OUT_OF_RELATION", "CLUSTER_UNSUPPORTED_VERSION", "CONTROL_UNSUPPORTED_VERSION",
-  "RELMAP_UNSUPPORTED_VERSION", "CONTROL_MISSING", "REL_FILE_MISSING", "RELMAP_MISSING", "USAGE",
-]);
+/** pgdisk contradicted itself (a bug to report). */
+export const EXIT_INTERNAL = 70;
+
+/** The exit status of a command stopped by an error: its code's class decides (formats/codes). */
+export function exitStatusFor(code: Code): number {
+  switch (codeClass(code)) {
+    case "damage":
+      return EXIT_DAMAGE;
+    case "internal":
+      return EXIT_INTERNAL;
+    default:
+      return EXIT_USAGE;
+  }
+}
 
 export class UsageError extends FormatError {
   constructor(message: string) {
@@ -36,7 +45,7 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
     const loc = describeLocation(e.location);
     write(`pgdisk: ${e.code === "USAGE" ? "" : `${e.code}: `}${e.message}${loc && !e.message.includes(loc) ? ` (${loc})` : ""}\n`);
     if (e.detail) write(`DETAIL: ${e.detail}\n`);
-    return OPERATIONAL.has(e.code) ? EXIT_USAGE : EXIT_DAMAGE;
+    return exitStatusFor(e.code);
   }
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === "string" && ["ENOENT", "EACCES", "EISDIR", "ENOTDIR", "EPERM"].includes(err.code)) {
@@ -44,5 +53,5 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
     return EXIT_USAGE;
   }
   write(`pgdisk: internal error (please report): ${err?.stack ?? String(e)}\n`);
-  return 70;
+  return EXIT_INTERNAL;
 }

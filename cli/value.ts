@@ -1,8 +1,7 @@
 // `pgdisk inspect value`: commander wiring only; the work is in inspect/value.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { writeFileSync } from "node:fs";
-import { EXIT_OK, EXIT_USAGE, reportError } from "./exit.js";
-import { FormatError } from "../formats/schema/errors.js";
+import { EXIT_OK, reportError } from "./exit.js";
 import { readValue } from "../inspect/value/value.js";
 import { statsText, valueJson, valueOutput, type ValueFormat } from "../inspect/value/render.js";
 import { supportedRangeText } from "../formats/version/index.js";
@@ -30,8 +29,6 @@ function parseSlice(s: string): { start: number; end?: number } {
   if (end !== undefined && end < start) throw new InvalidArgumentError(`byte range "${s}" ends before it starts`);
   return { start, end };
 }
-
-const OPERATIONAL = new Set(["COLUMN_NOT_FOUND", "TID_OUT_OF_RANGE", "TID_IS_REDIRECT", "TID_NO_TUPLE", "VALUE_IS_DEFAULT", "NOT_A_TABLE", "TOAST_RELATION_MISSING"]);
 
 export function makeValueCommand(): Command {
   return new Command("value")
@@ -77,8 +74,7 @@ Examples:
         if (o.stats) process.stderr.write(statsText(r));
         process.exitCode = EXIT_OK;
       } catch (e) {
-        const code = reportError(e);
-        process.exitCode = e instanceof FormatError && OPERATIONAL.has(e.code) ? EXIT_USAGE : code;
+        process.exitCode = reportError(e);
       }
     });
 }

@@ -3,7 +3,7 @@
 // capped so a badly damaged relation still gives a readable report.
 import type { Finding, Location, Severity } from "../formats/schema/errors.js";
 import { FormatError } from "../formats/schema/errors.js";
-import { checkInfo } from "../formats/codes/checks.js";
+import { checkInfo, isCheckCode, type CheckCode } from "../formats/codes/checks.js";
 
 export class FindingSink {
   readonly list: Finding[] = [];
@@ -17,7 +17,7 @@ export class FindingSink {
     private readonly downgrade?: (code: string) => Severity | undefined,
   ) {}
 
-  add(code: string, message: string, location: Location, detail?: string, severity?: Severity): void {
+  add(code: CheckCode, message: string, location: Location, detail?: string, severity?: Severity): void {
     const info = checkInfo(code);
     const n = (this.perCode.get(code) ?? 0) + 1;
     this.perCode.set(code, n);
@@ -31,9 +31,11 @@ export class FindingSink {
   }
 
   /** A FormatError thrown by a decoder, with the caller's location filled in. */
-  fromError(e: FormatError, location: Location, code = e.code, severity?: Severity): void {
+  fromError(e: FormatError, location: Location, code?: CheckCode, severity?: Severity): void {
     const loc = { ...location, ...clean(e.location) };
-    this.add(code, e.message, loc, e.detail, severity);
+    const c = code ?? e.code;
+    if (!isCheckCode(c)) throw new Error(`finding code ${c} is not in formats/codes/checks.ts`);
+    this.add(c, e.message, loc, e.detail, severity);
   }
 
   count(severity?: Severity): number {

@@ -13,6 +13,7 @@ import type { XactStatusLookup } from "../storage/clog.js";
 import { RelationFork, scanBlocks } from "../storage/relfile.js";
 import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../page/page.js";
+import type { CheckCode } from "../codes/checks.js";
 
 export type CatalogValue = number | boolean | string | number[] | string[] | Uint8Array | null;
 export type CatalogRow = Record<string, CatalogValue>;
@@ -90,7 +91,7 @@ function arrayElements(payload: Uint8Array): Uint8Array[] {
 /** A catalog page or tuple a tolerant scan (ScanOptions.problems) left out, and why. */
 export interface CatalogProblem {
   /** PAGE_* (a header check failed: the page is left out), CATALOG_TUPLE_UNREADABLE, or CATALOG_PAGE_NEW (all zeros before the catalog's last page: whatever rows it held are unknown) */
-  code: string;
+  code: CheckCode;
   message: string;
   location: Location;
 }

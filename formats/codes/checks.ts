@@ -7,8 +7,8 @@ import type { Severity } from "../schema/errors.js";
 
 export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix";
 
-export interface CheckInfo {
-  code: string;
+export interface CheckInfo<C extends string = CheckCode> {
+  code: C;
   severity: Severity;
   area: CheckArea;
   /** what is wrong when the check fires */
@@ -21,16 +21,17 @@ export interface CheckInfo {
   note?: string;
 }
 
-type Row = [code: string, severity: Severity, meaning: string, detection: string, amcheck?: string, note?: string];
+type Row<C extends string> = readonly [code: C, severity: Severity, meaning: string, detection: string, amcheck?: string, note?: string];
 
 const NBT = "verify_nbtree.c";
 const VH = "verify_heapam.c";
 
-function area(a: CheckArea, rows: Row[]): CheckInfo[] {
+// `const C` keeps each row's code as a literal type, so CheckCode below is the union of them all.
+function area<const C extends string>(a: CheckArea, rows: readonly Row<C>[]): CheckInfo<C>[] {
   return rows.map(([code, severity, meaning, detection, amcheck, note]) => ({ code, severity, area: a, meaning, detection, ...(amcheck ? { amcheck } : {}), ...(note ? { note } : {}) }));
 }
 
-export const CHECKS: readonly CheckInfo[] = [
+const CHECK_ROWS = [
   ...area("relation", [
     ["REL_PARTIAL_BLOCK", "error", "a segment file ends with a partial block", "file size modulo BLCKSZ is not zero", "could not read block %u in file \"%s\": read %d of %d", "pg_checksums (fatal)"],
     ["REL_SHORT_READ", "error", "a block could not be read whole", "positioned read returned fewer than BLCKSZ bytes", "could not read block %u in file \"%s\": read %d of %d", "pg_checksums"],
@@ -269,6 +270,10 @@ export const CHECKS: readonly CheckInfo[] = [
   ]),
 ];
 
+/** Every finding code `pgdisk verify` can report (a typo in a check's code does not compile). */
+export type CheckCode = (typeof CHECK_ROWS)[number]["code"];
+export const CHECKS: readonly CheckInfo[] = CHECK_ROWS;
+
 export const CHECK_BY_CODE: ReadonlyMap<string, CheckInfo> = (() => {
   const m = new Map<string, CheckInfo>();
   for (const c of CHECKS) {
@@ -287,6 +292,8 @@ export const NOT_CHECKED_CODES: ReadonlySet<string> = new Set(["REL_NOT_CHECKED_
 for (const code of NOT_CHECKED_CODES) if (checkInfo(code).severity !== "info") throw new Error(`not-checked code ${code} must be an info finding`);
 
 export const isNotChecked = (code: string): boolean => NOT_CHECKED_CODES.has(code);
+
+export const isCheckCode = (s: string): s is CheckCode => CHECK_BY_CODE.has(s);
 
 export function checkInfo(code: string): CheckInfo {
   const c = CHECK_BY_CODE.get(code);

@@ -1,10 +1,11 @@
 // The FormatErrors of LZ4 block decoding (shared by the one-shot and the streaming decoder).
 // Offsets are input positions, the ones liblz4 reports as -(offset) - 1.
 import { FormatError } from "../schema/errors.js";
+import type { Code } from "../codes/index.js";
 
 const LASTLITERALS = 5;
 
-export const fail = (code: string, message: string, offset: number, detail?: string): FormatError =>
+export const fail = (code: Code, message: string, offset: number, detail?: string): FormatError =>
   new FormatError(code, message, { offset, path: "lz4" }, detail);
 
 export function offsetZero(at: number, op: number): FormatError {

@@ -9,6 +9,7 @@
 // x86-64, so bytes >= 0x80 hash as negative numbers), same 4096-entry history with round-robin
 // recycling, same good_match/drop search cut-off and the same give-up rules.
 import { FormatError } from "../schema/errors.js";
+import type { Code } from "../codes/index.js";
 
 /** PGLZ_Strategy (src/include/common/pg_lzcompress.h); field names are PostgreSQL's. */
 export interface PglzStrategy {
@@ -58,7 +59,7 @@ export const pglzMaxOutput = (slen: number): number => slen + 4;
 /** Upper bound of the output a stream of n bytes can describe: a 3-byte tag yields at most 273 bytes. */
 export const pglzMaxDecompressed = (n: number): number => n * 91;
 
-const fail = (code: string, message: string, offset: number, detail?: string): FormatError =>
+const fail = (code: Code, message: string, offset: number, detail?: string): FormatError =>
   new FormatError(code, message, { offset, path: "pglz" }, detail);
 
 /**

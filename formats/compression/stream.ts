@@ -11,6 +11,7 @@
 import { FormatError } from "../schema/errors.js";
 import { copyBack, pglzMaxDecompressed } from "./pglz.js";
 import { lastLiteralsError, matchInLastLiterals, offsetBeyond, offsetZero, sizeMismatch, truncatedLength } from "./lz4-errors.js";
+import type { Code } from "../codes/index.js";
 
 export interface DecompressStream {
   /** The output buffer; output.subarray(0, produced) is final. */
@@ -43,7 +44,7 @@ export interface StreamOptions {
 
 const EMPTY = new Uint8Array(0);
 
-function fail(method: string, code: string, message: string, offset: number, detail?: string): FormatError {
+function fail(method: string, code: Code, message: string, offset: number, detail?: string): FormatError {
   return new FormatError(code, message, { offset, path: method }, detail);
 }
 

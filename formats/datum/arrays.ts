@@ -9,6 +9,7 @@ import { FormatError } from "../schema/errors.js";
 import type { DecodeContext, DecoderTable } from "./decoder.js";
 import { alignBytes, alignUp, type TypeLookup } from "./types.js";
 import { embeddedVarlena, view } from "./util.js";
+import type { Code } from "../codes/index.js";
 
 /** ArrayType after vl_len_ (the caller strips the varlena header). */
 export const ArrayTypeHeader = register(
@@ -34,7 +35,7 @@ export interface DecodedArray {
 
 /** Split an array payload into its elements. Needs the element type's length and alignment. */
 export function readArray(d: Uint8Array, types: TypeLookup): DecodedArray {
-  const err = (code: string, msg: string, offset?: number): FormatError => new FormatError(code, `array: ${msg}`, { offset });
+  const err = (code: Code, msg: string, offset?: number): FormatError => new FormatError(code, `array: ${msg}`, { offset });
   if (d.length < ArrayTypeHeader.size) throw err("ARRAY_TRUNCATED", `header needs ${ArrayTypeHeader.size} bytes, got ${d.length}`);
   const dv = view(d);
   const ndim = dv.getInt32(ArrayTypeHeader.offsets.ndim, true);

@@ -9,6 +9,7 @@ import { SizeOfPageHeaderData } from "../page/page-header.js";
 import { SizeOfItemIdData } from "../page/item-id.js";
 import { BTP_PREFIX, P_HIKEY, P_FIRSTKEY, SizeOfBTPageOpaqueData } from "./opaque.js";
 import { BT_IS_POSTING, INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_SIZE_MASK, INDEX_VAR_MASK, IndexAttributeBitMapData, IndexTupleData, indexDataOffset, SizeOfIndexTupleData, SizeOfItemPointerData, tInfoRaw } from "./index-tuple.js";
+import type { Code } from "../codes/index.js";
 
 /** The original null bitmap (IndexAttributeBitMapData, 4 bytes) follows the coded header when orig_t_info has INDEX_NULL_MASK. */
 const BITMAP = IndexAttributeBitMapData.size;
@@ -83,7 +84,7 @@ export const directoryLength = (groups: readonly { anchor: Uint8Array }[]): numb
   maxAlign(SizeOfPrefixDirHeader + SizeOfPrefixGroupEntry * groups.length + groups.reduce((s, g) => s + g.anchor.length, 0));
 
 const dvOf = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
-const fail = (code: string, msg: string, offset?: number): never => {
+const fail = (code: Code, msg: string, offset?: number): never => {
   throw new FormatError(code, msg, offset === undefined ? {} : { offset });
 };
 

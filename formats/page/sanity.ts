@@ -4,13 +4,14 @@ import type { Finding, Location } from "../schema/errors.js";
 import { PageHeaderData, PD_VALID_FLAG_BITS, PG_PAGE_LAYOUT_VERSION, SizeOfPageHeaderData } from "./page-header.js";
 import { LP_DEAD, LP_NORMAL, LP_REDIRECT, LP_UNUSED, lpFlags, lpLen, lpOff } from "./item-id.js";
 import { itemIdOffset, itemIdWord, maxOffsetNumber, pdFlags, pdLower, pdPagesizeVersion, pdSpecial, pdUpper } from "./page.js";
+import type { CheckCode } from "../codes/checks.js";
 
 const PH = PageHeaderData.offsets;
 
 /** Header checks. Returns findings; an empty list means the header is sane. */
-export function checkPageHeader(dv: DataView, pageSize: number, loc: Location): Finding[] {
-  const out: Finding[] = [];
-  const f = (code: string, message: string, offset: number, path: string): void => {
+export function checkPageHeader(dv: DataView, pageSize: number, loc: Location): Finding<CheckCode>[] {
+  const out: Finding<CheckCode>[] = [];
+  const f = (code: CheckCode, message: string, offset: number, path: string): void => {
     out.push({ code, severity: "error", message, location: { ...loc, offset, path } });
   };
   const flags = pdFlags(dv);
@@ -35,8 +36,8 @@ export interface LpCheckOptions {
 }
 
 /** Line pointer checks on a page whose header is sane. */
-export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOptions = {}): Finding[] {
-  const out: Finding[] = [];
+export function checkLinePointers(dv: DataView, loc: Location, opts: LpCheckOptions = {}): Finding<CheckCode>[] {
+  const out: Finding<CheckCode>[] = [];
   const n = maxOffsetNumber(dv);
   const upper = pdUpper(dv);
   const lower = pdLower(dv);

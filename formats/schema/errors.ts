@@ -1,5 +1,7 @@
 // Decoding throws FormatError; verification catches it and turns it into a finding.
-// Every error carries a stable code and as much location as the thrower knows.
+// Every error carries a stable code from the one catalog (formats/codes) and as much location
+// as the thrower knows.
+import type { Code } from "../codes/index.js";
 
 export interface Location {
   file?: string;
@@ -18,7 +20,7 @@ export interface Location {
 export class FormatError extends Error {
   constructor(
     /** stable code, e.g. "PAGE_LOWER_GT_UPPER" */
-    readonly code: string,
+    readonly code: Code,
     message: string,
     readonly location: Location = {},
     readonly detail?: string,
@@ -53,8 +55,8 @@ export function describeLocation(l: Location): string {
 export type Severity = "error" | "warning" | "info";
 
 /** A problem found while reading or verifying: stable code, severity, where, what. */
-export interface Finding {
-  code: string;
+export interface Finding<C extends Code = Code> {
+  code: C;
   severity: Severity;
   message: string;
   location: Location;

@@ -8,6 +8,7 @@ import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../he
 import { ArrayTypeHeader } from "../datum/arrays.js";
 import type { Tid } from "../page/item-pointer.js";
 import { readVarlenaHeader } from "../varlena/varlena.js";
+import type { Code } from "../codes/index.js";
 
 export const TID_TYPE_OID = 27;
 export const INT8_TYPE_OID = 20;
@@ -38,7 +39,7 @@ export interface Chunk {
   shortForm: boolean;
 }
 
-const bad = (code: string, msg: string, offset?: number, attnum?: number): FormatError => new FormatError(code, msg, { offset, attnum });
+const bad = (code: Code, msg: string, offset?: number, attnum?: number): FormatError => new FormatError(code, msg, { offset, attnum });
 
 /** Payload of the varlena at `off` (after alignment), or a precise error. Returns [start, end, next, short]. */
 function varlenaAt(t: Uint8Array, off: number, align: number, attnum: number, name: string): [number, number, number, boolean] {

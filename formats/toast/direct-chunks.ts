@@ -9,6 +9,7 @@ import type { Tid } from "../page/item-pointer.js";
 import { decodeChunk, offsetAt, tidAt, type Chunk } from "./chunk.js";
 import { tupleAt, type PageCache, type Touch } from "./pages.js";
 import { DIRECT_TOAST_FANOUT, sliceCount, sliceLength, tierOf, treeLevels } from "./tiers.js";
+import type { Code } from "../codes/index.js";
 
 export type DirectRole = "root" | "node" | "leaf";
 
@@ -29,7 +30,7 @@ interface Walk extends DirectContext {
 
 const key = (t: Tid): number => t.block * 65536 + t.offset;
 
-function fail(w: Walk, code: string, msg: string, t?: Tid): never {
+function fail(w: Walk, code: Code, msg: string, t?: Tid): never {
   throw new FormatError(code, `direct toast value at (${w.root.block},${w.root.offset}): ${msg}`, { file: w.heap.fork.basePath, block: t?.block, item: t?.offset });
 }
 

@@ -20,6 +20,7 @@ import { directSlices } from "./direct-chunks.js";
 import { emptyStats, PageCache, Touch } from "./pages.js";
 import { pointerShape } from "./reader.js";
 import { sliceCount, tierOf, type DirectTier } from "./tiers.js";
+import { isCode, type Code } from "../codes/index.js";
 
 export interface InvariantOptions {
   /** main fork of the TOAST relation */
@@ -61,7 +62,7 @@ export class DirectInvariantChecker {
     this.maxChunk = toastMaxChunkSize(o.heap.geometry.blockSize);
   }
 
-  private add(code: string, severity: Severity, message: string, location: Location, detail?: string): void {
+  private add(code: Code, severity: Severity, message: string, location: Location, detail?: string): void {
     this.findings.push({ code, severity, message, location, ...(detail ? { detail } : {}) });
   }
 
@@ -74,7 +75,8 @@ export class DirectInvariantChecker {
       sh = pointerShape(p, this.o.toastRelid);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      this.add(e.code.replace(/^TOAST_/, "DTOAST_"), "error", e.message, where);
+      const direct = e.code.replace(/^TOAST_/, "DTOAST_");
+      this.add(isCode(direct) ? direct : e.code, "error", e.message, where);
       return;
     }
     const rootKey = tidKey(p.root);
@@ -94,7 +96,7 @@ export class DirectInvariantChecker {
     const S = new Uint8Array(sh.storedSize);
     let pos = 0;
     let problem: FormatError | null = null;
-    const chunkNotes: [string, Severity, string, Tid][] = [];
+    const chunkNotes: [Code, Severity, string, Tid][] = [];
     try {
       const ctx = {
         heap: this.cache,

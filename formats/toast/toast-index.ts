@@ -12,6 +12,7 @@ import { BTP_LEAF, BTP_META, P_NONE, pFirstDataKey, pIgnore, readBTOpaque, SizeO
 import { BTREE_MAGIC, BTREE_MIN_VERSION, BTREE_VERSION, readBTMeta } from "../nbtree/meta.js";
 import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_SIZE_MASK, SizeOfIndexTupleData, SizeOfItemPointerData } from "../nbtree/index-tuple.js";
 import type { PageCache, Touch } from "./pages.js";
+import type { Code } from "../codes/index.js";
 
 export interface IndexEntry {
   seq: number;
@@ -40,7 +41,7 @@ export class ToastIndexScanner {
 
   constructor(readonly cache: PageCache) {}
 
-  private err(code: string, msg: string, block?: number, item?: number): FormatError {
+  private err(code: Code, msg: string, block?: number, item?: number): FormatError {
     return new FormatError(code, msg, { file: this.cache.fork.basePath, block, item });
   }
 

@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { FormatError, type Finding } from "../../formats/schema/errors.js";
 import { addSummary, countFinding, emptySummary, planRelation, type DumpEvent, type DumpOptions } from "./dump.js";
 import { specOf, type ResolvedRelation } from "./target.js";
+import { isCode } from "../../formats/codes/index.js";
 import type { DumpJob } from "./dump-worker.js";
 import type { DumpSummary } from "./model.js";
 
@@ -97,7 +98,7 @@ export async function dumpParallel(
         w.on("message", (m: { id: number; error?: { message: string; code?: string; location?: object } } & UnitResult) => {
           running--;
           if (m.error) {
-            reject(new FormatError(m.error.code ?? "DUMP_WORKER_FAILED", m.error.message, m.error.location ?? {}));
+            reject(new FormatError(m.error.code && isCode(m.error.code) ? m.error.code : "DUMP_WORKER_FAILED", m.error.message, m.error.location ?? {}));
             return;
           }
           results.set(m.id, { ...m, worker: w });

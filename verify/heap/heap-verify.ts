@@ -22,6 +22,7 @@ import type { MultiXactReader } from "./multixact.js";
 import { Bounds, Commit, fxidText, type XidContext } from "./xid.js";
 import { ctidBlock, ctidOffset, isHotUpdated, T_BITS, T_FIELD3, T_HOFF, T_INFOMASK, T_INFOMASK2, T_XMAX, tupleXmin, xmaxLockedOnly, xminHintCommitted, xminHintInvalid } from "./tuple-walk.js";
 import { viewOf } from "../page-view.js";
+import type { CheckCode } from "../../formats/codes/checks.js";
 
 export interface HeapTarget {
   fork: RelationFork;
@@ -131,7 +132,7 @@ export class HeapVerifier {
     return { file: this.file, block: this.blkno, item: this.item, offset: this.t, ...(attnum !== undefined ? { attnum } : {}) };
   }
 
-  private report(code: string, msg: string, attnum?: number, detail?: string): void {
+  private report(code: CheckCode, msg: string, attnum?: number, detail?: string): void {
     this.sink.add(code, msg, this.loc(attnum), detail);
   }
 

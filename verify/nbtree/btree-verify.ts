@@ -22,6 +22,7 @@ import { BtPage } from "./bt-page.js";
 import { EQUALIMAGE_TYPES } from "./compare.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, tidText, type IndexKeys } from "./keys.js";
 import { viewOf } from "../page-view.js";
+import type { CheckCode } from "../../formats/codes/checks.js";
 
 export interface LeafCollector {
   /** a non-pivot leaf tuple not marked LP_DEAD (posting tuples included); `kv`: its attributes already walked (all of them), when they were */
@@ -543,7 +544,7 @@ export class BtreeVerifier {
     return y.heapTid;
   }
 
-  private once(code: string, blk: number, item: number, msg: string, detail?: string): void {
+  private once(code: CheckCode, blk: number, item: number, msg: string, detail?: string): void {
     const key = `${code}/${blk}/${item}`;
     if (this.reportedBlocks.has(key)) return;
     this.reportedBlocks.add(key);

@@ -11,6 +11,7 @@ import type { FindingSink } from "../findings.js";
 import { chunkFields, type ChunkFields } from "./chunk-fields.js";
 import { checkDecompresses } from "./plain-check.js";
 import { tidKey, tidOf, type ToastRelation } from "./toast-rel.js";
+import type { CheckCode } from "../../formats/codes/index.js";
 
 export const DIRECT_TOAST_TREE_THRESHOLD = 100;
 export const DIRECT_TOAST_FANOUT = 50;
@@ -127,14 +128,14 @@ export function checkDirectValue(p: DirectPointer, rel: ToastRelation, where: Lo
   return w.out;
 }
 
-function emit(sink: FindingSink | null, code: string, msg: string, where: Location, rel: ToastRelation, key?: number, severity?: Severity): void {
+function emit(sink: FindingSink | null, code: CheckCode, msg: string, where: Location, rel: ToastRelation, key?: number, severity?: Severity): void {
   const t = key === undefined ? undefined : tidOf(key);
   const detail = t ? `TOAST relation ${rel.label}, chunk tuple (${t.block},${t.item}).` : `TOAST relation ${rel.label}.`;
   if (!sink) throw new FormatError(code, msg, where, detail);
   sink.add(code, msg, where, detail, severity);
 }
 
-function fail(w: Walk, code: string, msg: string, key: number): never {
+function fail(w: Walk, code: CheckCode, msg: string, key: number): never {
   emit(w.sink, code, msg, w.where, w.rel, key);
   throw new Stop();
 }

@@ -7,6 +7,7 @@ import { FormatError } from "../../formats/schema/errors.js";
 import { decompressedSizeTcinfo } from "../../formats/compression/index.js";
 import type { FindingSink } from "../findings.js";
 import { CHUNK_DATA_NULL, CHUNK_OK, chunkDataFields, tidOf, type ToastRelation } from "./toast-rel.js";
+import type { CheckCode } from "../../formats/codes/index.js";
 
 export interface PlainPointer {
   valueId: number;
@@ -26,7 +27,7 @@ export interface PlainCheckResult {
  */
 export function checkPlainValue(p: PlainPointer, rel: ToastRelation, where: Location, sink: FindingSink | null, decompress: boolean, wantStored = true): PlainCheckResult {
   const v = p.valueId;
-  const report = (code: string, msg: string, key?: number): void => {
+  const report = (code: CheckCode, msg: string, key?: number): void => {
     if (!sink) throw new FormatError(code, msg, where);
     const t = key === undefined ? undefined : tidOf(key);
     sink.add(code, msg, where, t ? `TOAST relation ${rel.label}, chunk tuple (${t.block},${t.item}).` : `TOAST relation ${rel.label}.`);
