@@ -69,9 +69,9 @@ function shortestExact(m2: bigint, e2: number, lowerGapHalved: boolean): Shortes
   }
 }
 
-/** Digits of a JavaScript shortest-round-trip string such as "1.5e-7" or "123.45". */
-function jsDigits(a: number): Shortest {
-  const [mant, e] = a.toString().split("e") as [string, string | undefined];
+/** Digits and exponent of a decimal string such as "1.5e-7", "123.45" or "0.0012". */
+function decimalDigits(text: string): Shortest {
+  const [mant, e] = text.split("e") as [string, string | undefined];
   const dot = mant.indexOf(".");
   let digits = dot < 0 ? mant : mant.slice(0, dot) + mant.slice(dot + 1);
   let exp10 = (dot < 0 ? mant.length : dot) - 1 + (e === undefined ? 0 : Number(e));
@@ -80,6 +80,9 @@ function jsDigits(a: number): Shortest {
   exp10 -= lead;
   return { digits, exp10 };
 }
+
+/** Digits of a JavaScript shortest-round-trip string of a double. */
+const jsDigits = (a: number): Shortest => decimalDigits(a.toString());
 
 const TWO_52 = 2 ** 52;
 
@@ -98,11 +101,50 @@ function shortestDouble(a: number): Shortest {
   return shortestExact(frac | (1n << 52n), biased - 1075, frac === 0n && biased > 1);
 }
 
-function shortestFloat(bits: number): Shortest {
+function shortestFloat(bits: number, a: number): Shortest {
   const biased = (bits >>> 23) & 0xff;
   const frac = bits & 0x7fffff;
   const m2 = biased === 0 ? frac : frac | 0x800000;
-  return shortestExact(BigInt(m2), (biased === 0 ? 1 : biased) - 150, frac === 0 && biased > 1);
+  const e2 = (biased === 0 ? 1 : biased) - 150;
+  // At a power of two the interval is lopsided (the lower gap is halved), and there the nearest
+  // p-digit decimal may lie outside while a farther one lies inside: only the exact search knows.
+  const lowerGapHalved = frac === 0 && biased > 1;
+  if (!lowerGapHalved) {
+    const fast = shortestFloatFast(a, 2 ** (e2 - 1));
+    if (fast) return fast;
+  }
+  return shortestExact(BigInt(m2), e2, lowerGapHalved);
+}
+
+/**
+ * The float4 value |a| and its rounding interval (a - half, a + half) are exact doubles. The
+ * nearest p-digit decimal (toPrecision) is Ryu's answer for the smallest p at which it lies
+ * strictly inside the interval: the interval is symmetric, so no farther p-digit decimal can be
+ * inside when the nearest is not, and a nearer one (more digits) stays inside, so that p is found
+ * by bisection over 1..9 (9 digits always identify a float4). Comparing the parsed double decides
+ * exactly because parsing rounds monotonically; a decimal on a bound, or a tie between two
+ * p-digit decimals (Ryu rounds ties to even, toPrecision away from zero), goes to the exact search.
+ */
+function shortestFloatFast(a: number, half: number): Shortest | null {
+  const lo = a - half;
+  const hi = a + half;
+  let low = 1;
+  let high = 9;
+  let found = "";
+  while (low <= high) {
+    const p = (low + high) >> 1;
+    const text = a.toPrecision(p);
+    const x = +text;
+    if (x === lo || x === hi) return null;
+    if (x > lo && x < hi) {
+      found = text;
+      high = p - 1;
+    } else low = p + 1;
+  }
+  if (!found) return null;
+  const next = a.toPrecision(low + 1);
+  if (next.replace(/e.*$/, "").endsWith("5") && +next === a) return null;
+  return decimalDigits(found);
 }
 
 export function float8Text(v: number): string {
@@ -112,10 +154,14 @@ export function float8Text(v: number): string {
   return formatShortest(neg, shortestDouble(Math.abs(v)), 15);
 }
 
+const FLOAT4_BITS = new Uint32Array(1);
+const FLOAT4_VALUE = new Float32Array(FLOAT4_BITS.buffer);
+
 export function float4Text(bits: number): string {
-  const v = new Float32Array(new Uint32Array([bits]).buffer)[0]!;
+  FLOAT4_BITS[0] = bits;
+  const v = FLOAT4_VALUE[0]!;
   const neg = (bits & 0x80000000) !== 0;
-  return special(v, neg) ?? formatShortest(neg, shortestFloat(bits), 6);
+  return special(v, neg) ?? formatShortest(neg, shortestFloat(bits, Math.abs(v)), 6);
 }
 
 export const FLOAT_DECODERS: DecoderTable = {
