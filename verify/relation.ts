@@ -20,6 +20,7 @@ import { live } from "./heap/liveness.js";
 import { XidContext } from "./heap/xid.js";
 import { BtreeVerifier } from "./nbtree/btree-verify.js";
 import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from "./nbtree/heapallindexed.js";
+import { indexExprs, type IndexExprs } from "./nbtree/index-exprs.js";
 import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
@@ -267,6 +268,19 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
   return report;
 }
 
+/** An index's expressions and predicate compiled for heapallindexed, or the error that says why they cannot be. */
+function compiledTrees(cat: DatabaseCatalog, info: { exprs: string | null; pred: string | null }): IndexExprs | null | FormatError {
+  try {
+    return indexExprs(info.exprs, info.pred, !!info.pred && nullTestPredicate(info.pred) !== null, { defaultCtypeIsC: C_LOCALES.has(cat.db.ctype) });
+  } catch (e) {
+    if (e instanceof FormatError) return e;
+    throw e;
+  }
+}
+
+/** LC_CTYPE values under which lower/upper change ASCII letters only. */
+const C_LOCALES = new Set(["C", "POSIX"]);
+
 function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork, sink: FindingSink, env: JobEnv, report: RelationReport, label: string, checksums: boolean, defer = false): Omit<PendingProbe, "path" | "rest"> | null {
   const ctx = env.ctx!;
   const info = cat.indexes().get(rel.oid);
@@ -288,8 +302,8 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   if (env.opts.heapallindexed && !heap) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for index "${label}": its table (oid ${info.tableOid}) has no pg_class row`, { file: fork.basePath });
   else if (env.opts.heapallindexed && !existsSync(heapPath)) sink.add("REL_FILE_MISSING", `relation file ${heapPath} of table "${heap!.name}" does not exist: heapallindexed of index "${label}" could not run`, { file: heapPath });
   else if (env.opts.heapallindexed && heap) {
-    if (info.exprs) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for expression index "${label}"`, { file: fork.basePath });
-    else if (info.pred && !nullTestPredicate(info.pred)) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for partial index "${label}": its predicate is not a NULL test pgdisk can evaluate offline`, { file: fork.basePath });
+    const trees = compiledTrees(cat, info);
+    if (trees instanceof FormatError) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for ${info.exprs ? "expression" : "partial"} index "${label}": ${trees.message}`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize, !!env.opts.exactHeapallindexed);
   }
   const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPages: env.onPages, wholeBuffer: env.wholeBuffer }, sink);
@@ -321,7 +335,7 @@ function proberFor(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingPr
       toast,
       isToast: heap.kind === "t",
     },
-    ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null })),
+    ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null, exprs: compiledTrees(cat, p.info) as IndexExprs | null })),
   );
   return { prober, close: () => own?.fork.close() };
 }

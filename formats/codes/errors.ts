@@ -78,9 +78,12 @@ const ERROR_ROWS = [
     ["BROWSE_NOT_TOASTED", "the attribute is not stored in the tuple (NULL or missing)"],
     ["BROWSE_SEARCH_UNSUPPORTED", "key search works on btree indexes only"],
     ["INTERRUPTED", "SIGINT or SIGTERM stopped a writer at a safe point (exit 128 + the signal)"],
+    ["EXPR_UNSUPPORTED", "an index expression or predicate uses a node or function the offline evaluator does not have"],
     ["TOAST_OID_EXHAUSTED", "no free OID is left for a TOAST value"],
   ]),
   ...group("damage", [
+    ["NODE_TREE_MALFORMED", "a pg_node_tree text (an index expression or predicate) does not parse"],
+    ["EXPR_OVERFLOW", "an index expression overflows its type on a row (the server could not have indexed it)"],
     ["STRUCT_TRUNCATED", "a struct runs past the end of its buffer"],
     ["PAGE_SIZE_INVALID", "a page buffer does not have the cluster's BLCKSZ"],
     ["PAGE_BAD_SPECIAL_SIZE", "the special space size fits no access method"],

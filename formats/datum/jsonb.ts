@@ -39,6 +39,23 @@ interface Cut {
   cut: boolean;
 }
 
+/** Where child i of a container lies: its JEntry, its data [from, to) and its data offset. */
+function childSpan(dv: DataView, entriesAt: number, dataAt: number, end: number, i: number): { je: number; from: number; to: number; off: number } {
+  // start offset: sum lengths back to the nearest entry that stores an end offset
+  let off = 0;
+  for (let j = i - 1; j >= 0; j--) {
+    const e = dv.getUint32(entriesAt + 4 * j, true);
+    off += e & JENTRY_OFFLENMASK;
+    if (e & JENTRY_HAS_OFF) break;
+  }
+  const je = dv.getUint32(entriesAt + 4 * i, true);
+  const len = je & JENTRY_HAS_OFF ? (je & JENTRY_OFFLENMASK) - off : je & JENTRY_OFFLENMASK;
+  const from = dataAt + off;
+  const to = from + len;
+  if (len < 0 || to > end) throw new FormatError("JSONB_BAD_JENTRY", `jsonb child ${i} at data offset ${off} length ${len} runs past its container`, { offset: entriesAt + 4 * i });
+  return { je, from, to, off };
+}
+
 /**
  * Text of the container at b[start, end); `start` is 4-byte aligned relative to the payload.
  * With `stop`, the text starting at output position `at` ends (without its closing bracket)
@@ -56,18 +73,7 @@ function containerText(b: Uint8Array, start: number, end: number, top: boolean, 
   const dataAt = entriesAt + 4 * nchildren;
   if (dataAt > end) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: start });
   const child = (i: number, pos = 0): string => {
-    // start offset: sum lengths back to the nearest entry that stores an end offset
-    let off = 0;
-    for (let j = i - 1; j >= 0; j--) {
-      const e = dv.getUint32(entriesAt + 4 * j, true);
-      off += e & JENTRY_OFFLENMASK;
-      if (e & JENTRY_HAS_OFF) break;
-    }
-    const je = dv.getUint32(entriesAt + 4 * i, true);
-    const len = je & JENTRY_HAS_OFF ? (je & JENTRY_OFFLENMASK) - off : je & JENTRY_OFFLENMASK;
-    const from = dataAt + off;
-    const to = from + len;
-    if (len < 0 || to > end) throw new FormatError("JSONB_BAD_JENTRY", `jsonb child ${i} at data offset ${off} length ${len} runs past its container`, { offset: entriesAt + 4 * i });
+    const { je, from, to, off } = childSpan(dv, entriesAt, dataAt, end, i);
     switch (je & JENTRY_TYPEMASK) {
       case JENTRY_ISSTRING:
         return jsonString(utf8Text(b.subarray(from, to)));
@@ -127,3 +133,77 @@ export function jsonbTextPrefix(d: Uint8Array, limit: number): { text: string; c
 export const JSONB_DECODERS: DecoderTable = {
   3802: (d) => jsonbText(d),
 };
+
+/** A jsonb value as its own datum payload (a container; scalars in a one-element JB_FSCALAR array). */
+export interface JsonbValue {
+  jsonb: Uint8Array;
+}
+
+/** The container header, entry and data layout of the jsonb value at d[0, end). */
+function containerOf(d: Uint8Array): { dv: DataView; header: number; count: number; entriesAt: number; dataAt: number } {
+  const dv = view(d);
+  if (d.length < 4) throw new FormatError("JSONB_TRUNCATED", "jsonb container header past end", { offset: 0 });
+  const header = dv.getUint32(0, true);
+  const count = header & JB_CMASK;
+  const n = header & JB_FOBJECT ? count * 2 : count;
+  if (4 + 4 * n > d.length) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: 0 });
+  return { dv, header, count, entriesAt: 4, dataAt: 4 + 4 * n };
+}
+
+/** Child i of a container as a standalone jsonb value (a scalar wrapped as jsonb stores it). */
+function childValue(d: Uint8Array, c: ReturnType<typeof containerOf>, i: number): JsonbValue {
+  const { je, from, to, off } = childSpan(c.dv, c.entriesAt, c.dataAt, d.length, i);
+  const type = je & JENTRY_TYPEMASK;
+  if (type === JENTRY_ISCONTAINER) return { jsonb: d.slice(c.dataAt + alignUp(off, 4), to) };
+  const start = type === JENTRY_ISNUMERIC ? c.dataAt + alignUp(off, 4) : from;
+  const data = d.subarray(start, to);
+  const out = new Uint8Array(8 + data.length);
+  const ov = view(out);
+  ov.setUint32(0, 1 | JB_FSCALAR | JB_FARRAY, true);
+  // the first JEntry of an array stores its end offset (convertJsonbArray: i % JB_OFFSET_STRIDE == 0)
+  ov.setUint32(4, type | data.length | JENTRY_HAS_OFF, true);
+  out.set(data, 8);
+  return { jsonb: out };
+}
+
+/** `jsonb -> text`: the value of an object's key, null when absent or not an object. */
+export function jsonbObjectField(v: JsonbValue, key: string): JsonbValue | null {
+  const d = v.jsonb;
+  const c = containerOf(d);
+  if (!(c.header & JB_FOBJECT)) return null;
+  // keys are stored sorted by (length, bytes); a linear scan is enough for index keys
+  for (let i = 0; i < c.count; i++) {
+    const k = childSpan(c.dv, c.entriesAt, c.dataAt, d.length, i);
+    if (utf8Text(d.subarray(k.from, k.to)) === key) return childValue(d, c, i + c.count);
+  }
+  return null;
+}
+
+/** `jsonb #> text[]`: follow object keys and array subscripts; null where the path leaves the value. */
+export function jsonbPathField(v: JsonbValue, path: (string | null)[]): JsonbValue | null {
+  let cur: JsonbValue | null = v;
+  for (const step of path) {
+    if (cur === null || step === null) return null;
+    const c = containerOf(cur.jsonb);
+    if (c.header & JB_FSCALAR) return null;
+    if (c.header & JB_FOBJECT) cur = jsonbObjectField(cur, step);
+    else {
+      if (!/^-?\d+$/.test(step)) return null;
+      let i = Number(step);
+      if (i < 0) i += c.count;
+      cur = i >= 0 && i < c.count ? childValue(cur.jsonb, c, i) : null;
+    }
+  }
+  return cur;
+}
+
+/** The text `->>` gives for a value: strings unquoted, JSON null as SQL NULL, the rest as jsonb_out. */
+export function jsonbScalarText(v: JsonbValue | null): string | null {
+  if (v === null) return null;
+  const c = containerOf(v.jsonb);
+  if (!(c.header & JB_FSCALAR)) return jsonbText(v.jsonb);
+  const { je, from, to } = childSpan(c.dv, c.entriesAt, c.dataAt, v.jsonb.length, 0);
+  if ((je & JENTRY_TYPEMASK) === JENTRY_ISSTRING) return utf8Text(v.jsonb.subarray(from, to));
+  if ((je & JENTRY_TYPEMASK) === JENTRY_ISNULL) return null;
+  return jsonbText(v.jsonb);
+}

@@ -31,6 +31,8 @@ import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "./keys.js";
 import { TidFingerprints, fingerprint, fingerprintInPage, FP, hashableFormBytes, unstagePage, type SharedFingerprints } from "./fingerprint.js";
 import { viewOf } from "../page-view.js";
+import { decodeExprValue, encodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
+import type { IndexExprs } from "./index-exprs.js";
 
 const NAMEOID = 19;
 
@@ -252,6 +254,8 @@ export interface ProbeTarget {
   indexName: string;
   /** partial index predicate over the tuple's NULLs, when it is one pgdisk can evaluate */
   predicate?: NullTests | null;
+  /** expression columns and a predicate beyond NULL tests, evaluated per tuple */
+  exprs?: IndexExprs | null;
 }
 
 export interface HeapSideStats {
@@ -271,6 +275,8 @@ interface TargetState {
   vals: IndexValues;
   plan: HeapFormPlan;
   direct: DirectState;
+  /** the row the expressions read, for targets with expressions (null otherwise) */
+  row: ExprRow | null;
 }
 
 /**
@@ -305,7 +311,8 @@ export class HeapProber {
     for (const t of targets) {
       const vals = new IndexValues();
       vals.n = t.attrs.length;
-      const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, ...t.indkey), vals, plan: new HeapFormPlan(t.attrs, t.indkey, h.desc.attrs), direct: new DirectState() };
+      const st: TargetState = { t, attrs: [...t.attrs], indkey: Int32Array.from(t.indkey), stats: { liveTuples: 0, unformable: 0 }, need: Math.max(0, t.exprs?.maxAttnum ?? 0, ...t.indkey), vals, plan: new HeapFormPlan(t.attrs, t.indkey, h.desc.attrs), direct: new DirectState(), row: null };
+      if (t.exprs) st.row = new ExprRow(h, st.direct);
       this.ts.push(st);
       need = Math.max(need, st.need);
     }
@@ -357,6 +364,16 @@ export class HeapProber {
         const st = ts[ti];
         const tg = st.t;
         if (tg.predicate && !nullTestsHold(tg.predicate, page, t, natts, hasnull)) continue;
+        let exprSize = 0;
+        if (st.row) {
+          // expressions and predicates read the attributes: walk first, then decide
+          if (!walked) {
+            failAt = walk(page, t, len, hoff, hasnull, natts, need, h.desc, attOff, attLen, attNull);
+            walked = true;
+          }
+          exprSize = failAt >= 0 && failAt < st.need ? -1 : exprForm(st, st.row.at(page, attOff, attLen, attNull, natts, file, blk, i), out);
+          if (exprSize === EXPR_PRED_FALSE) continue;
+        }
         st.stats.liveTuples++;
         if (rootOff === 0) {
           tg.sink.add("BT_HOT_ROOT_MISSING", `failed to find parent tuple for heap-only tuple at (${blk},${i}) in table "${h.relName}"`, { file, block: blk, item: i, offset: t });
@@ -370,8 +387,8 @@ export class HeapProber {
           st.stats.unformable++;
           continue;
         }
-        let size = formFromHeap(st.plan, page, attOff, attLen, attNull, natts, out);
-        if (size < 0) size = slowForm(st, h, page, attOff, attLen, attNull, natts, out, file, blk, i);
+        let size = st.row ? exprSize : formFromHeap(st.plan, page, attOff, attLen, attNull, natts, out);
+        if (size < 0 && !st.row) size = slowForm(st, h, page, attOff, attLen, attNull, natts, out, file, blk, i);
         if (size < 0) {
           st.stats.unformable++;
           continue;
@@ -401,30 +418,97 @@ export class HeapProber {
 /** The expected index tuple through IndexValues (values fetched from TOAST, decompressed, fast defaults); -1 when a value cannot be read. */
 function slowForm(st: TargetState, h: HeapBase, page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, out: FormBuffer, file: string, blk: number, i: number): number {
   const vals = st.vals;
-  let ok = true;
   const attrs = st.attrs;
   const indkey = st.indkey;
-  for (let k = 0; k < attrs.length && ok; k++) {
-    const attnum = indkey[k];
-    const ia = attrs[k];
-    const ha = h.desc.attrs[attnum - 1];
-    if (attNull[attnum]) {
-      // beyond the tuple's natts: the fast default, else NULL
-      if (attnum > natts && ha.missing) ok = missingValue(ha, ia, vals, k);
-      else vals.set(k, VAL_NULL);
-      continue;
-    }
-    const o = attOff[attnum];
-    const l = attLen[attnum];
-    if (ia.len === -2 && ha.typid === NAMEOID) {
-      let e = o;
-      while (e < o + l && page[e] !== 0) e++;
-      vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
-    } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
-    else ok = varlenaValue(page, o, l, vals, k, h.toast, file, blk, i, st.direct);
+  for (let k = 0; k < attrs.length; k++) {
+    if (!heapValueInto(h, page, attOff, attLen, attNull, natts, indkey[k], attrs[k], vals, k, file, blk, i, st.direct)) return -1;
   }
-  if (!ok) return -1;
   return formIndexTuple(attrs, vals, out);
+}
+
+/** Heap attribute `attnum` of the tuple as index value k (`ia`: the index column, null for an expression's input); false when it cannot be read. */
+function heapValueInto(h: HeapBase, page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, attnum: number, ia: AttrDesc | null, vals: IndexValues, k: number, file: string, blk: number, i: number, direct: DirectState): boolean {
+  const ha = h.desc.attrs[attnum - 1];
+  if (attNull[attnum]) {
+    // beyond the tuple's natts: the fast default, else NULL
+    if (attnum > natts && ha.missing) return missingValue(ha, ia ?? ha, vals, k);
+    vals.set(k, VAL_NULL);
+    return true;
+  }
+  const o = attOff[attnum];
+  const l = attLen[attnum];
+  if (ia && ia.len === -2 && ha.typid === NAMEOID) {
+    let e = o;
+    while (e < o + l && page[e] !== 0) e++;
+    vals.set(k, VAL_CSTRING, page, o, Math.min(e - o + 1, l));
+  } else if (ha.len !== -1) vals.set(k, ha.len === -2 ? VAL_CSTRING : VAL_FIXED, page, o, l);
+  else return varlenaValue(page, o, l, vals, k, h.toast, file, blk, i, direct);
+  return true;
+}
+
+/** exprForm's result for a tuple outside a partial index's predicate. */
+const EXPR_PRED_FALSE = -2;
+
+/** A heap tuple as the expressions read it: attribute values decoded on demand. */
+class ExprRow {
+  private page!: Uint8Array;
+  private attOff!: Int32Array;
+  private attLen!: Int32Array;
+  private attNull!: Uint8Array;
+  private natts = 0;
+  private file = "";
+  private blk = 0;
+  private item = 0;
+  private readonly scratch = new IndexValues();
+
+  constructor(
+    private readonly h: HeapBase,
+    private readonly direct: DirectState,
+  ) {}
+
+  at(page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, file: string, blk: number, item: number): this {
+    Object.assign(this, { page, attOff, attLen, attNull, natts, file, blk, item });
+    return this;
+  }
+
+  /** Heap attribute `attnum` as index value k of `vals` (`ia`: the index column, or null). */
+  into(attnum: number, ia: AttrDesc | null, vals: IndexValues, k: number): boolean {
+    return heapValueInto(this.h, this.page, this.attOff, this.attLen, this.attNull, this.natts, attnum, ia, vals, k, this.file, this.blk, this.item, this.direct);
+  }
+
+  /** the RowReader of formats/expr; an unreadable value throws (the tuple is then unformable) */
+  readonly read = (attnum: number): ExprValue => {
+    const s = this.scratch;
+    if (!this.into(attnum, null, s, 0)) throw new FormatError("EXPR_UNSUPPORTED", `attribute ${attnum} cannot be read`);
+    return s.kind[0] === VAL_NULL ? null : decodeExprValue(s.buf[0], s.off[0], s.len[0], this.h.desc.attrs[attnum - 1].typid);
+  };
+}
+
+/** The index tuple of an expression or partial index: EXPR_PRED_FALSE outside its predicate, -1 when it cannot be formed. */
+function exprForm(st: TargetState, row: ExprRow, out: FormBuffer): number {
+  const x = st.t.exprs!;
+  try {
+    if (x.pred && x.pred(row.read) !== true) return EXPR_PRED_FALSE;
+    const { attrs, indkey, vals } = st;
+    let e = 0;
+    for (let k = 0; k < attrs.length; k++) {
+      if (indkey[k] !== 0) {
+        if (!row.into(indkey[k], attrs[k], vals, k)) return -1;
+        continue;
+      }
+      const r = x.exprs[e++];
+      const v = r.fn(row.read);
+      if (v === null) vals.set(k, VAL_NULL);
+      else {
+        const b = encodeExprValue(v, r.typid);
+        vals.set(k, attrs[k].len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
+      }
+    }
+    return formIndexTuple(attrs, vals, out);
+  } catch (err) {
+    if (err instanceof FormatError) return -1;
+    throw err;
+  }
 }
 
 /** Does the heap tuple at page[t] satisfy every `col IS [NOT] NULL` of a partial index's predicate? */

@@ -1,0 +1,50 @@
+// formats/expr and pg_node_tree parsing on trees a PostgreSQL 15 server printed (pg_index.indexprs,
+// indpred): SQL's three-valued logic, strictness, overflow and refusal codes. Whole-table
+// agreement with the server is tested in test/verify/index-exprs.test.ts.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseNodeTree } from "../../formats/catalog/node-tree.js";
+import { compileExpr, type ExprValue } from "../../formats/expr/evaluate.js";
+import { FormatError } from "../../formats/schema/errors.js";
+
+const VAR = (attno: number, type: number) => `{VAR :varno 1 :varattno ${attno} :vartype ${type} :vartypmod -1 :varcollid 0 :varlevelsup 0 :varnosyn 1 :varattnosyn ${attno} :location 1}`;
+const INT4 = (v: number) => `{CONST :consttype 23 :consttypmod -1 :constcollid 0 :constlen 4 :constbyval true :constisnull false :location 2 :constvalue 4 [ ${[v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 255].map((b) => (b > 127 ? b - 256 : b)).join(" ")} 0 0 0 0 ]}`;
+const OP = (funcid: number, a: string, b: string) => `{OPEXPR :opno 1 :opfuncid ${funcid} :opresulttype 23 :opretset false :opcollid 0 :inputcollid 0 :args (${a} ${b}) :location 3}`;
+const ctx = { defaultCtypeIsC: true };
+const run = (tree: string, row: ExprValue[]): ExprValue => compileExpr(parseNodeTree(tree), ctx)((n) => row[n - 1] ?? null);
+const code = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof FormatError) return e.code;
+    throw e;
+  }
+  return "none";
+};
+
+test("integer arithmetic and comparison are strict and overflow as the server's", () => {
+  assert.equal(run(OP(177, VAR(1, 23), INT4(1)), [41]), 42);
+  assert.equal(run(OP(177, VAR(1, 23), INT4(1)), [null]), null);
+  assert.equal(run(OP(66, VAR(1, 23), INT4(-5)), [-6]), true);
+  assert.equal(code(() => run(OP(177, VAR(1, 23), INT4(1)), [2 ** 31 - 1])), "EXPR_OVERFLOW");
+});
+
+test("AND, OR and NOT follow three-valued logic; IS NULL and COALESCE see NULL", () => {
+  const lt = OP(66, VAR(1, 23), INT4(10));
+  const and = `{BOOLEXPR :boolop and :args (${lt} {NULLTEST :arg ${VAR(2, 23)} :nulltesttype 1 :argisrow false :location 4}) :location 5}`;
+  const or = `{BOOLEXPR :boolop or :args (${lt} ${OP(65, VAR(2, 23), INT4(7))}) :location 5}`;
+  assert.equal(run(and, [5, 1]), true);
+  assert.equal(run(and, [null, 1]), null);
+  assert.equal(run(and, [20, null]), false);
+  assert.equal(run(or, [null, 7]), true);
+  assert.equal(run(or, [null, 8]), null);
+  assert.equal(run(`{BOOLEXPR :boolop not :args (${lt}) :location 6}`, [null]), null);
+  assert.equal(run(`{COALESCEEXPR :coalescetype 23 :coalescecollid 0 :args (${VAR(1, 23)} ${INT4(9)}) :location 7}`, [null]), 9);
+});
+
+test("a node or function the evaluator lacks is refused when compiled, a broken tree when parsed", () => {
+  assert.equal(code(() => compileExpr(parseNodeTree(OP(2311, VAR(1, 25), INT4(1))), ctx)), "EXPR_UNSUPPORTED");
+  assert.equal(code(() => compileExpr(parseNodeTree(`{SUBPLAN :subLinkType 0}`), ctx)), "EXPR_UNSUPPORTED");
+  assert.equal(code(() => parseNodeTree(`{OPEXPR :opno 1 :args (`)), "NODE_TREE_MALFORMED");
+  assert.equal(code(() => parseNodeTree(`{CONST :constvalue 4 [ 1 2 ]}`)), "NODE_TREE_MALFORMED");
+});

@@ -1,0 +1,40 @@
+// The expressions and predicate of an index (pg_index.indexprs, indpred) compiled for
+// heapallindexed: each index column whose indkey is 0 gets its expression, the predicate (when
+// it is more than the NULL tests the probe loop handles itself) a boolean evaluator. An index
+// whose trees use something formats/expr cannot evaluate is refused with EXPR_UNSUPPORTED,
+// which verify reports as a counted not-checked note naming it.
+import { parseNodeTree } from "../../formats/catalog/node-tree.js";
+import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "../../formats/expr/evaluate.js";
+import { FormatError } from "../../formats/schema/errors.js";
+
+export interface IndexExprs {
+  /** one per index column whose indkey is 0, in column order */
+  exprs: { fn: Compiled; typid: number }[];
+  /** the predicate; null when the index has none or the probe's NULL tests cover it */
+  pred: Compiled | null;
+  /** the largest attnum the expressions and predicate read */
+  maxAttnum: number;
+}
+
+/** Compile an index's trees; null when it has neither expressions nor a predicate needing them. */
+export function indexExprs(exprs: string | null, pred: string | null, predIsNullTests: boolean, ctx: ExprContext): IndexExprs | null {
+  if (!exprs && (!pred || predIsNullTests)) return null;
+  const out: IndexExprs = { exprs: [], pred: null, maxAttnum: 0 };
+  const reads = new Set<number>();
+  if (exprs) {
+    const list = parseNodeTree(exprs);
+    for (const e of Array.isArray(list) ? list : [list]) {
+      const typid = exprType(e);
+      if (!ROW_TYPES.has(typid)) throw new FormatError("EXPR_UNSUPPORTED", `an index expression of result type ${typid} cannot be evaluated offline`);
+      out.exprs.push({ fn: compileExpr(e, ctx), typid });
+      referencedAttnums(e, reads);
+    }
+  }
+  if (pred && !predIsNullTests) {
+    const p = parseNodeTree(pred);
+    out.pred = compileExpr(p, ctx);
+    referencedAttnums(p, reads);
+  }
+  out.maxAttnum = Math.max(0, ...reads);
+  return out;
+}
