@@ -6,7 +6,7 @@ import { TextByteRenderer } from "../inspect/dump/render-text-bytes.js";
 import { TEXT_VALUE_CHARS } from "../inspect/dump/render-text.js";
 import { ByteOut } from "../inspect/dump/byte-out.js";
 import { JsonRenderer } from "../inspect/dump/render-json.js";
-import { CopyRenderer } from "../inspect/dump/render-copy.js";
+import { CopyRenderer, type CopyOptions } from "../inspect/dump/render-copy.js";
 import { resolveByName, resolveDatabase, resolveFile, type ResolvedRelation } from "../inspect/dump/target.js";
 import { dumpSpecialFile, specialFileKind, type SpecialFileDump } from "../inspect/dump/special-files.js";
 import { listCluster, renderListText } from "../inspect/list.js";
@@ -38,8 +38,13 @@ interface DumpCliOptions {
   fork: ForkName;
   blocks?: ReturnType<typeof parseBlockRange>;
   detoast?: boolean;
-  format: "text" | "json" | "copy";
+  format: "text" | "json" | "copy" | "csv";
   values: boolean;
+  delimiter?: string;
+  null?: string;
+  quote?: string;
+  escape?: string;
+  header?: boolean;
   hex?: boolean;
   checksums?: boolean;
   blockSize?: number;
@@ -85,12 +90,34 @@ function renderSpecial(d: SpecialFileDump, format: string): void {
   for (const f of d.findings) out(`ERROR ${f.code}: ${f.message}\n`);
 }
 
+/** COPY's options from the command line, checked as COPY checks them. */
+function copyOptions(o: DumpCliOptions): CopyOptions | undefined {
+  const copyish = o.format === "copy" || o.format === "csv";
+  if (!copyish) {
+    if (o.delimiter !== undefined || o.null !== undefined || o.quote !== undefined || o.escape !== undefined || o.header) throw new UsageError("--delimiter, --null, --quote, --escape and --header go with --format copy or csv");
+    return undefined;
+  }
+  const csv = o.format === "csv";
+  if (!csv && (o.quote !== undefined || o.escape !== undefined)) throw new UsageError("--quote and --escape are available only in CSV mode (--format csv)");
+  const c: CopyOptions = { csv, delimiter: o.delimiter ?? (csv ? "," : "\t"), null: o.null ?? (csv ? "" : "\\N"), quote: o.quote ?? '"', escape: o.escape ?? o.quote ?? '"', header: !!o.header };
+  for (const [name, v] of [["delimiter", c.delimiter], ["quote", c.quote], ["escape", c.escape]] as const) {
+    if ([...v].length !== 1) throw new UsageError(`COPY ${name} must be a single one-byte character`);
+  }
+  if (/[\r\n]/.test(c.delimiter) || /[\r\n]/.test(c.null)) throw new UsageError("COPY delimiter and NULL cannot be newline or carriage return");
+  if (csv && c.delimiter === c.quote) throw new UsageError("COPY delimiter and quote must be different");
+  if (c.null.includes(c.delimiter)) throw new UsageError("COPY delimiter must not appear in the NULL specification");
+  return c;
+}
+
 export async function runDump(file: string | undefined, o: DumpCliOptions): Promise<number> {
   if (file && specialFileKind(file)) {
     const d = dumpSpecialFile(file);
     renderSpecial(d, o.format);
     return d.findings.some((f) => f.severity === "error") ? EXIT_DAMAGE : EXIT_OK;
   }
+  const copy = copyOptions(o);
+  // csv is COPY's other format: the same rows, rendered by the same renderer
+  o = { ...o, format: o.format === "csv" ? "copy" : o.format };
   const rels = targets(file, o);
   const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   // COPY output needs every value, so it always resolves TOAST pointers.
@@ -106,12 +133,12 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   /** worker fragments pass straight through; reusable once nothing is left queued (stdout writes synchronously to files, pipes, TTYs) */
   const passThrough = (b: Uint8Array): boolean => (out.flush(), process.stdout.write(b), process.stdout.writableLength === 0);
   const json = o.format === "json" ? new JsonRenderer(text, (b) => void passThrough(b)) : undefined;
-  const renderer: { event(e: DumpEvent): void } = json ?? (o.format === "copy" ? new CopyRenderer(text) : new TextByteRenderer(out, colour, { values: o.values, hex: o.hex }));
+  const renderer: { event(e: DumpEvent): void } = json ?? (o.format === "copy" ? new CopyRenderer(text, copy) : new TextByteRenderer(out, colour, { values: o.values, hex: o.hex }));
   const records = o.format === "text";
   try {
     if (parallel) {
       const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean) => (json ? json.fragmentBytes(b, empty) : passThrough(b)) };
-      summary = await dumpParallel(rels, opts, { jobs, format: o.format, colour, values: opts.values !== false }, sink);
+      summary = await dumpParallel(rels, opts, { jobs, format: o.format as "text" | "json" | "copy", copy, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {
         const it = dumpRelation(r, opts, summary, { records });
@@ -138,7 +165,12 @@ export function makeInspectCommand(): Command {
     .addOption(new Option("--fork <fork>", "fork of the relation (with -d and no -t: that fork of every relation that has one)").choices(["main", "fsm", "vm", "init"]).default("main"))
     .option("-b, --blocks <range>", "blocks to dump: N, A:B (B exclusive), A: or :B", parseBlockRange)
     .option("--detoast", "resolve TOAST pointers through the table's TOAST relation")
-    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json", "copy"]).default("text"))
+    .addOption(new Option("-f, --format <format>", "output format: copy and csv print a table's live rows as COPY TO does").choices(["text", "json", "copy", "csv"]).default("text"))
+    .option("--delimiter <char>", "copy/csv: the column delimiter (default: TAB for copy, comma for csv)")
+    .option("--null <string>", "copy/csv: the NULL string (default: \\N for copy, empty for csv)")
+    .option("--quote <char>", "csv: the quote character (default \")")
+    .option("--escape <char>", "csv: the escape character (default: the quote)")
+    .option("--header", "copy/csv: a first line with the column names")
     .option("--no-values", "item headers only, no decoded values or keys (text format; as pg_filedump -i)")
     .option("--hex", "item bytes in hex: index key bytes with --no-values, and items of kinds pgdisk does not decode")
     .option("--checksums", "verify page checksums even if pg_control says they are off")

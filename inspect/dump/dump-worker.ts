@@ -5,7 +5,7 @@ import { dumpBlocks, emptySummary, type DumpOptions } from "./dump.js";
 import { resolveSpec, type RelationSpec } from "./target.js";
 import { TextByteRenderer } from "./render-text-bytes.js";
 import { ByteOut } from "./byte-out.js";
-import { CopyRenderer } from "./render-copy.js";
+import { CopyRenderer, type CopyOptions } from "./render-copy.js";
 
 export interface DumpJob {
   id: number;
@@ -14,6 +14,8 @@ export interface DumpJob {
   from: number;
   to: number;
   format: "text" | "json" | "copy";
+  /** with format copy: COPY's text or CSV options */
+  copy?: CopyOptions;
   colour: boolean;
   values: boolean;
 }
@@ -53,7 +55,7 @@ parentPort!.on("message", (msg: DumpJob | { recycle: ArrayBuffer[] }) => {
     } else {
       const parts: string[] = [];
       const write = (s: string): void => void parts.push(s);
-      const renderer = job.format === "copy" ? new CopyRenderer(write) : undefined;
+      const renderer = job.format === "copy" ? new CopyRenderer(write, job.copy) : undefined;
       let first = true;
       for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary)) {
         if (renderer) renderer.event(e);

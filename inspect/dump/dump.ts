@@ -57,6 +57,16 @@ export interface RelationPlan {
   tail?: Finding;
 }
 
+/** A table's column names (COPY's HEADER); none when its descriptor cannot be read (the dump reports that itself). */
+function columnNames(r: ResolvedRelation): string[] | undefined {
+  try {
+    return r.catalog!.descriptor(r.rel!.oid).attrs.filter((a) => !a.dropped).map((a) => a.name);
+  } catch (e) {
+    if (e instanceof FormatError) return undefined;
+    throw e;
+  }
+}
+
 /** Where a dump of `r` starts and ends. Usage errors (a block range beyond the end) throw FormatError. */
 export function planRelation(r: ResolvedRelation, opts: DumpOptions): RelationPlan {
   const fork = openFork(r);
@@ -79,6 +89,7 @@ export function planRelation(r: ResolvedRelation, opts: DumpOptions): RelationPl
       blocks: [from, to],
       nblocks: end,
     };
+    if (r.rel && r.catalog && (r.rel.kind === "r" || r.rel.kind === "m" || r.rel.kind === "t")) target.columns = columnNames(r);
     const t = fork.partialTail;
     let tail: Finding | undefined;
     if (t && (opts.blocks?.to === undefined || opts.blocks.to > t.block)) {

@@ -13,6 +13,8 @@ export interface DumpTarget {
   /** relation-wide block numbers covered [from, to) */
   blocks: [number, number];
   nblocks: number;
+  /** a table's column names in order, dropped columns left out (COPY's HEADER) */
+  columns?: string[];
 }
 
 export interface DumpHeader {

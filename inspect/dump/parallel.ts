@@ -6,6 +6,7 @@ import { addSummary, countFinding, emptySummary, planRelation, type DumpEvent, t
 import { specOf, type ResolvedRelation } from "./target.js";
 import { isCode } from "../../formats/codes/index.js";
 import type { DumpJob } from "./dump-worker.js";
+import type { CopyOptions } from "./render-copy.js";
 import type { DumpSummary } from "./model.js";
 
 export interface FragmentSink {
@@ -41,7 +42,7 @@ interface UnitResult {
 export async function dumpParallel(
   rels: ResolvedRelation[],
   opts: DumpOptions,
-  o: { jobs: number; format: "text" | "json" | "copy"; colour: boolean; values: boolean; unitBlocks?: number },
+  o: { jobs: number; format: "text" | "json" | "copy"; copy?: CopyOptions; colour: boolean; values: boolean; unitBlocks?: number },
   sink: FragmentSink,
 ): Promise<DumpSummary> {
   const summary = emptySummary();
@@ -53,7 +54,7 @@ export async function dumpParallel(
     steps.push({ kind: "event", event: { type: "relation", target: plan.target } });
     const spec = specOf(r);
     for (let b = plan.from; b < plan.to; b += unitBlocks) {
-      steps.push({ kind: "unit", job: { id: id++, spec, opts, from: b, to: Math.min(plan.to, b + unitBlocks), format: o.format, colour: o.colour, values: o.values } });
+      steps.push({ kind: "unit", job: { id: id++, spec, opts, from: b, to: Math.min(plan.to, b + unitBlocks), format: o.format, copy: o.copy, colour: o.colour, values: o.values } });
     }
     if (plan.tail) steps.push({ kind: "event", event: { type: "finding", finding: plan.tail } });
   }

@@ -1,0 +1,46 @@
+// `inspect dump --format copy|csv` equals COPY TO of a real PostgreSQL 15 server, byte for byte,
+// for values that need quoting and escaping (delimiters, quotes, CR, LF, backslashes, empty
+// strings against NULLs, a lone `\.`), with the default options and with every option changed.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { PgServer } from "../pg/server.js";
+import { pgdisk } from "../toast/cluster-helpers.js";
+
+let srv: PgServer;
+const server = new Map<string, string>();
+const CASES: [name: string, table: string, copyOptions: string, cli: string[]][] = [
+  ["csv defaults", "t", "FORMAT csv", ["--format", "csv"]],
+  ["csv, every option", "t", "FORMAT csv, HEADER, DELIMITER ';', NULL 'NULL', QUOTE '''', ESCAPE '\\'", ["--format", "csv", "--header", "--delimiter", ";", "--null", "NULL", "--quote", "'", "--escape", "\\"]],
+  ["text with header and |", "t", "HEADER, DELIMITER '|', NULL 'nil'", ["--format", "copy", "--header", "--delimiter", "|", "--null", "nil"]],
+  ["csv, one column", "one", "FORMAT csv, HEADER", ["--format", "csv", "--header"]],
+];
+
+before(async () => {
+  srv = await PgServer.create();
+  const vals = ["plain", "with,comma", 'with "quotes"', "line\nbreak", "cr\rhere", "", "back\\slash", "semi;colon", "it's", "tab\there", "NULL", "nil", "pipe|d", "\\.", "Ünïcödé"];
+  srv.sql(`CREATE TABLE t (id int, "Odd ""name""" text, n numeric, b bool, j jsonb, dropped int);
+    ALTER TABLE t DROP COLUMN dropped;
+    INSERT INTO t SELECT i, CASE WHEN i % 17 = 0 THEN NULL ELSE (ARRAY[${vals.map((v) => `E'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")}'`).join(", ")}])[1 + i % ${vals.length}] END,
+      i / 7.0, i % 3 = 0, CASE WHEN i % 5 = 0 THEN NULL ELSE jsonb_build_object('k', 'v,"' || i) END FROM generate_series(1, 400) i;
+    CREATE TABLE one (v text); INSERT INTO one VALUES ('\\.'), (''), (NULL), ('x');`);
+  for (const [name, table, opts] of CASES) server.set(name, srv.sql(`COPY ${table} TO STDOUT (${opts})`));
+  srv.sql("CHECKPOINT");
+  srv.stop();
+});
+after(() => srv?.destroy());
+
+for (const [name, table, , cli] of CASES) {
+  test(`${name}: pgdisk equals COPY TO`, () => {
+    const r = pgdisk(["inspect", "dump", "--pgdata", srv.pgdata, "-d", "postgres", "-t", table, ...cli]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(server.get(name)!.length > 10);
+    assert.equal(r.stdout.toString("utf8"), server.get(name));
+  });
+}
+
+test("COPY's option rules: a bad combination is a usage error", () => {
+  for (const args of [["--format", "copy", "--quote", "'"], ["--format", "csv", "--delimiter", ",", "--quote", ","], ["--format", "text", "--header"], ["--format", "csv", "--delimiter", "ab"]]) {
+    const r = pgdisk(["inspect", "dump", "--pgdata", srv.pgdata, "-d", "postgres", "-t", "t", ...args]);
+    assert.equal(r.status, 1, `${args.join(" ")}: ${r.stderr}`);
+  }
+});
