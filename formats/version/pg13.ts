@@ -76,6 +76,9 @@ export const pg13 = defineProfile({
       ["oid", "oid"], ["amprocfamily", "oid"], ["amproclefttype", "oid"], ["amprocrighttype", "oid"],
       ["amprocnum", "int2"], ["amproc", "regproc"],
     ],
+    pg_attrdef: [
+      ["oid", "oid"], ["adrelid", "oid"], ["adnum", "int2"], ["adbin", "pg_node_tree"],
+    ],
   },
   differences: [],
 });
