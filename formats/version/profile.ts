@@ -16,7 +16,8 @@ export type CatalogName =
   | "pg_collation"
   | "pg_enum"
   | "pg_amproc"
-  | "pg_attrdef";
+  | "pg_attrdef"
+  | "pg_trigger";
 
 export interface VersionProfile {
   /** major version, as PG_VERSION says it */

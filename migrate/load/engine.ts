@@ -26,6 +26,9 @@ import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
 import { applyPlan, discardPlan, type LoadPlan } from "./plan.js";
 
+/** Errors about the input's content (exit 2). */
+const INPUT_CODES = new Set(["LOAD_BAD_INPUT", "LOAD_UNIQUE_VIOLATION"]);
+
 export const LOAD_PLAN_FILE = "pgdisk-load.plan.json";
 
 export interface LoadOptions {
@@ -127,7 +130,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       const datums = rowDatums(target, row);
       const tuple = appender.form(datums);
       if (tuple.length > threshold && datums.some((d, i) => d !== null && toastable[i])) {
-        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${tuple.length} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`, { item: row.line });
+        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${tuple.length} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`);
       }
       if (tuple.length > maxTuple) throw badRow(row, `row is too big: size ${tuple.length}, maximum size ${maxTuple}`);
       const tid = appender.add(tuple);
@@ -254,6 +257,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
   } catch (e) {
     // before the switch nothing real was touched: drop what was staged
     if (!switched) discardPlan(plan);
+    // input errors name the input file (their message has the line and column)
+    if (e instanceof FormatError && INPUT_CODES.has(e.code)) throw new FormatError(e.code, e.message, { file: o.inputName === "-" ? "stdin" : o.inputName }, e.detail);
     throw e;
   } finally {
     lock?.release();

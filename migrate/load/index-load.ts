@@ -121,13 +121,13 @@ export class IndexLoader {
       } else if (ha.len === -1) {
         const hdr = d[0] & 1 ? 1 : 4;
         if (d.length > this.toastIndexTarget && (ia.storage === "x" || ia.storage === "m")) {
-          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${d.length - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`, { item: line });
+          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${d.length - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`);
         }
         v.set(k, VAL_VARLENA, d, hdr, d.length - hdr);
       } else v.set(k, VAL_FIXED, d, 0, d.length);
     }
     const n = formIndexTuple(this.attrs, v, this.form);
-    if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`, { item: line });
+    if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
     const b = this.form.bytes;
     writeTid(new DataView(b.buffer, b.byteOffset, b.byteLength), IT.t_tid, tid);
     this.store.push(b, n, line);
@@ -145,7 +145,7 @@ export class IndexLoader {
   }
 
   private violation(t: Uint8Array, line: number, what: string): FormatError {
-    return new FormatError("LOAD_UNIQUE_VIOLATION", `duplicate key value violates unique constraint "${this.rel.name}" (input line ${line})`, { item: line }, `Key ${this.keyText(t)} ${what}.`);
+    return new FormatError("LOAD_UNIQUE_VIOLATION", `duplicate key value violates unique constraint "${this.rel.name}" (input line ${line})`, {}, `Key ${this.keyText(t)} ${what}.`);
   }
 
   /** Whether a key has a NULL key column (NULLs never conflict: NULLS DISTINCT). */

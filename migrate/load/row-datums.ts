@@ -11,7 +11,7 @@ const clip = (s: string): string => (s.length > 100 ? `${s.slice(0, 100)}...` : 
 
 export function badRow(row: { line: number }, message: string, column?: { attnum: number; name: string }, value?: string | null, detail?: string): FormatError {
   const where = `line ${row.line}${column ? `, column ${column.name}` : ""}${value != null ? `: "${clip(value)}"` : ""}`;
-  return new FormatError("LOAD_BAD_INPUT", `${message} (input ${where})`, { item: row.line, attnum: column?.attnum }, detail);
+  return new FormatError("LOAD_BAD_INPUT", `${message} (input ${where})`, {}, detail);
 }
 
 /** The stored datum of every attribute (null: SQL NULL) for one input row. */

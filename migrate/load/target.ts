@@ -42,6 +42,9 @@ export interface LoadTarget {
 /** A "char" catalog flag (attidentity, attgenerated) is set: neither empty nor NUL. */
 const charFlag = (v: unknown): boolean => typeof v === "string" && v !== "" && v !== "\0";
 
+/** tgtype bit: the trigger fires on INSERT (pg_trigger.h TRIGGER_TYPE_INSERT) */
+const TRIGGER_TYPE_INSERT = 1 << 2;
+
 const refuse = (message: string): FormatError => new FormatError("LOAD_UNSUPPORTED", message);
 
 /** pg_class and pg_attribute columns the catalog summary does not keep. */
@@ -96,10 +99,31 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   const { cls, attrs: flags } = extraFlags(cat, rel);
   if (cls.relispartition) throw refuse(`${table} is a partition (its partition constraint cannot be checked offline); load with COPY`);
   if ((cls.relchecks as number) > 0) throw refuse(`${table} has ${cls.relchecks} CHECK constraint(s), which cannot be evaluated offline`);
-  if (cls.relhastriggers) throw refuse(`${table} has triggers (or foreign keys, which are triggers), which cannot run offline`);
+  if (cls.relhastriggers) {
+    // only triggers that fire on INSERT matter (a referenced table's foreign key triggers fire on UPDATE and DELETE)
+    const fires = cat.triggersOf(rel.oid).find((t) => t.type & TRIGGER_TYPE_INSERT && t.enabled !== "D");
+    if (fires) {
+      const other = cat.classes.get(fires.constraintRelid);
+      throw refuse(
+        fires.internal && other
+          ? `${table} has a foreign key referencing "${other.namespaceName}.${other.name}" (trigger "${fires.name}"), which cannot be checked offline`
+          : `${table} has trigger "${fires.name}" firing on INSERT, which cannot run offline`,
+      );
+    }
+  }
   if (cls.relhasrules) throw refuse(`${table} has rules, which cannot be applied offline`);
   if (cls.relrowsecurity) throw refuse(`${table} has row-level security enabled, whose policies cannot be evaluated offline`);
 
+  const indexes: { rel: RelationInfo; info: IndexInfo }[] = [];
+  for (const info of cat.indexesOf(rel.oid)) {
+    const irel = cat.classes.get(info.indexOid)!;
+    const iname = `index "${irel.namespaceName}.${irel.name}"`;
+    if (irel.amName !== "btree") throw refuse(`${iname} on ${table} is a ${irel.amName} index; pgdisk rebuilds btree indexes only`);
+    if (info.exprs) throw refuse(`${iname} on ${table} is an expression index, which cannot be evaluated offline yet`);
+    if (info.pred) throw refuse(`${iname} on ${table} is a partial index, whose predicate cannot be evaluated offline yet`);
+    if (!info.valid) throw refuse(`${iname} on ${table} is invalid (indisvalid false); drop or REINDEX it first`);
+    indexes.push({ rel: irel, info });
+  }
   const desc = cat.descriptor(rel.oid);
   const live = desc.attrs.filter((a) => !a.dropped);
   for (const a of live) if (charFlag(flags.get(a.attnum)?.attgenerated)) throw refuse(`column "${a.name}" of ${table} is a generated column, which cannot be computed offline`);
@@ -130,15 +154,5 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
     return { attr: a, source: { kind: "constant", stored: d.stored }, typeName };
   });
 
-  const indexes: { rel: RelationInfo; info: IndexInfo }[] = [];
-  for (const info of cat.indexesOf(rel.oid)) {
-    const irel = cat.classes.get(info.indexOid)!;
-    const iname = `index "${irel.namespaceName}.${irel.name}"`;
-    if (irel.amName !== "btree") throw refuse(`${iname} on ${table} is a ${irel.amName} index; pgdisk rebuilds btree indexes only`);
-    if (info.exprs) throw refuse(`${iname} on ${table} is an expression index, which cannot be evaluated offline yet`);
-    if (info.pred) throw refuse(`${iname} on ${table} is a partial index, whose predicate cannot be evaluated offline yet`);
-    if (!info.valid) throw refuse(`${iname} on ${table} is invalid (indisvalid false); drop or REINDEX it first`);
-    indexes.push({ rel: irel, info });
-  }
   return { rel, name, desc, columns, inputAttrs, fillfactor: heapFillfactor(rel.options), indexes };
 }

@@ -6,7 +6,7 @@ import { PgServer } from "../pg/server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 
 /** Run `pgdisk load ...` through cli/main.ts. */
-export function pgdiskLoad(args: string[], input?: string): { status: number; stdout: string; stderr: string } {
+export function pgdiskLoad(args: string[], input?: string | Buffer): { status: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", ...args], { cwd: ROOT, input, maxBuffer: 1 << 30, encoding: "utf8" });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
