@@ -34,6 +34,23 @@ import { selfCheck } from "../btree/convert.js";
 import type { ClusterOwner } from "../file-owner.js";
 
 const NAMEOID = 19;
+/** Default btree opclasses of integer-like types whose order is their value's (sortable as plain numbers). */
+const NUMERIC_KEY_OPCLASSES: ReadonlyMap<string, { typid: number; read: (d: Uint8Array) => number }> = new Map([
+  ["int2_ops", { typid: 21, read: (d) => ((d[0] | (d[1] << 8)) << 16) >> 16 }],
+  ["int4_ops", { typid: 23, read: (d) => d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) }],
+  ["date_ops", { typid: 1082, read: (d) => d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) }],
+  ["oid_ops", { typid: 26, read: (d) => (d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)) >>> 0 }],
+  ["int8_ops", { typid: 20, read: readInt8 }],
+  ["timestamp_ops", { typid: 1114, read: readInt8 }],
+  ["timestamptz_ops", { typid: 1184, read: readInt8 }],
+]);
+
+/** A little-endian int8 as a number; NaN when it is not exact as a double. */
+function readInt8(d: Uint8Array): number {
+  const lo = (d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)) >>> 0;
+  const hi = d[4] | (d[5] << 8) | (d[6] << 16) | (d[7] << 24);
+  return hi >= -0x200000 && hi < 0x200000 ? hi * 4294967296 + lo : NaN;
+}
 const IT = IndexTupleData.offsets;
 
 /** Index tuples of the new rows, packed in one buffer (t_tid set), in input order. */
@@ -44,6 +61,8 @@ class TupleStore {
   len: number[] = [];
   /** input line of each tuple's row */
   line: number[] = [];
+  /** the single key as a number, when the index sorts as numbers (see NUMERIC_KEY_OPCLASSES) */
+  num: number[] = [];
 
   push(src: Uint8Array, n: number, line: number): void {
     if (this.used + n > this.buf.length) {
@@ -85,6 +104,8 @@ export class IndexLoader {
   private readonly form = new FormBuffer();
   private readonly store = new TupleStore();
   private readonly maxItem: number;
+  /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
+  private numKey: ((d: Uint8Array) => number) | null = null;
   /** index_form_tuple compresses a varlena key larger than TOAST_INDEX_TARGET (MaxHeapTupleSize / 16) */
   private readonly toastIndexTarget: number;
 
@@ -104,6 +125,8 @@ export class IndexLoader {
     this.heapAttrs = heapAttrs;
     this.maxItem = btMaxItemSize(geometry.blockSize);
     this.toastIndexTarget = Math.floor(maxHeapTupleSize(geometry.blockSize) / 16);
+    const nk = index.nkeyatts === 1 ? NUMERIC_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
+    if (nk && nk.typid === heapAttrs[index.keys[0] - 1]?.typid) this.numKey = nk.read;
   }
 
   /** Form the index tuple of one new row (its stored heap datums) at `tid`. */
@@ -125,6 +148,12 @@ export class IndexLoader {
         }
         v.set(k, VAL_VARLENA, d, hdr, d.length - hdr);
       } else v.set(k, VAL_FIXED, d, 0, d.length);
+    }
+    if (this.numKey) {
+      const d = datums[this.index.keys[0] - 1];
+      const x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
+      if (Number.isNaN(x)) this.numKey = null;
+      else this.store.num.push(x);
     }
     const n = formIndexTuple(this.attrs, v, this.form);
     if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
@@ -175,11 +204,15 @@ export class IndexLoader {
     const keyCmp = (): number => btCompare(k, xa, va, nk, NO_TID, xb, vb);
     // a stable sort on the key alone keeps equal keys in TID (input) order
     const order = Array.from({ length: s.start.length }, (_, i) => i);
-    order.sort((i, j) => {
-      load(xa, va, s.buf, s.start[i], s.len[i]);
-      load(xb, vb, s.buf, s.start[j], s.len[j]);
-      return keyCmp();
-    });
+    const num = this.numKey ? s.num : null;
+    if (num) order.sort((i, j) => (num[i] < num[j] ? -1 : num[i] > num[j] ? 1 : i - j));
+    else {
+      order.sort((i, j) => {
+        load(xa, va, s.buf, s.start[i], s.len[i]);
+        load(xb, vb, s.buf, s.start[j], s.len[j]);
+        return keyCmp();
+      });
+    }
     if (this.index.unique) {
       for (let p = 1; p < order.length; p++) {
         load(xa, va, s.buf, s.start[order[p - 1]], s.len[order[p - 1]]);
