@@ -5,7 +5,7 @@
 // keys checked); the visibility map and free space map for the new pages (staged); then the
 // switch (plan.ts) makes it all current. Any error before the switch discards what was staged:
 // the cluster is left exactly as it was. Returns plain data; the CLI renders it.
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
@@ -19,12 +19,13 @@ import { assertClusterStopped } from "../safety.js";
 import { assertCanWriteAs, clusterOwner } from "../file-owner.js";
 import { lockInput } from "../input-lock.js";
 import { safePoint } from "../interrupt.js";
+import { faultPoint } from "../fault-point.js";
 import { CopyParser, type CopyFormat } from "./copy-parse.js";
 import { resolveTarget } from "./target.js";
 import { badRow, rowDatums } from "./row-datums.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
-import { applyPlan, discardPlan, type LoadPlan } from "./plan.js";
+import { applyPlan, discardPlan, writePlanFile, type LoadPlan } from "./plan.js";
 
 /** Errors about the input's content (exit 2). */
 const INPUT_CODES = new Set(["LOAD_BAD_INPUT", "LOAD_UNIQUE_VIOLATION"]);
@@ -231,9 +232,10 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     else {
       // heap appends first, so that every index entry points at a tuple that exists
       plan.steps.sort((a, b) => Number(b.kind === "append-file") - Number(a.kind === "append-file"));
-      writeFileSync(planFile, JSON.stringify(plan, null, 1) + "\n", { mode: owner.fileMode });
+      faultPoint("load-staged");
+      writePlanFile(planFile, plan);
       switched = true;
-      applyPlan(plan);
+      applyPlan(plan, (i) => i === 1 && faultPoint("load-switching"));
       rmSync(planFile, { force: true });
     }
     const secSwitch = (performance.now() - tSwitch) / 1000;

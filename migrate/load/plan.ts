@@ -9,7 +9,9 @@
 // - discardPlan(plan): before the switch has started, removes everything staged and cuts
 //   appended files back to their original lengths, leaving the cluster as it was.
 // - planSummary(plan): one line per step, for reports and --dry-run.
-import { closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
+// - writePlanFile / readPlanFile: the plan recorded (fsynced, the cluster owner's) before the
+//   switch, read back to finish it.
+import { closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Owner and mode of files a step creates (the data directory's). */
@@ -38,6 +40,8 @@ export interface LoadPlan {
 const COPY_CHUNK = 8 << 20;
 
 function appendFile(s: Extract<PlanStep, { kind: "append-file" }>, owner: PlanOwner, buf: Uint8Array): void {
+  // a switch that ran to its end has removed the staging file: the append is there already
+  if (!existsSync(s.source) && existsSync(s.target) && statSync(s.target).size === s.originalLength + s.length) return;
   const created = !existsSync(s.target);
   const fd = openSync(s.target, created ? "w+" : "r+", owner.fileMode);
   const src = openSync(s.source, "r");
@@ -96,6 +100,27 @@ export function discardPlan(plan: LoadPlan): void {
     } else if (s.kind === "replace-file") rmSync(s.temp, { force: true });
   }
   for (const f of plan.staged) rmSync(f, { force: true });
+}
+
+/** Record a plan (owned by the cluster's owner, fsynced) before its switch starts. */
+export function writePlanFile(path: string, plan: LoadPlan): void {
+  const fd = openSync(path, "w", plan.owner.fileMode);
+  try {
+    fchownSync(fd, plan.owner.uid, plan.owner.gid);
+    fchmodSync(fd, plan.owner.fileMode);
+    writeSync(fd, JSON.stringify(plan, null, 1) + "\n");
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  fsyncDir(dirname(path));
+}
+
+/** A recorded plan, to run its switch again after an interruption. */
+export function readPlanFile(path: string): LoadPlan {
+  const plan = JSON.parse(readFileSync(path, "utf8")) as LoadPlan;
+  if (plan.schema !== "pgdisk.load-plan/1") throw new Error(`${path} is not a pgdisk load plan (schema ${String(plan.schema)})`);
+  return plan;
 }
 
 export function planSummary(plan: LoadPlan): string[] {
