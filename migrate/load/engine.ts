@@ -129,12 +129,12 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     let bytes = 0;
     const parser = new CopyParser(o.format, (row) => {
       const datums = rowDatums(target, row);
-      const tuple = appender.form(datums);
-      if (tuple.length > threshold && datums.some((d, i) => d !== null && toastable[i])) {
-        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${tuple.length} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`);
+      const size = appender.size(datums);
+      if (size > threshold && datums.some((d, i) => d !== null && toastable[i])) {
+        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${size} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`);
       }
-      if (tuple.length > maxTuple) throw badRow(row, `row is too big: size ${tuple.length}, maximum size ${maxTuple}`);
-      const tid = appender.add(tuple);
+      if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}`);
+      const tid = appender.add(datums, size);
       for (const l of loaders) l.addRow(datums, tid, row.line);
       rows++;
     });

@@ -8,10 +8,10 @@
 // plan appends it to the relation in its switch).
 import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
-import { HTH, HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
-import { formHeapTuple } from "../../formats/heap/form.js";
+import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
+import { heapTupleSize, writeHeapTuple } from "../../formats/heap/form.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
-import { writeTid, type Tid } from "../../formats/page/item-pointer.js";
+import type { Tid } from "../../formats/page/item-pointer.js";
 import { maxAlign } from "../../formats/page/page.js";
 import { PD_ALL_VISIBLE } from "../../formats/page/page-header.js";
 import { SizeOfItemIdData } from "../../formats/page/item-id.js";
@@ -82,19 +82,17 @@ export class HeapAppender {
   }
 
   /** The length the tuple of these datums will have. */
-  form(datums: readonly (Uint8Array | null)[]): Uint8Array {
-    return formHeapTuple(this.desc, datums, { xmin: FROZEN_TRANSACTION_ID, xmax: 0, field3: 0, ctid: { block: 0, offset: 0 }, xactBits: FROZEN_XACT_BITS });
+  size(datums: readonly (Uint8Array | null)[]): number {
+    return heapTupleSize(this.desc, datums);
   }
 
-  /** Place a formed tuple; returns its TID. */
-  add(tuple: Uint8Array): Tid {
-    if (tuple.length > this.maxTuple) throw new FormatError("LOAD_ROW_TOO_BIG", `row is too big: size ${tuple.length}, maximum size ${this.maxTuple}`);
-    if (!this.page.isEmpty && (heapFreeSpace(this.page) < maxAlign(tuple.length) + this.saveFree || !this.page.fits(tuple.length))) this.finishPage();
-    const tid = { block: this.currentBlock, offset: 0 };
-    const r = this.page.reserve(tuple.length);
-    tid.offset = r.offnum;
-    this.page.page.set(tuple, r.off);
-    writeTid(this.page.dv, r.off + HTH.t_ctid, tid);
+  /** Form the tuple of these datums (`size` bytes) straight into its place; returns its TID. */
+  add(datums: readonly (Uint8Array | null)[], size: number): Tid {
+    if (size > this.maxTuple) throw new FormatError("LOAD_ROW_TOO_BIG", `row is too big: size ${size}, maximum size ${this.maxTuple}`);
+    if (!this.page.isEmpty && (heapFreeSpace(this.page) < maxAlign(size) + this.saveFree || !this.page.fits(size))) this.finishPage();
+    const r = this.page.reserve(size);
+    const tid = { block: this.currentBlock, offset: r.offnum };
+    writeHeapTuple(this.desc, datums, { xmin: FROZEN_TRANSACTION_ID, xmax: 0, field3: 0, ctid: tid, xactBits: FROZEN_XACT_BITS }, this.page.page, r.off);
     this.tuples++;
     return tid;
   }

@@ -7,7 +7,7 @@
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { PG_ATTRIBUTE_OID, PG_CLASS_OID } from "../../formats/catalog/bootstrap.js";
 import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
-import { varlenaStored } from "../../formats/heap/form.js";
+import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
 import { INPUT_FUNCTIONS, type InputFunction } from "../../formats/datum/input.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { constDefault } from "./default-const.js";
@@ -44,6 +44,9 @@ const charFlag = (v: unknown): boolean => typeof v === "string" && v !== "" && v
 
 /** tgtype bit: the trigger fires on INSERT (pg_trigger.h TRIGGER_TYPE_INSERT) */
 const TRIGGER_TYPE_INSERT = 1 << 2;
+
+const TEXTOID = 25;
+const utf8 = new TextEncoder();
 
 const refuse = (message: string): FormatError => new FormatError("LOAD_UNSUPPORTED", message);
 
@@ -83,6 +86,17 @@ function encoderFor(cat: DatabaseCatalog, a: AttrDesc, table: string): { encode:
   }
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
   const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0 };
+  if (a.typid === TEXTOID) {
+    // textin is the UTF-8 bytes: encoded straight behind the header (one array per value, not two)
+    return {
+      encode: (text) => {
+        const v = varlenaAlloc(a, Buffer.byteLength(text, "utf8"));
+        utf8.encodeInto(text, v.out.subarray(v.at));
+        return v.out;
+      },
+      typeName,
+    };
+  }
   const encode = a.len === -1 ? (text: string) => varlenaStored(a, input(text, ctx)) : (text: string) => input(text, ctx);
   return { encode, typeName };
 }
