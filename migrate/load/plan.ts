@@ -13,6 +13,7 @@
 //   switch, read back to finish it.
 import { closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { fsyncPath } from "../control-name.js";
 
 /** Owner and mode of files a step creates (the data directory's). */
 export interface PlanOwner {
@@ -64,15 +65,6 @@ function appendFile(s: Extract<PlanStep, { kind: "append-file" }>, owner: PlanOw
   }
 }
 
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Run the switch (again, after an interruption: every step is idempotent). */
 export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) => void): void {
   const buf = new Uint8Array(COPY_CHUNK);
@@ -85,7 +77,7 @@ export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) =
       if (existsSync(s.temp)) renameSync(s.temp, s.target);
     } else rmSync(s.target, { force: true });
   });
-  for (const d of dirs) fsyncDir(d);
+  for (const d of dirs) fsyncPath(d);
   for (const f of plan.staged) rmSync(f, { force: true });
 }
 
@@ -113,7 +105,7 @@ export function writePlanFile(path: string, plan: LoadPlan): void {
   } finally {
     closeSync(fd);
   }
-  fsyncDir(dirname(path));
+  fsyncPath(dirname(path));
 }
 
 /** A recorded plan, to run its switch again after an interruption. */
