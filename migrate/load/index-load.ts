@@ -278,7 +278,8 @@ export class IndexLoader {
           e = existing.next();
         }
       })();
-      const allequalimage = this.info.index.natts === this.info.index.nkeyatts && this.info.spec.eq.every((x) => x === "image");
+      // the server decided _bt_allequalimage when it built the index; REINDEX decides it the same way
+      const allequalimage = meta.btm_allequalimage;
       const sink = o.dryRun ? null : new OrderedPageSink(o.path, this.geometry, o.checksums, o.owner);
       try {
         const res = buildBtree(

@@ -18,7 +18,8 @@ import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-he
 const DB = "app";
 const EXISTING = 700;
 const NEW = 3000;
-const INDEXES = ["t_pkey", "t_k", "t_vd", "e_pkey", "e_k"];
+const INDEXES = ["t_pkey", "t_k", "t_vd", "e_pkey", "e_k", "m_ts", "m_bytea", "m_name", "m_f4i2", "m_bpchar", "m_num", "m_oid", "m_char"];
+const M_COLUMNS = "n int4, c_i2 int2, c_f4 float4, c_char \"char\", c_bpchar char(5), c_name name, c_oid oid, c_bytea bytea, c_ts timestamp, c_json json, c_time time, c_num numeric(10,3)";
 
 const SETUP = `
 create extension pageinspect;
@@ -30,6 +31,16 @@ create index t_vd on t (v, d);
 insert into t select g, 'key-' || (g % 97), g * 1000003, date '2020-01-01' + g, g / 7.0, g * 0.5, g % 2 = 0, 'n' || g, g, md5(g::text)::uuid from generate_series(1, ${EXISTING}) g;
 create table e (id int8 primary key, k text, payload text, at timestamptz) with (fillfactor = 70);
 create index e_k on e (k);
+create table m (${M_COLUMNS});
+insert into m select g, g - 50, g / 3.0, chr(65 + g % 26), 'b' || (g % 7), 'name' || g, g * 1000, decode(md5(g::text), 'hex'), timestamp '2024-02-29 12:00' + g * interval '1 hour', '{"g": 1}', time '00:00' + g * interval '1 minute', g * 1.5 from generate_series(1, 100) g;
+create index m_ts on m (c_ts);
+create index m_bytea on m (c_bytea);
+create index m_name on m (c_name);
+create index m_f4i2 on m (c_f4, c_i2 desc nulls last);
+create index m_bpchar on m (c_bpchar);
+create index m_num on m (c_num);
+create index m_oid on m (c_oid);
+create index m_char on m (c_char);
 `;
 
 let srv: PgServer;
@@ -38,8 +49,10 @@ let loadedRoot = "";
 let twinRoot = "";
 let tFile = "";
 let eFile = "";
+let mFile = "";
 let loadT: ReturnType<typeof pgdiskLoad>;
 let loadE: ReturnType<typeof pgdiskLoad>;
+let loadM: ReturnType<typeof pgdiskLoad>;
 
 function tRows(): string {
   const r = new Rng(20261202, "load-t");
@@ -74,6 +87,32 @@ function eRows(): string {
   return lines.join("\r\n") + "\r\n";
 }
 
+/** Many types and their edge values, NULLs everywhere but the row number. */
+function mRows(): string {
+  const r = new Rng(20261202, "load-m");
+  const nul = (s: string): string => (r.chance(0.1) ? "\\N" : s);
+  const lines: string[] = [];
+  for (let i = 0; i < 1500; i++) {
+    lines.push(
+      [
+        String(1000 + i),
+        nul(String(r.pick([-32768, 32767, 0, r.int(-32768, 32767)]))),
+        nul(r.pick(["NaN", "-Infinity", "Infinity", "-0", "1e-40", "3.4e38", String(r.float() * 1000 - 500)])),
+        nul(r.pick(["a", "Z", "0", "x"])),
+        nul(r.base64(r.int(0, 5))),
+        nul(r.base64(r.int(1, 63))),
+        nul(String(r.pick([0, 4294967295, 2147483648, r.int(0, 2 ** 32 - 1)]))),
+        nul(r.chance(0.5) ? `\\\\x${r.hex(2 * r.int(0, 60))}` : `ab\\\\000c${r.base64(r.int(0, 10))}`),
+        nul(r.pick(["infinity", "-infinity", `20${r.int(10, 30)}-0${r.int(1, 9)}-1${r.int(0, 9)} ${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)}.${r.int(0, 999999)}`])),
+        nul(JSON.stringify({ k: r.int(0, 9), s: r.base64(r.int(0, 30)) })),
+        nul(`${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)}.${r.int(0, 999)}`),
+        nul(r.pick(["NaN", "0", "-0.0005", "9999999.999", `${r.int(-9999999, 9999999)}.${r.int(0, 999)}`])),
+      ].join("\t"),
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
 before(async () => {
   srv = await stoppedCluster(SETUP, { checksums: true, db: DB });
   dir = mkdtempSync(join(tmpdir(), "pgdisk-load-"));
@@ -82,11 +121,14 @@ before(async () => {
   eFile = join(dir, "e.csv");
   writeForPg(tFile, tRows());
   writeForPg(eFile, eRows());
+  mFile = join(dir, "m.tsv");
+  writeForPg(mFile, mRows());
   loadedRoot = copyRoot(srv.root, "loaded");
   twinRoot = copyRoot(srv.root, "twin");
   const pgdata = join(loadedRoot, "data");
   loadT = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "t", "--columns", "id,k,v,d,n,f,b,note,u", "--json", tFile]);
   loadE = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "public.e", "--format", "csv", "--header", "--json", eFile]);
+  loadM = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "m", "--json", mFile]);
 });
 
 after(() => {
@@ -106,6 +148,8 @@ test("pgdisk load exits 0 and reports the rows it wrote", () => {
     [["public.t_pkey", EXISTING, NEW], ["public.t_k", EXISTING, NEW], ["public.t_vd", EXISTING, NEW]],
   );
   assert.equal(JSON.parse(loadE.stdout).rows, 2500);
+  assert.equal(loadM.status, 0, loadM.stderr);
+  assert.equal(JSON.parse(loadM.stdout).rows, 1500);
 });
 
 test("every btree index equals the server's REINDEX of the loaded table", () => {
@@ -125,11 +169,11 @@ test("every btree index equals the server's REINDEX of the loaded table", () => 
 test("the loaded cluster returns what COPY FROM stored in the twin, tuple for tuple", () => {
   const twin = PgServer.attach(twinRoot);
   twin.start();
-  twin.sql(`copy t (id, k, v, d, n, f, b, note, u) from '${tFile}'; begin; truncate e; copy e from '${eFile}' (format csv, header, freeze); commit;`, DB);
+  twin.sql(`copy t (id, k, v, d, n, f, b, note, u) from '${tFile}'; begin; truncate e; copy e from '${eFile}' (format csv, header, freeze); commit; copy m from '${mFile}';`, DB);
   const loaded = PgServer.attach(loadedRoot);
   loaded.start();
   try {
-    for (const [table, order] of [["t", "id"], ["e", "id"]]) {
+    for (const [table, order] of [["t", "id"], ["e", "id"], ["m", "n"]]) {
       assert.deepEqual(tableDigest(loaded, DB, table, order), tableDigest(twin, DB, table, order), table);
     }
     // t had rows: the new tuples' data bytes are the twin's (COPY may place them elsewhere)
@@ -137,6 +181,7 @@ test("the loaded cluster returns what COPY FROM stored in the twin, tuple for tu
     const theirs = heapTuples(twin, DB, "t");
     const data = (ts: typeof mine): string[] => ts.map((x) => x.data).sort();
     assert.deepEqual(data(mine), data(theirs));
+    assert.deepEqual(data(heapTuples(loaded, DB, "m")), data(heapTuples(twin, DB, "m")));
     // e was empty, and COPY FREEZE into a table truncated in its transaction skips the free space
     // map as pgdisk does: the same tuples at the same ctids (heap_multi_insert's fillfactor-70 fill)
     const em = heapTuples(loaded, DB, "e");
