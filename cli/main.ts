@@ -24,6 +24,7 @@ const wanted = (name: string): boolean => !known.includes(sub ?? "") || sub === 
 if (wanted("inspect")) program.addCommand((await import("./inspect.js")).makeInspectCommand());
 if (wanted("verify")) program.addCommand((await import("./verify.js")).makeVerifyCommand());
 if (wanted("migrate")) program.addCommand((await import("./migrate.js")).makeMigrateCommand());
+if (wanted("load")) program.addCommand((await import("./load.js")).makeLoadCommand());
 if (wanted("samples")) program.addCommand((await import("../samples/cli.js")).makeSamplesCommand());
 
 try {

@@ -138,7 +138,8 @@ export function fenceReason(out: string, f: FenceFacts): string | null {
   return null;
 }
 
-function fsyncPath(path: string): void {
+/** fsync a file or a directory (after a rename in it). */
+export function fsyncPath(path: string): void {
   const fd = openSync(path, "r");
   try {
     fsyncSync(fd);

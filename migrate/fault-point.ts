@@ -7,7 +7,11 @@ export type FaultPoint =
   /** migrate toast: the new TOAST heap is in place, the TOAST index and the parent not yet */
   | "toast-heap-committed"
   | "relation-done"
-  | "before-unfence";
+  | "before-unfence"
+  /** pgdisk load: everything staged and fsynced, the switch not begun */
+  | "load-staged"
+  /** pgdisk load: the switch's first step done, the others not */
+  | "load-switching";
 
 export function faultPoint(point: FaultPoint): void {
   const want = process.env.PGDISK_FAULT_AT;

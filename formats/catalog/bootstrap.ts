@@ -11,3 +11,5 @@ export const PG_OPCLASS_OID = 2616;
 export const PG_COLLATION_OID = 3456;
 export const PG_ENUM_OID = 3501;
 export const PG_AMPROC_OID = 2603;
+export const PG_ATTRDEF_OID = 2604;
+export const PG_TRIGGER_OID = 2620;

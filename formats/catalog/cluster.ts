@@ -10,7 +10,7 @@ import { RelationFork, forkSuffix, type ForkName, type Geometry } from "../stora
 import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
 import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
-import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "./bootstrap.js";
+import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRDEF_OID, PG_ATTRIBUTE_OID, PG_TRIGGER_OID, PG_ENUM_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "./bootstrap.js";
 import type { VersionProfile } from "../version/index.js";
 import type { Align } from "../heap/descriptor.js";
 
@@ -387,6 +387,19 @@ export class DatabaseCatalog {
       this.scanCatalog(PG_COLLATION_OID, this.cluster.profile.catalogs.pg_collation).map((r) => [r.oid as number, { name: r.collname as string, collate: r.collcollate as string | null, provider: r.collprovider as string }]),
     );
     return this.collationCache;
+  }
+
+  /** pg_attrdef: the default expression (nodeToString text) of each column of a relation that has one, by attnum. */
+  attrDefaults(relOid: number): Map<number, string> {
+    const rows = this.scanCatalog(PG_ATTRDEF_OID, this.cluster.profile.catalogs.pg_attrdef).filter((r) => r.adrelid === relOid);
+    return new Map(rows.map((r) => [r.adnum as number, r.adbin as string]));
+  }
+
+  /** pg_trigger rows of a relation: name, tgtype bits, enabled state, internal (constraint) or not, the other table of a foreign key. */
+  triggersOf(relOid: number): { name: string; type: number; enabled: string; internal: boolean; constraintRelid: number }[] {
+    return this.scanCatalog(PG_TRIGGER_OID, this.cluster.profile.catalogs.pg_trigger)
+      .filter((r) => r.tgrelid === relOid)
+      .map((r) => ({ name: r.tgname as string, type: r.tgtype as number, enabled: r.tgenabled as string, internal: r.tgisinternal as boolean, constraintRelid: r.tgconstrrelid as number }));
   }
 
   /** Find a relation by name: "name" (searched in public then pg_catalog then any schema) or "schema.name". */

@@ -30,17 +30,35 @@ const trim = (s: string): string => s.replace(SPACE, "");
 
 function le(size: number, value: bigint | number): Uint8Array {
   const out = new Uint8Array(size);
-  const dv = new DataView(out.buffer);
-  if (size === 1) dv.setUint8(0, Number(value) & 0xff);
-  else if (size === 2) dv.setInt16(0, Number(value), true);
-  else if (size === 4) dv.setInt32(0, Number(value) | 0, true);
-  else dv.setBigInt64(0, BigInt(value), true);
+  if (size <= 4) {
+    // byte by byte: no DataView for the common small integers (a writer encodes millions)
+    const v = Number(value) | 0;
+    for (let i = 0; i < size; i++) out[i] = (v >>> (8 * i)) & 0xff;
+  } else new DataView(out.buffer).setBigInt64(0, BigInt(value), true);
   return out;
 }
 
+/** Plain decimal digits with an optional sign and at most 15 digits: exact as a double. */
+const SHORT_INTEGER = /^[+-]?\d{1,15}$/;
+
 function integer(type: string, size: 2 | 4 | 8): InputFunction {
   const max = (1n << BigInt(size * 8 - 1)) - 1n;
+  const maxNum = Number(max);
   return (text) => {
+    // the common case without BigInt: a short integer needs no arbitrary precision
+    if (SHORT_INTEGER.test(text)) {
+      const n = Number(text);
+      if (n > maxNum || n < -maxNum - 1) throw range(type, text);
+      if (size !== 8) return le(size, n);
+      const out = new Uint8Array(8);
+      const lo = n | 0;
+      const hi = Math.floor(n / 4294967296);
+      for (let i = 0; i < 4; i++) {
+        out[i] = (lo >>> (8 * i)) & 0xff;
+        out[4 + i] = (hi >>> (8 * i)) & 0xff;
+      }
+      return out;
+    }
     const m = /^[ \t\n\v\f\r]*([+-]?)(\d+)[ \t\n\v\f\r]*$/.exec(text);
     if (!m) throw bad(type, text);
     const v = BigInt(m[1] + m[2]);

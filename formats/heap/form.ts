@@ -36,20 +36,38 @@ export function datumOffset(off: number, a: AttrDesc, stored: Uint8Array): numbe
 
 /** A varlena payload (no header, not compressed) in the form heap_fill_tuple stores it. */
 export function varlenaStored(a: AttrDesc, payload: Uint8Array): Uint8Array {
-  if (a.storage !== "p" && canMakeShort(payload.length)) {
-    const out = new Uint8Array(VARHDRSZ_SHORT + payload.length);
-    out[0] = ((VARHDRSZ_SHORT + payload.length) << 1) | 1;
-    out.set(payload, VARHDRSZ_SHORT);
-    return out;
+  const v = varlenaAlloc(a, payload.length);
+  v.out.set(payload, v.at);
+  return v.out;
+}
+
+/** The stored form of a `payloadLength`-byte varlena with its header written; the payload goes at `at`. */
+export function varlenaAlloc(a: AttrDesc, payloadLength: number): { out: Uint8Array; at: number } {
+  if (a.storage !== "p" && canMakeShort(payloadLength)) {
+    const out = new Uint8Array(VARHDRSZ_SHORT + payloadLength);
+    out[0] = ((VARHDRSZ_SHORT + payloadLength) << 1) | 1;
+    return { out, at: VARHDRSZ_SHORT };
   }
-  const out = new Uint8Array(VARHDRSZ + payload.length);
+  const out = new Uint8Array(VARHDRSZ + payloadLength);
   set4bHeader(new DataView(out.buffer), 0, out.length);
-  out.set(payload, VARHDRSZ);
-  return out;
+  return { out, at: VARHDRSZ };
 }
 
 /** The tuple's t_hoff for `natts` attributes, with or without a null bitmap. */
 export const tupleHoff = (natts: number, hasNull: boolean): number => maxAlign(SizeofHeapTupleHeader + (hasNull ? (natts + 7) >> 3 : 0));
+
+/** The length of the tuple formHeapTuple forms from these datums (null for SQL NULL). */
+export function heapTupleSize(desc: TupleDesc, datums: readonly (Uint8Array | null)[]): number {
+  const natts = desc.attrs.length;
+  let hasNull = false;
+  for (let i = 0; i < natts; i++) if (datums[i] === null) hasNull = true;
+  let size = tupleHoff(natts, hasNull);
+  for (let i = 0; i < natts; i++) {
+    const d = datums[i];
+    if (d) size = datumOffset(size, desc.attrs[i], d) + d.length;
+  }
+  return size;
+}
 
 /**
  * A heap tuple of `desc` from stored datums (null for SQL NULL): fixed-length ones exactly attlen
@@ -57,27 +75,32 @@ export const tupleHoff = (natts: number, hasNull: boolean): number => maxAlign(S
  * with their NUL.
  */
 export function formHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | null)[], h: HeapTupleFields): Uint8Array {
+  const out = new Uint8Array(heapTupleSize(desc, datums));
+  writeHeapTuple(desc, datums, h, out, 0);
+  return out;
+}
+
+/**
+ * Write the tuple formHeapTuple forms into `out` at `at` (heapTupleSize bytes, which must be zero:
+ * alignment padding and the null bitmap are not cleared), e.g. straight into a page being filled.
+ */
+export function writeHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | null)[], h: HeapTupleFields, out: Uint8Array, at: number): void {
   const natts = desc.attrs.length;
-  const hasNull = datums.some((d) => d === null);
+  let hasNull = false;
+  for (let i = 0; i < natts; i++) if (datums[i] === null) hasNull = true;
   const hoff = tupleHoff(natts, hasNull);
-  let size = hoff;
-  for (let i = 0; i < natts; i++) {
-    const d = datums[i];
-    if (d) size = datumOffset(size, desc.attrs[i], d) + d.length;
-  }
-  const out = new Uint8Array(size);
-  const dv = new DataView(out.buffer);
+  const dv = new DataView(out.buffer, out.byteOffset + at);
   let infomask = h.xactBits;
   let off = hoff;
   for (let i = 0; i < natts; i++) {
     const d = datums[i];
     const a = desc.attrs[i];
     if (!d) continue;
-    if (hasNull) out[SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
+    if (hasNull) out[at + SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
     if (a.len < 0) infomask |= HEAP_HASVARWIDTH;
     if (a.len === -1 && d[0] === 0x01) infomask |= HEAP_HASEXTERNAL;
     off = datumOffset(off, a, d);
-    out.set(d, off);
+    out.set(d, at + off);
     off += d.length;
   }
   if (hasNull) infomask |= HEAP_HASNULL;
@@ -87,6 +110,5 @@ export function formHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | nu
   writeTid(dv, HTH.t_ctid, h.ctid);
   dv.setUint16(HTH.t_infomask2, natts | (h.infomask2Bits ?? 0), true);
   dv.setUint16(HTH.t_infomask, infomask, true);
-  out[HTH.t_hoff] = hoff;
-  return out;
+  out[at + HTH.t_hoff] = hoff;
 }

@@ -5,7 +5,7 @@
 // pointer number (what a converter needs when some tuples change size).
 import { FormatError } from "../schema/errors.js";
 import { LP_NORMAL, LP_REDIRECT, LP_UNUSED, lpFlags, lpLen, lpOff, makeLp, SizeOfItemIdData } from "../page/item-id.js";
-import { maxAlign, maxOffsetNumber, pageView, pdLower, pdSpecial } from "../page/page.js";
+import { maxAlign, maxAlignDown, maxOffsetNumber, pageView, pdLower, pdSpecial } from "../page/page.js";
 import { PageHeaderData, PG_PAGE_LAYOUT_VERSION, SizeOfPageHeaderData } from "../page/page-header.js";
 import { SizeofHeapTupleHeader } from "./tuple-header.js";
 
@@ -15,6 +15,9 @@ const PH = PageHeaderData.offsets;
 export const maxHeapTuplesPerPage = (blockSize: number): number => Math.floor((blockSize - SizeOfPageHeaderData) / (maxAlign(SizeofHeapTupleHeader) + SizeOfItemIdData));
 /** MaxHeapTupleSize: BLCKSZ - MAXALIGN(header + one line pointer); 8160 for 8 KiB. */
 export const maxHeapTupleSize = (blockSize: number): number => blockSize - maxAlign(SizeOfPageHeaderData + SizeOfItemIdData);
+
+/** TOAST_TUPLE_THRESHOLD: a new tuple longer than this goes through the toaster (4 tuples a page); 2032 for 8 KiB. */
+export const toastTupleThreshold = (blockSize: number): number => maxAlignDown(Math.floor((blockSize - maxAlign(SizeOfPageHeaderData + 4 * SizeOfItemIdData)) / 4));
 
 /** PageInit(page, blockSize, specialSize) into `page` (zeroed first). */
 export function pageInit(page: Uint8Array, specialSize = 0): void {

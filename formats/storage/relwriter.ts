@@ -113,6 +113,21 @@ export class RelationWriter {
     return this.blkno;
   }
 
+  /**
+   * Flush and fsync every segment under its temporary name without renaming it: for a writer
+   * whose own switch renames the files later. Returns each temporary file with its final name,
+   * and the final segment files past the last one written, which the switch must remove.
+   */
+  stage(): { files: { temp: string; final: string }[]; stale: string[] } {
+    this.flushBatch();
+    if (this.segno < 0) this.openSegment(0);
+    this.closeSegment();
+    const files = this.tempPaths.map((temp) => ({ temp, final: temp.slice(0, -".pgdisk-tmp".length) }));
+    const stale: string[] = [];
+    for (let s = this.segno + 1; existsSync(this.segPath(s)); s++) stale.push(this.segPath(s));
+    return { files, stale };
+  }
+
   /** Drop everything written (temporary files only; the real files are untouched). */
   abort(): void {
     if (this.fd >= 0) closeSync(this.fd);

@@ -2,7 +2,7 @@
 // pgdisk needs to deform catalog rows before it can read pg_attribute (src/include/catalog/pg_*.h).
 import type { Align, AttrDesc, TupleDesc } from "../heap/descriptor.js";
 
-export type ColType = "oid" | "name" | "int2" | "int4" | "bool" | "char" | "float4" | "xid" | "regproc" | "text" | "int2vector" | "oidvector" | "_aclitem" | "_text" | "pg_node_tree" | "anyarray";
+export type ColType = "oid" | "name" | "int2" | "int4" | "bool" | "char" | "float4" | "xid" | "regproc" | "text" | "int2vector" | "oidvector" | "_aclitem" | "_text" | "pg_node_tree" | "anyarray" | "bytea";
 
 const T: Record<ColType, { typid: number; len: number; byval: boolean; align: Align; storage: string }> = {
   oid: { typid: 26, len: 4, byval: true, align: "i", storage: "p" },
@@ -21,6 +21,7 @@ const T: Record<ColType, { typid: number; len: number; byval: boolean; align: Al
   _text: { typid: 1009, len: -1, byval: false, align: "i", storage: "x" },
   pg_node_tree: { typid: 194, len: -1, byval: false, align: "i", storage: "x" },
   anyarray: { typid: 2277, len: -1, byval: false, align: "d", storage: "x" },
+  bytea: { typid: 17, len: -1, byval: false, align: "i", storage: "x" },
 };
 
 /** A catalog's columns in order: name and type. */

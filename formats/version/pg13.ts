@@ -76,6 +76,15 @@ export const pg13 = defineProfile({
       ["oid", "oid"], ["amprocfamily", "oid"], ["amproclefttype", "oid"], ["amprocrighttype", "oid"],
       ["amprocnum", "int2"], ["amproc", "regproc"],
     ],
+    pg_attrdef: [
+      ["oid", "oid"], ["adrelid", "oid"], ["adnum", "int2"], ["adbin", "pg_node_tree"],
+    ],
+    pg_trigger: [
+      ["oid", "oid"], ["tgrelid", "oid"], ["tgparentid", "oid"], ["tgname", "name"], ["tgfoid", "oid"], ["tgtype", "int2"],
+      ["tgenabled", "char"], ["tgisinternal", "bool"], ["tgconstrrelid", "oid"], ["tgconstrindid", "oid"], ["tgconstraint", "oid"],
+      ["tgdeferrable", "bool"], ["tginitdeferred", "bool"], ["tgnargs", "int2"], ["tgattr", "int2vector"], ["tgargs", "bytea"],
+      ["tgqual", "pg_node_tree"], ["tgoldtable", "name"], ["tgnewtable", "name"],
+    ],
   },
   differences: [],
 });

@@ -15,7 +15,9 @@ export type CatalogName =
   | "pg_opclass"
   | "pg_collation"
   | "pg_enum"
-  | "pg_amproc";
+  | "pg_amproc"
+  | "pg_attrdef"
+  | "pg_trigger";
 
 export interface VersionProfile {
   /** major version, as PG_VERSION says it */

@@ -95,7 +95,7 @@ const bucketOf = (T: number, C: number, coded: boolean): number => {
 };
 
 /** Check a BTP_PREFIX page we are about to keep: it decodes, and every §2.5 invariant holds. */
-function selfCheck(page: Uint8Array, blk: number, index: string): number {
+export function selfCheck(page: Uint8Array, blk: number, index: string): number {
   const r = readPrefixLeafPage(page, { btmVersion: BTREE_VERSION });
   if (r.findings.length) {
     const f = r.findings[0]!;

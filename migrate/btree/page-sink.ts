@@ -54,9 +54,20 @@ export class OrderedPageSink {
 
   /** Write blocks 0..n-1 in order through RelationWriter; every block must have arrived. Returns n. */
   commit(onProgress?: (done: number, total: number) => void): number {
+    return this.writeAll((w) => w.commit(), onProgress).n;
+  }
+
+  /** As commit(), but the files stay under their temporary names (RelationWriter.stage()). */
+  stage(onProgress?: (done: number, total: number) => void): { n: number } & ReturnType<RelationWriter["stage"]> {
+    const r = this.writeAll((w) => w.stage(), onProgress);
+    return { n: r.n, ...r.result };
+  }
+
+  private writeAll<T>(finish: (w: RelationWriter) => T, onProgress?: (done: number, total: number) => void): { n: number; result: T } {
     const n = this.maxBlock + 1;
     const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums, owner: this.owner });
     const buf = new Uint8Array(this.geometry.blockSize);
+    let result: T;
     try {
       for (let b = 0; b < n; b++) {
         let p = this.mem.get(b);
@@ -69,14 +80,14 @@ export class OrderedPageSink {
         w.append(p);
         if (onProgress && (b & 1023) === 1023) onProgress(b + 1, n);
       }
-      w.commit();
+      result = finish(w);
     } catch (e) {
       w.abort();
       throw e;
     } finally {
       this.dispose();
     }
-    return n;
+    return { n, result };
   }
 
   /** Drop everything (scratch file included). */

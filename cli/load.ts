@@ -1,0 +1,95 @@
+// `pgdisk load …`: commander wiring only; the work is in migrate/load/engine.ts.
+import { createReadStream } from "node:fs";
+import { Command, Option } from "commander";
+import { EXIT_OK } from "./exit.js";
+import { runMigrateAction } from "../migrate/cli-run.js";
+import { loadTable } from "../migrate/load/engine.js";
+import { renderLoadText } from "../migrate/load/render.js";
+import { supportedRangeText } from "../formats/version/index.js";
+
+interface LoadCliOptions {
+  pgdata: string;
+  database: string;
+  table: string;
+  columns?: string;
+  format: "text" | "csv";
+  header?: boolean;
+  delimiter?: string;
+  null?: string;
+  quote?: string;
+  escape?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/** Refusals of the loader (exit 1); bad input and unique violations are exit 2. */
+const OPERATIONAL = ["LOAD_UNSUPPORTED", "LOAD_NEEDS_TOAST", "BAD_RELOPTION", "BT_VERSION_TOO_OLD", "REL_PARTIAL_BLOCK", "BLOCK_SIZE_UNSUPPORTED"];
+
+export function makeLoadCommand(): Command {
+  return new Command("load")
+    .description("bulk-load a COPY text or CSV file into a table of a stopped cluster, in place (direct path: new frozen pages, indexes rebuilt)")
+    .argument("<file>", "input file, or - for standard input")
+    .requiredOption("--pgdata <dir>", `data directory of a stopped, cleanly shut down PostgreSQL ${supportedRangeText()} cluster (written in place)`)
+    .requiredOption("-d, --database <name>", "database of the table")
+    .requiredOption("-t, --table <name>", "table to load (name or schema.name)")
+    .option("--columns <list>", "comma-separated columns the input gives, in input order (default: every column)")
+    .addOption(new Option("--format <format>", "input format, as COPY's").choices(["text", "csv"]).default("text"))
+    .option("--header", "the first line is a header (skipped)")
+    .option("--delimiter <c>", "field delimiter (default tab in text, comma in CSV)")
+    .option("--null <s>", "the string that means NULL (default \\N in text, empty unquoted in CSV)")
+    .option("--quote <c>", "CSV quote character (default \")")
+    .option("--escape <c>", "CSV escape character (default the quote)")
+    .option("--dry-run", "parse, encode, check and build everything, write nothing")
+    .option("--json", "print the report as JSON")
+    .option("-q, --quiet", "no progress on stderr")
+    .addHelpText(
+      "after",
+      `
+Rows are appended as new heap pages (the table's fillfactor), frozen as COPY FREEZE leaves them,
+with their visibility map bits (all-visible, all-frozen) and free space map entries, and data
+checksums when the cluster has them. Every btree index of the table is rebuilt over all rows as
+REINDEX lays it out. Columns not given get their constant default or NULL. Refused (exit 1),
+naming the object: CHECK constraints, triggers and foreign keys, rules, row-level security,
+generated and identity columns not given, non-constant defaults, partitioned tables and
+partitions, non-btree, expression and partial indexes, types pgdisk cannot encode, rows the
+server would TOAST. Bad input (a malformed line, a value a type refuses, a NULL in a NOT NULL
+column, a wrong column count) and unique violations: exit 2 with the input line, column and
+value, nothing changed. New files are staged beside the table and switched in at the end; see
+docs/load.md.
+
+Exit status: 0 loaded, 1 refused or a usage error, 2 bad input or a unique violation.
+
+Examples:
+  pgdisk load --pgdata /srv/pg -d app -t events events.tsv
+  pgdisk load --pgdata /srv/pg -d app -t public.users --format csv --header --columns id,name users.csv`,
+    )
+    .action((file: string, o: LoadCliOptions) =>
+      runMigrateAction(OPERATIONAL, async (abort) => {
+        const tty = !o.quiet && !o.json && process.stderr.isTTY;
+        const t0 = performance.now();
+        const progress = tty
+          ? (p: { phase: string; rows: number; bytes: number }) => {
+              const s = (performance.now() - t0) / 1000;
+              process.stderr.write(`\rpgdisk: ${p.phase}: ${p.rows} rows, ${(p.bytes / 1048576).toFixed(1)} MiB, ${Math.round(p.rows / Math.max(s, 0.001))} rows/s   `);
+            }
+          : undefined;
+        const input = file === "-" ? process.stdin : createReadStream(file);
+        const r = await loadTable({
+          pgdata: o.pgdata,
+          database: o.database,
+          table: o.table,
+          columns: o.columns?.split(",").map((c) => c.trim()),
+          format: { format: o.format, header: o.header, delimiter: o.delimiter, null: o.null, quote: o.quote, escape: o.escape },
+          input,
+          inputName: file,
+          dryRun: o.dryRun,
+          abort,
+          progress,
+        });
+        if (tty) process.stderr.write("\n");
+        process.stdout.write(o.json ? JSON.stringify(r, null, 1) + "\n" : renderLoadText(r));
+        process.exitCode = EXIT_OK;
+      }),
+    );
+}

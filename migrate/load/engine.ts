@@ -1,0 +1,268 @@
+// `pgdisk load`: a direct-path bulk load into a table of a stopped cluster. Phases: the gate and
+// the lock; the target resolved and refused where an offline writer cannot act as the server;
+// the input parsed as COPY FROM parses it, each row encoded and formed into frozen tuples on new
+// pages (staged), and into index tuples; every btree index rebuilt over all rows (staged, unique
+// keys checked); the visibility map and free space map for the new pages (staged); then the
+// switch (plan.ts) makes it all current. Any error before the switch discards what was staged:
+// the cluster is left exactly as it was. Returns plain data; the CLI renders it.
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Cluster } from "../../formats/catalog/cluster.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import { RelationFork } from "../../formats/storage/relfile.js";
+import { RelationWriter } from "../../formats/storage/relwriter.js";
+import { maxHeapTupleSize, toastTupleThreshold } from "../../formats/heap/page-builder.js";
+import { fsmAvailToCat, fsmCategoriesForHeapBlocks } from "../../formats/storage/fsm.js";
+import { VISIBILITYMAP_ALL_FROZEN, VISIBILITYMAP_ALL_VISIBLE } from "../../formats/storage/vm.js";
+import { buildFsm, vmWithBitsSet } from "../../formats/storage/map-write.js";
+import { assertClusterStopped } from "../safety.js";
+import { assertCanWriteAs, clusterOwner } from "../file-owner.js";
+import { lockInput } from "../input-lock.js";
+import { safePoint } from "../interrupt.js";
+import { faultPoint } from "../fault-point.js";
+import { CopyParser, type CopyFormat } from "./copy-parse.js";
+import { resolveTarget } from "./target.js";
+import { badRow, rowDatums } from "./row-datums.js";
+import { HeapAppender } from "./heap-append.js";
+import { IndexLoader, type IndexLoadResult } from "./index-load.js";
+import { applyPlan, discardPlan, writePlanFile, type LoadPlan } from "./plan.js";
+
+/** Errors about the input's content (exit 2). */
+const INPUT_CODES = new Set(["LOAD_BAD_INPUT", "LOAD_UNIQUE_VIOLATION"]);
+
+export const LOAD_PLAN_FILE = "pgdisk-load.plan.json";
+
+export interface LoadOptions {
+  pgdata: string;
+  database: string;
+  table: string;
+  columns?: string[];
+  format: CopyFormat;
+  /** the input, in chunks */
+  input: AsyncIterable<Uint8Array>;
+  /** the input's name for the report ("-" for stdin) */
+  inputName: string;
+  /** parse, encode, check and build everything, then discard it */
+  dryRun?: boolean;
+  abort?: AbortSignal;
+  /** progress: rows so far, input bytes so far (called at most every few thousand rows) */
+  progress?: (p: { phase: string; rows: number; bytes: number }) => void;
+}
+
+export interface LoadReport {
+  schema: "pgdisk.load/1";
+  pgdata: string;
+  database: string;
+  table: string;
+  input: string;
+  dryRun: boolean;
+  checksums: boolean;
+  rows: number;
+  inputBytes: number;
+  heap: { pagesBefore: number; pagesAdded: number; bytesAdded: number; fillfactor: number };
+  indexes: Omit<IndexLoadResult, "staged">[];
+  maps: { vmPages: number; fsmPages: number };
+  switchSteps: number;
+  /** seconds per phase */
+  phases: { rows: number; indexes: number; maps: number; switch: number };
+  seconds: number;
+}
+
+function segPath(base: string, segno: number): string {
+  return segno === 0 ? base : `${base}.${segno}`;
+}
+
+/** Every page of a fork (segments concatenated), or none when it does not exist. */
+function readForkPages(path: string, geometry: Cluster["geometry"]): Uint8Array[] {
+  if (!existsSync(path)) return [];
+  const fork = new RelationFork(path, geometry);
+  try {
+    const out: Uint8Array[] = [];
+    for (let b = 0; b < fork.nblocks; b++) out.push(fork.readBlock(b));
+    return out;
+  } finally {
+    fork.close();
+  }
+}
+
+/** Segment files of a fork that exist. */
+function forkFiles(path: string): string[] {
+  const out: string[] = [];
+  for (let s = 0; existsSync(segPath(path, s)); s++) out.push(segPath(path, s));
+  return out;
+}
+
+export async function loadTable(o: LoadOptions): Promise<LoadReport> {
+  const t0 = performance.now();
+  const control = assertClusterStopped(o.pgdata);
+  const owner = clusterOwner(o.pgdata);
+  if (!o.dryRun) assertCanWriteAs(owner, o.pgdata);
+  const lock = lockInput(o.pgdata);
+  const plan: LoadPlan = { schema: "pgdisk.load-plan/1", owner: { uid: owner.uid, gid: owner.gid, fileMode: owner.fileMode }, steps: [], staged: [] };
+  let switched = false;
+  try {
+    const cluster = new Cluster(o.pgdata);
+    const cat = cluster.database(o.database);
+    const target = resolveTarget(cat, o.table, o.columns);
+    const geometry = cluster.geometry;
+    const bs = geometry.blockSize;
+    const checksums = control.dataChecksumVersion !== 0;
+    const heapPath = cat.path(target.rel);
+    const heap = new RelationFork(heapPath, geometry);
+    const tail = heap.partialTail;
+    if (tail) {
+      heap.close();
+      throw new FormatError("REL_PARTIAL_BLOCK", `${tail.file} ends in a partial block (${tail.bytes} bytes of block ${tail.block}); pgdisk appends only after whole blocks`, { file: tail.file, block: tail.block });
+    }
+    const pagesBefore = heap.nblocks;
+    const segSizes = heap.segments.map((s) => s.size);
+    const loaders = target.indexes.map((ix) => new IndexLoader(cat, ix.rel, ix.info, target.desc.attrs, geometry));
+    const threshold = toastTupleThreshold(bs);
+    const maxTuple = maxHeapTupleSize(bs);
+    const toastable = target.desc.attrs.map((a) => !a.dropped && a.len === -1 && a.storage !== "p");
+
+    // rows: parse, encode, form, place (staged), index tuples
+    const stagePath = `${heapPath}.pgdisk-load`;
+    plan.staged.push(stagePath);
+    const appender = new HeapAppender(target.desc, { blockSize: bs, fillfactor: target.fillfactor, firstBlock: pagesBefore, checksums, stagePath, owner, dryRun: o.dryRun });
+    let rows = 0;
+    let bytes = 0;
+    const parser = new CopyParser(o.format, (row) => {
+      const datums = rowDatums(target, row);
+      const size = appender.size(datums);
+      if (size > threshold && datums.some((d, i) => d !== null && toastable[i])) {
+        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${size} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`);
+      }
+      if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}`);
+      const tid = appender.add(datums, size);
+      for (const l of loaders) l.addRow(datums, tid, row.line);
+      rows++;
+    });
+    const tRows = performance.now();
+    try {
+      let lastTick = 0;
+      for await (const chunk of o.input) {
+        bytes += chunk.length;
+        parser.push(chunk);
+        if (o.progress && rows - lastTick >= 10000) {
+          lastTick = rows;
+          o.progress({ phase: "rows", rows, bytes });
+        }
+        await safePoint(o.abort);
+      }
+      parser.end();
+    } catch (e) {
+      appender.close();
+      throw e;
+    } finally {
+      heap.close();
+    }
+    const pagesAdded = appender.finish();
+    const secRows = (performance.now() - tRows) / 1000;
+
+    // indexes: merged, checked, built (staged)
+    const tIdx = performance.now();
+    const heapRead = new RelationFork(heapPath, geometry);
+    const indexes: IndexLoadResult[] = [];
+    try {
+      for (const [i, l] of loaders.entries()) {
+        await safePoint(o.abort);
+        o.progress?.({ phase: `index ${i + 1}/${loaders.length} ${l.name}`, rows, bytes });
+        const ipath = cat.path(target.indexes[i].rel);
+        const r = l.build({ path: ipath, checksums, owner, heap: (b) => heapRead.readBlock(b), clog: cluster.clog, dryRun: o.dryRun });
+        indexes.push(r);
+        for (const f of r.staged.files) plan.steps.push({ kind: "replace-file", target: f.final, temp: f.temp });
+        for (const f of r.staged.stale) plan.steps.push({ kind: "remove-file", target: f });
+        // a rebuilt index has no free space map (REINDEX starts a new file without one)
+        for (const f of forkFiles(cat.path(target.indexes[i].rel, "fsm"))) plan.steps.push({ kind: "remove-file", target: f });
+      }
+    } finally {
+      heapRead.close();
+    }
+    const secIdx = (performance.now() - tIdx) / 1000;
+
+    // maps: VM all-visible + all-frozen for the new pages, FSM with their free space
+    const tMaps = performance.now();
+    const pagesAfter = pagesBefore + pagesAdded;
+    let vmPages = 0;
+    let fsmPages = 0;
+    if (pagesAdded > 0) {
+      const vmPath = cat.path(target.rel, "vm");
+      const vm = vmWithBitsSet(readForkPages(vmPath, geometry), pagesBefore, pagesAfter, VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN, bs);
+      const fsmPath = cat.path(target.rel, "fsm");
+      const cats = new Uint8Array(pagesAfter);
+      const oldFsm = readForkPages(fsmPath, geometry);
+      if (oldFsm.length) cats.set(fsmCategoriesForHeapBlocks(oldFsm, pagesBefore));
+      appender.freeSpace.forEach((f, i) => (cats[pagesBefore + i] = fsmAvailToCat(f)));
+      const fsm = buildFsm(cats, bs);
+      vmPages = vm.length;
+      fsmPages = fsm.length;
+      if (!o.dryRun) {
+        for (const [path, pages] of [[vmPath, vm], [fsmPath, fsm]] as const) {
+          const w = new RelationWriter(path, { geometry, checksums, owner });
+          try {
+            for (const p of pages) w.append(p);
+            const st = w.stage();
+            for (const f of st.files) plan.steps.push({ kind: "replace-file", target: f.final, temp: f.temp });
+            for (const f of st.stale) plan.steps.push({ kind: "remove-file", target: f });
+          } catch (e) {
+            w.abort();
+            throw e;
+          }
+        }
+      }
+      // the heap's new pages, appended segment by segment
+      const segBlocks = geometry.segmentBlocks;
+      for (let b = pagesBefore; b < pagesAfter; ) {
+        const seg = Math.floor(b / segBlocks);
+        const end = Math.min(pagesAfter, (seg + 1) * segBlocks);
+        const target = segPath(heapPath, seg);
+        const originalLength = segSizes[seg] ?? 0;
+        plan.steps.push({ kind: "append-file", target, originalLength, newFile: segSizes[seg] === undefined, source: stagePath, sourceOffset: (b - pagesBefore) * bs, length: (end - b) * bs });
+        b = end;
+      }
+    }
+    const secMaps = (performance.now() - tMaps) / 1000;
+
+    // the switch
+    await safePoint(o.abort);
+    const tSwitch = performance.now();
+    const planFile = join(o.pgdata, LOAD_PLAN_FILE);
+    if (o.dryRun) discardPlan(plan);
+    else {
+      // heap appends first, so that every index entry points at a tuple that exists
+      plan.steps.sort((a, b) => Number(b.kind === "append-file") - Number(a.kind === "append-file"));
+      faultPoint("load-staged");
+      writePlanFile(planFile, plan);
+      switched = true;
+      applyPlan(plan, (i) => i === 1 && faultPoint("load-switching"));
+      rmSync(planFile, { force: true });
+    }
+    const secSwitch = (performance.now() - tSwitch) / 1000;
+    return {
+      schema: "pgdisk.load/1",
+      pgdata: o.pgdata,
+      database: o.database,
+      table: target.name,
+      input: o.inputName,
+      dryRun: !!o.dryRun,
+      checksums,
+      rows,
+      inputBytes: bytes,
+      heap: { pagesBefore, pagesAdded, bytesAdded: pagesAdded * bs, fillfactor: target.fillfactor },
+      indexes: indexes.map(({ staged: _staged, ...r }) => r),
+      maps: { vmPages, fsmPages },
+      switchSteps: plan.steps.length,
+      phases: { rows: secRows, indexes: secIdx, maps: secMaps, switch: secSwitch },
+      seconds: (performance.now() - t0) / 1000,
+    };
+  } catch (e) {
+    // before the switch nothing real was touched: drop what was staged
+    if (!switched) discardPlan(plan);
+    // input errors name the input file (their message has the line and column)
+    if (e instanceof FormatError && INPUT_CODES.has(e.code)) throw new FormatError(e.code, e.message, { file: o.inputName === "-" ? "stdin" : o.inputName }, e.detail);
+    throw e;
+  } finally {
+    lock?.release();
+  }
+}

@@ -1,0 +1,138 @@
+// New heap pages for the loaded rows, filled as COPY FROM fills them (heap_multi_insert): a
+// tuple goes on the current page while PageGetHeapFreeSpace covers its MAXALIGNed length plus
+// the space the table's fillfactor keeps free, else a new page starts (the first tuple of a page
+// always goes on). Tuples are frozen as COPY FREEZE leaves them: xmin FrozenTransactionId with
+// HEAP_XMIN_FROZEN (committed and invalid bits both set: no pg_xact lookup), xmax invalid with
+// HEAP_XMAX_INVALID, cmin 0, t_ctid pointing at itself; pages carry PD_ALL_VISIBLE. Pages are
+// numbered after the table's last block and written, checksummed, to a staging file (the load
+// plan appends it to the relation in its switch).
+import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
+import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
+import { heapTupleSize, writeHeapTuple } from "../../formats/heap/form.js";
+import type { TupleDesc } from "../../formats/heap/descriptor.js";
+import type { Tid } from "../../formats/page/item-pointer.js";
+import { maxAlign } from "../../formats/page/page.js";
+import { PD_ALL_VISIBLE } from "../../formats/page/page-header.js";
+import { SizeOfItemIdData } from "../../formats/page/item-id.js";
+import { setPageChecksum } from "../../formats/page/checksum.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import type { ClusterOwner } from "../file-owner.js";
+
+export const FROZEN_TRANSACTION_ID = 2;
+const FROZEN_XACT_BITS = HEAP_XMIN_FROZEN | HEAP_XMAX_INVALID;
+
+/** PageGetHeapFreeSpace of a page being filled: free bytes less one line pointer, 0 when no line pointer is left. */
+export function heapFreeSpace(b: HeapPageBuilder): number {
+  if (b.nitems >= maxHeapTuplesPerPage(b.blockSize)) return 0;
+  return Math.max(0, b.freeBytes - SizeOfItemIdData);
+}
+
+export interface HeapAppendOptions {
+  blockSize: number;
+  /** the table's fillfactor (10..100) */
+  fillfactor: number;
+  /** block number of the first new page (the table's block count) */
+  firstBlock: number;
+  checksums: boolean;
+  /** staging file of the new pages (created; fsynced by finish()) */
+  stagePath: string;
+  owner?: ClusterOwner;
+  /** batch size of the staging writes */
+  batchBytes?: number;
+  /** only count pages (a dry run) */
+  dryRun?: boolean;
+}
+
+export class HeapAppender {
+  private readonly page: HeapPageBuilder;
+  private readonly saveFree: number;
+  private readonly maxTuple: number;
+  private readonly batch: Uint8Array;
+  private fill = 0;
+  private fd = -1;
+  /** pages finished (written or batched) */
+  pages = 0;
+  tuples = 0;
+  /** PageGetHeapFreeSpace of each finished page, for the FSM */
+  readonly freeSpace: number[] = [];
+
+  constructor(
+    readonly desc: TupleDesc,
+    readonly o: HeapAppendOptions,
+  ) {
+    this.page = new HeapPageBuilder(o.blockSize);
+    this.page.setFlags(PD_ALL_VISIBLE);
+    // RelationGetTargetPageFreeSpace
+    this.saveFree = Math.floor((o.blockSize * (100 - o.fillfactor)) / 100);
+    this.maxTuple = maxHeapTupleSize(o.blockSize);
+    this.batch = new Uint8Array(Math.max(o.blockSize, Math.floor((o.batchBytes ?? 8 << 20) / o.blockSize) * o.blockSize));
+    if (!o.dryRun) {
+      this.fd = openSync(o.stagePath, "w", o.owner?.fileMode ?? 0o600);
+      if (o.owner) {
+        fchownSync(this.fd, o.owner.uid, o.owner.gid);
+        fchmodSync(this.fd, o.owner.fileMode);
+      }
+    }
+  }
+
+  /** Block number of the page being filled. */
+  get currentBlock(): number {
+    return this.o.firstBlock + this.pages;
+  }
+
+  /** The length the tuple of these datums will have. */
+  size(datums: readonly (Uint8Array | null)[]): number {
+    return heapTupleSize(this.desc, datums);
+  }
+
+  /** Form the tuple of these datums (`size` bytes) straight into its place; returns its TID. */
+  add(datums: readonly (Uint8Array | null)[], size: number): Tid {
+    if (size > this.maxTuple) throw new FormatError("LOAD_ROW_TOO_BIG", `row is too big: size ${size}, maximum size ${this.maxTuple}`);
+    if (!this.page.isEmpty && (heapFreeSpace(this.page) < maxAlign(size) + this.saveFree || !this.page.fits(size))) this.finishPage();
+    const r = this.page.reserve(size);
+    const tid = { block: this.currentBlock, offset: r.offnum };
+    writeHeapTuple(this.desc, datums, { xmin: FROZEN_TRANSACTION_ID, xmax: 0, field3: 0, ctid: tid, xactBits: FROZEN_XACT_BITS }, this.page.page, r.off);
+    this.tuples++;
+    return tid;
+  }
+
+  private finishPage(): void {
+    const blkno = this.currentBlock;
+    this.freeSpace.push(heapFreeSpace(this.page));
+    if (!this.o.dryRun) {
+      const slot = this.batch.subarray(this.fill, this.fill + this.o.blockSize);
+      slot.set(this.page.page);
+      if (this.o.checksums) setPageChecksum(slot, blkno);
+      this.fill += this.o.blockSize;
+      if (this.fill === this.batch.length) this.flush();
+    }
+    this.pages++;
+    this.page.reset();
+    this.page.setFlags(PD_ALL_VISIBLE);
+  }
+
+  private flush(): void {
+    let done = 0;
+    while (done < this.fill) done += writeSync(this.fd, this.batch, done, this.fill - done);
+    this.fill = 0;
+  }
+
+  /** Finish the last page, flush and fsync the staging file; returns the number of new pages. */
+  finish(): number {
+    if (!this.page.isEmpty) this.finishPage();
+    if (this.fd >= 0) {
+      this.flush();
+      fsyncSync(this.fd);
+      closeSync(this.fd);
+      this.fd = -1;
+    }
+    return this.pages;
+  }
+
+  /** Close the staging file without finishing (the caller removes it). */
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}

@@ -1,0 +1,310 @@
+// Every btree index of the loaded table, rebuilt over all its rows as REINDEX lays it out: the
+// existing entries (the index's own leaf tuples, posting lists expanded, LP_DEAD ones dropped)
+// merged in key order with index tuples formed from the new rows (index_form_tuple's layout),
+// then laid out by the CREATE INDEX builder (BTP_PREFIX leaves when the index had them). New
+// rows sit on pages after every existing one, so among equal keys the existing entries come
+// first, as the heap TID order says. A unique index refuses a key that a live existing row or
+// another input row already has (exit 2, the key and the input line), before anything is
+// switched. The new index files are staged under temporary names.
+import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
+import type { AttrDesc } from "../../formats/heap/descriptor.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
+import { readTid as readItemPointer, writeTid, type Tid } from "../../formats/page/item-pointer.js";
+import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
+import { lpOff, lpFlags, LP_NORMAL } from "../../formats/page/item-id.js";
+import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
+import { HTH } from "../../formats/heap/tuple-header.js";
+import { tupleState } from "../../formats/heap/visibility.js";
+import { leafTuples, readBtreeMeta } from "../../formats/nbtree/reader.js";
+import { buildBtree } from "../../formats/nbtree/build.js";
+import { btMaxItemSize } from "../../formats/nbtree/prefix.js";
+import { prefixPolicyLead } from "../../formats/nbtree/prefix-policy.js";
+import { BTP_PREFIX, readBTOpaque } from "../../formats/nbtree/opaque.js";
+import { typeLookupFor } from "../../formats/catalog/types.js";
+import { indexKeyTexts } from "../../formats/nbtree/keys.js";
+import { BTREE_VERSION } from "../../formats/nbtree/meta.js";
+import { maxHeapTupleSize } from "../../formats/heap/page-builder.js";
+import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../verify/nbtree/index-form.js";
+import { indexKeysFor } from "../../verify/nbtree/index-keys.js";
+import { btCompare, KeyView, NO_TID, TupleInfo, type IndexKeys } from "../../verify/nbtree/keys.js";
+import { BtreeCatalog, type BtreeIndexInfo } from "../btree/index-info.js";
+import { OrderedPageSink } from "../btree/page-sink.js";
+import { selfCheck } from "../btree/convert.js";
+import type { ClusterOwner } from "../file-owner.js";
+
+const NAMEOID = 19;
+/** Default btree opclasses of integer-like types whose order is their value's (sortable as plain numbers). */
+const NUMERIC_KEY_OPCLASSES: ReadonlyMap<string, { typid: number; read: (d: Uint8Array) => number }> = new Map([
+  ["int2_ops", { typid: 21, read: (d) => ((d[0] | (d[1] << 8)) << 16) >> 16 }],
+  ["int4_ops", { typid: 23, read: (d) => d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) }],
+  ["date_ops", { typid: 1082, read: (d) => d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) }],
+  ["oid_ops", { typid: 26, read: (d) => (d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)) >>> 0 }],
+  ["int8_ops", { typid: 20, read: readInt8 }],
+  ["timestamp_ops", { typid: 1114, read: readInt8 }],
+  ["timestamptz_ops", { typid: 1184, read: readInt8 }],
+]);
+
+/** A little-endian int8 as a number; NaN when it is not exact as a double. */
+function readInt8(d: Uint8Array): number {
+  const lo = (d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)) >>> 0;
+  const hi = d[4] | (d[5] << 8) | (d[6] << 16) | (d[7] << 24);
+  return hi >= -0x200000 && hi < 0x200000 ? hi * 4294967296 + lo : NaN;
+}
+const IT = IndexTupleData.offsets;
+
+/** Index tuples of the new rows, packed in one buffer (t_tid set), in input order. */
+class TupleStore {
+  buf = new Uint8Array(1 << 16);
+  used = 0;
+  start: number[] = [];
+  len: number[] = [];
+  /** input line of each tuple's row */
+  line: number[] = [];
+  /** the single key as a number, when the index sorts as numbers (see NUMERIC_KEY_OPCLASSES) */
+  num: number[] = [];
+
+  push(src: Uint8Array, n: number, line: number): void {
+    if (this.used + n > this.buf.length) {
+      const b = new Uint8Array(Math.max(this.buf.length * 2, this.used + n));
+      b.set(this.buf.subarray(0, this.used));
+      this.buf = b;
+    }
+    this.buf.set(src.subarray(0, n), this.used);
+    this.start.push(this.used);
+    this.len.push(n);
+    this.line.push(line);
+    this.used += n;
+  }
+  tuple(i: number): Uint8Array {
+    return this.buf.subarray(this.start[i], this.start[i] + this.len[i]);
+  }
+}
+
+export interface IndexLoadResult {
+  index: string;
+  oid: number;
+  unique: boolean;
+  prefix: boolean;
+  existingEntries: number;
+  newEntries: number;
+  pagesBefore: number;
+  pagesAfter: number;
+  staged: { files: { temp: string; final: string }[]; stale: string[] };
+}
+
+/** One index of the table: forms the new rows' tuples as they come, then merges, checks and builds. */
+export class IndexLoader {
+  readonly info: BtreeIndexInfo;
+  readonly keys: IndexKeys;
+  readonly name: string;
+  private readonly attrs: AttrDesc[];
+  private readonly heapAttrs: readonly AttrDesc[];
+  private readonly values = new IndexValues();
+  private readonly form = new FormBuffer();
+  private readonly store = new TupleStore();
+  private readonly maxItem: number;
+  /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
+  private numKey: ((d: Uint8Array) => number) | null = null;
+  /** index_form_tuple compresses a varlena key larger than TOAST_INDEX_TARGET (MaxHeapTupleSize / 16) */
+  private readonly toastIndexTarget: number;
+
+  constructor(
+    readonly cat: DatabaseCatalog,
+    readonly rel: RelationInfo,
+    readonly index: IndexInfo,
+    heapAttrs: readonly AttrDesc[],
+    readonly geometry: Geometry,
+  ) {
+    this.info = new BtreeCatalog(cat).info(rel);
+    this.name = this.info.name;
+    const plan = indexKeysFor(cat, rel, index);
+    if (plan.notComparable.length) throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": pgdisk cannot sort its keys offline: ${plan.notComparable.join("; ")}`);
+    this.keys = plan.keys;
+    this.attrs = plan.keys.attrs;
+    this.heapAttrs = heapAttrs;
+    this.maxItem = btMaxItemSize(geometry.blockSize);
+    this.toastIndexTarget = Math.floor(maxHeapTupleSize(geometry.blockSize) / 16);
+    const nk = index.nkeyatts === 1 ? NUMERIC_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
+    if (nk && nk.typid === heapAttrs[index.keys[0] - 1]?.typid) this.numKey = nk.read;
+  }
+
+  /** Form the index tuple of one new row (its stored heap datums) at `tid`. */
+  addRow(datums: readonly (Uint8Array | null)[], tid: Tid, line: number): void {
+    const v = this.values;
+    v.n = this.index.natts;
+    for (let k = 0; k < v.n; k++) {
+      const ha = this.heapAttrs[this.index.keys[k] - 1];
+      const ia = this.attrs[k];
+      const d = datums[this.index.keys[k] - 1];
+      if (d === null) v.set(k, VAL_NULL);
+      else if (ia.len === -2 && ha.typid === NAMEOID) {
+        const nul = d.indexOf(0);
+        v.set(k, VAL_CSTRING, d, 0, (nul < 0 ? d.length : nul) + 1);
+      } else if (ha.len === -1) {
+        const hdr = d[0] & 1 ? 1 : 4;
+        if (d.length > this.toastIndexTarget && (ia.storage === "x" || ia.storage === "m")) {
+          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${d.length - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`);
+        }
+        v.set(k, VAL_VARLENA, d, hdr, d.length - hdr);
+      } else v.set(k, VAL_FIXED, d, 0, d.length);
+    }
+    if (this.numKey) {
+      const d = datums[this.index.keys[0] - 1];
+      const x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
+      if (Number.isNaN(x)) this.numKey = null;
+      else this.store.num.push(x);
+    }
+    const n = formIndexTuple(this.attrs, v, this.form);
+    if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
+    const b = this.form.bytes;
+    writeTid(new DataView(b.buffer, b.byteOffset, b.byteLength), IT.t_tid, tid);
+    this.store.push(b, n, line);
+  }
+
+  get newEntries(): number {
+    return this.store.start.length;
+  }
+
+  /** The key of a tuple as text, as the server's DETAIL prints it: (a, b)=(1, x). */
+  private keyText(t: Uint8Array): string {
+    const names = this.attrs.slice(0, this.index.nkeyatts).map((a) => a.name);
+    const texts = indexKeyTexts(t, { attrs: this.attrs }, typeLookupFor(this.cat)).slice(0, names.length);
+    return `(${names.join(", ")})=(${texts.map((x) => x ?? "null").join(", ")})`;
+  }
+
+  private violation(t: Uint8Array, line: number, what: string): FormatError {
+    return new FormatError("LOAD_UNIQUE_VIOLATION", `duplicate key value violates unique constraint "${this.rel.name}" (input line ${line})`, {}, `Key ${this.keyText(t)} ${what}.`);
+  }
+
+  /** Whether a key has a NULL key column (NULLs never conflict: NULLS DISTINCT). */
+  private hasNullKey(xv: KeyView): boolean {
+    for (let i = 0; i < this.index.nkeyatts; i++) if (xv.isnull[i]) return true;
+    return false;
+  }
+
+  /**
+   * Sort the new tuples, check uniqueness, merge with the existing entries and build the new
+   * index under temporary names. `heap` reads a heap block (for the liveness of an existing row
+   * whose key an input row repeats).
+   */
+  build(o: { path: string; checksums: boolean; owner: ClusterOwner; heap: (block: number) => Uint8Array; clog: DatabaseCatalog["cluster"]["clog"]; dryRun?: boolean }): IndexLoadResult {
+    const k = this.keys;
+    const nk = this.index.nkeyatts;
+    const natts = this.index.natts;
+    const s = this.store;
+    const xa = new TupleInfo();
+    const xb = new TupleInfo();
+    const va = new KeyView();
+    const vb = new KeyView();
+    const load = (ti: TupleInfo, kv: KeyView, buf: Uint8Array, start: number, len: number): void => {
+      ti.load(buf, start, len, natts);
+      kv.load(ti, natts, this.attrs);
+    };
+    const keyCmp = (): number => btCompare(k, xa, va, nk, NO_TID, xb, vb);
+    // a stable sort on the key alone keeps equal keys in TID (input) order
+    const order = Array.from({ length: s.start.length }, (_, i) => i);
+    const num = this.numKey ? s.num : null;
+    if (num) order.sort((i, j) => (num[i] < num[j] ? -1 : num[i] > num[j] ? 1 : i - j));
+    else {
+      order.sort((i, j) => {
+        load(xa, va, s.buf, s.start[i], s.len[i]);
+        load(xb, vb, s.buf, s.start[j], s.len[j]);
+        return keyCmp();
+      });
+    }
+    if (this.index.unique) {
+      for (let p = 1; p < order.length; p++) {
+        load(xa, va, s.buf, s.start[order[p - 1]], s.len[order[p - 1]]);
+        load(xb, vb, s.buf, s.start[order[p]], s.len[order[p]]);
+        if (keyCmp() === 0 && !this.hasNullKey(va)) {
+          const first = order[p - 1];
+          const second = order[p];
+          throw this.violation(s.tuple(second), s.line[second], `is also at input line ${s.line[first]}`);
+        }
+      }
+    }
+
+    const fork = new RelationFork(o.path, this.geometry);
+    const pagesBefore = fork.nblocks;
+    let existingEntries = 0;
+    let prefix = false;
+    try {
+      const meta = readBtreeMeta(fork);
+      if (meta.btm_version < BTREE_VERSION) throw new FormatError("BT_VERSION_TOO_OLD", `${this.name} is a btree version ${meta.btm_version} index (from before PostgreSQL 12); REINDEX it on the server first`, { file: o.path, block: 0 });
+      // BTP_PREFIX leaves stay prefix-coded: any coded page means the index was converted
+      for (const [, page] of scanBlocks(fork, 1)) {
+        const dv = pageView(page);
+        if (!pageIsNew(dv) && readBTOpaque(dv).btpo_flags & BTP_PREFIX) {
+          prefix = true;
+          break;
+        }
+      }
+      const existing = leafTuples(fork, { expandPostings: true });
+      const self = this;
+      const isLive = (t: Uint8Array): boolean => {
+        const tid = readItemPointer(new DataView(t.buffer, t.byteOffset, t.byteLength), 0);
+        const page = o.heap(tid.block);
+        const dv = pageView(page);
+        if (tid.offset > maxOffsetNumber(dv)) return false;
+        const w = itemIdWord(dv, tid.offset);
+        if (lpFlags(w) !== LP_NORMAL) return true; // a redirect: a HOT chain whose member is live
+        const off = lpOff(w);
+        const hv = new DataView(page.buffer, page.byteOffset + off);
+        return tupleState(hv.getUint32(HTH.t_xmin, true), hv.getUint32(HTH.t_xmax, true), hv.getUint16(HTH.t_infomask, true), o.clog) === "live";
+      };
+      const merged = (function* (): Generator<Uint8Array> {
+        let p = 0;
+        let e = existing.next();
+        while (!e.done || p < order.length) {
+          if (e.done) {
+            yield s.tuple(order[p++]);
+            continue;
+          }
+          const et = e.value.tuple;
+          if (p < order.length) {
+            const i = order[p];
+            load(xa, va, s.buf, s.start[i], s.len[i]);
+            load(xb, vb, et, 0, et.length);
+            const c = keyCmp();
+            if (c < 0) {
+              yield s.tuple(order[p++]);
+              continue;
+            }
+            if (c === 0 && self.index.unique && !self.hasNullKey(va) && isLive(et)) throw self.violation(s.tuple(i), s.line[i], "already exists");
+          }
+          existingEntries++;
+          yield et;
+          e = existing.next();
+        }
+      })();
+      // the server decided _bt_allequalimage when it built the index; REINDEX decides it the same way
+      const allequalimage = meta.btm_allequalimage;
+      const sink = o.dryRun ? null : new OrderedPageSink(o.path, this.geometry, o.checksums, o.owner);
+      try {
+        const res = buildBtree(
+          merged,
+          {
+            blcksz: this.geometry.blockSize,
+            spec: this.info.spec,
+            leafFillfactor: this.info.fillfactor,
+            deduplicate: allequalimage && !this.index.unique && this.info.deduplicateItems,
+            allequalimage,
+            prefix: prefix ? { policy: prefixPolicyLead("lead") } : null,
+          },
+          (blk, page) => {
+            if (prefix && readBTOpaque(pageView(page)).btpo_flags & BTP_PREFIX) selfCheck(page, blk, this.name);
+            sink?.put(blk, page);
+          },
+        );
+        const staged = sink ? sink.stage() : { n: res.nblocks, files: [], stale: [] };
+        return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: order.length, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
+      } catch (e) {
+        sink?.dispose();
+        throw e;
+      }
+    } finally {
+      fork.close();
+    }
+  }
+}

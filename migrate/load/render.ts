@@ -1,0 +1,16 @@
+// The text form of a `pgdisk load` report.
+import type { LoadReport } from "./engine.js";
+
+const mib = (n: number): string => `${(n / 1048576).toFixed(1)} MiB`;
+
+export function renderLoadText(r: LoadReport): string {
+  const rate = r.phases.rows > 0 ? Math.round(r.rows / r.phases.rows) : r.rows;
+  const lines = [
+    `${r.dryRun ? "would load" : "loaded"} ${r.rows} rows into ${r.table} (database ${r.database}) from ${r.input} (${mib(r.inputBytes)})`,
+    `heap: ${r.heap.pagesAdded} new pages (${mib(r.heap.bytesAdded)}) after ${r.heap.pagesBefore}, fillfactor ${r.heap.fillfactor}, tuples frozen, all-visible and all-frozen${r.checksums ? ", checksummed" : ""}`,
+    ...r.indexes.map((i) => `index ${i.index}${i.unique ? " (unique)" : ""}${i.prefix ? " (BTP_PREFIX)" : ""}: ${i.existingEntries} existing + ${i.newEntries} new entries, ${i.pagesBefore} -> ${i.pagesAfter} pages`),
+    `maps: ${r.maps.vmPages} visibility map page(s), ${r.maps.fsmPages} free space map page(s)`,
+    `time: rows ${r.phases.rows.toFixed(2)} s (${rate} rows/s), indexes ${r.phases.indexes.toFixed(2)} s, maps ${r.phases.maps.toFixed(2)} s, switch ${r.phases.switch.toFixed(2)} s (${r.switchSteps} steps), total ${r.seconds.toFixed(2)} s`,
+  ];
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,172 @@
+// What `pgdisk load` writes into, from the offline catalog: the table, how each of its attributes
+// gets its value (an input column, a constant default, NULL), how each value is encoded from
+// text, and the btree indexes to rebuild. Everything an offline writer cannot do as the server
+// would (evaluate a CHECK, fire a trigger, apply a rule or a policy, compute a generated or
+// identity value, route into a partition, maintain a non-btree index) is refused here, naming
+// the object, before any input is read.
+import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
+import { PG_ATTRIBUTE_OID, PG_CLASS_OID } from "../../formats/catalog/bootstrap.js";
+import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
+import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
+import { INPUT_FUNCTIONS, type InputFunction } from "../../formats/datum/input.js";
+import { FormatError } from "../../formats/schema/errors.js";
+import { constDefault } from "./default-const.js";
+
+/** How one attribute of a new row gets its stored datum. */
+export type ColumnSource = { kind: "input"; field: number } | { kind: "constant"; stored: Uint8Array | null };
+
+export interface TargetColumn {
+  attr: AttrDesc;
+  source: ColumnSource;
+  /** text -> stored datum bytes (varlena header included); only for input columns */
+  encode?: (text: string) => Uint8Array;
+  /** the type's name, for messages */
+  typeName: string;
+}
+
+export interface LoadTarget {
+  rel: RelationInfo;
+  /** schema-qualified */
+  name: string;
+  desc: TupleDesc;
+  /** one per attribute, in attnum order (dropped ones get NULL) */
+  columns: TargetColumn[];
+  /** input field i goes to attribute inputAttrs[i] */
+  inputAttrs: AttrDesc[];
+  /** the table's fillfactor reloption (default 100) */
+  fillfactor: number;
+  /** btree indexes of the table, oid order */
+  indexes: { rel: RelationInfo; info: IndexInfo }[];
+}
+
+/** A "char" catalog flag (attidentity, attgenerated) is set: neither empty nor NUL. */
+const charFlag = (v: unknown): boolean => typeof v === "string" && v !== "" && v !== "\0";
+
+/** tgtype bit: the trigger fires on INSERT (pg_trigger.h TRIGGER_TYPE_INSERT) */
+const TRIGGER_TYPE_INSERT = 1 << 2;
+
+const TEXTOID = 25;
+const utf8 = new TextEncoder();
+
+const refuse = (message: string): FormatError => new FormatError("LOAD_UNSUPPORTED", message);
+
+/** pg_class and pg_attribute columns the catalog summary does not keep. */
+function extraFlags(cat: DatabaseCatalog, rel: RelationInfo): { cls: Record<string, unknown>; attrs: Map<number, Record<string, unknown>> } {
+  const c = cat.cluster.profile.catalogs;
+  const cls = cat.cluster.mappedCatalog(cat.db, PG_CLASS_OID, c.pg_class, ["oid", "relchecks", "relhasrules", "relhastriggers", "relrowsecurity", "relispartition"]).find((r) => r.oid === rel.oid)!;
+  const attrs = new Map(
+    cat.cluster
+      .mappedCatalog(cat.db, PG_ATTRIBUTE_OID, c.pg_attribute, ["attrelid", "attnum", "atthasdef", "attidentity", "attgenerated"])
+      .filter((r) => r.attrelid === rel.oid && (r.attnum as number) > 0)
+      .map((r) => [r.attnum as number, r]),
+  );
+  return { cls, attrs };
+}
+
+/** The table's fillfactor reloption (heap: 10..100, default 100). */
+export function heapFillfactor(options: string[] | null): number {
+  for (const o of options ?? []) {
+    const [k, v] = o.split("=", 2);
+    if (k !== "fillfactor") continue;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 10 || n > 100) throw new FormatError("BAD_RELOPTION", `fillfactor=${v} is not an integer in 10..100`);
+    return n;
+  }
+  return 100;
+}
+
+/** text -> stored datum for an attribute, or a refusal naming the column and its type. */
+function encoderFor(cat: DatabaseCatalog, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; typeName: string } {
+  const t = cat.types.get(a.typid);
+  const typeName = t?.name ?? String(a.typid);
+  const input: InputFunction | undefined = INPUT_FUNCTIONS.get(a.typid);
+  if (!input) {
+    const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";
+    throw refuse(`column "${a.name}" of ${table} has type ${typeName} (${what} pgdisk cannot encode from text yet); name the columns to load with --columns and leave it to its default, or load with COPY`);
+  }
+  if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
+  const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0 };
+  if (a.typid === TEXTOID) {
+    // textin is the UTF-8 bytes: encoded straight behind the header (one array per value, not two)
+    return {
+      encode: (text) => {
+        const v = varlenaAlloc(a, Buffer.byteLength(text, "utf8"));
+        utf8.encodeInto(text, v.out.subarray(v.at));
+        return v.out;
+      },
+      typeName,
+    };
+  }
+  const encode = a.len === -1 ? (text: string) => varlenaStored(a, input(text, ctx)) : (text: string) => input(text, ctx);
+  return { encode, typeName };
+}
+
+/** Resolve the table and everything about it the load needs; refuse what it cannot do. */
+export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNames?: string[]): LoadTarget {
+  const rel = cat.findRelation(tableName);
+  const name = `${rel.namespaceName}.${rel.name}`;
+  const table = `table "${name}"`;
+  if (rel.kind === "p") throw refuse(`${table} is partitioned; load into its partitions`);
+  if (rel.kind !== "r") throw refuse(`"${name}" is not a table (relkind ${rel.kind})`);
+  if (rel.persistence !== "p") throw refuse(`${table} is ${rel.persistence === "u" ? "unlogged" : "temporary"}; pgdisk loads only permanent tables`);
+  if (rel.amName !== "heap") throw refuse(`${table} uses table access method ${rel.amName}; pgdisk writes heap tables only`);
+  const { cls, attrs: flags } = extraFlags(cat, rel);
+  if (cls.relispartition) throw refuse(`${table} is a partition (its partition constraint cannot be checked offline); load with COPY`);
+  if ((cls.relchecks as number) > 0) throw refuse(`${table} has ${cls.relchecks} CHECK constraint(s), which cannot be evaluated offline`);
+  if (cls.relhastriggers) {
+    // only triggers that fire on INSERT matter (a referenced table's foreign key triggers fire on UPDATE and DELETE)
+    const fires = cat.triggersOf(rel.oid).find((t) => t.type & TRIGGER_TYPE_INSERT && t.enabled !== "D");
+    if (fires) {
+      const other = cat.classes.get(fires.constraintRelid);
+      throw refuse(
+        fires.internal && other
+          ? `${table} has a foreign key referencing "${other.namespaceName}.${other.name}" (trigger "${fires.name}"), which cannot be checked offline`
+          : `${table} has trigger "${fires.name}" firing on INSERT, which cannot run offline`,
+      );
+    }
+  }
+  if (cls.relhasrules) throw refuse(`${table} has rules, which cannot be applied offline`);
+  if (cls.relrowsecurity) throw refuse(`${table} has row-level security enabled, whose policies cannot be evaluated offline`);
+
+  const indexes: { rel: RelationInfo; info: IndexInfo }[] = [];
+  for (const info of cat.indexesOf(rel.oid)) {
+    const irel = cat.classes.get(info.indexOid)!;
+    const iname = `index "${irel.namespaceName}.${irel.name}"`;
+    if (irel.amName !== "btree") throw refuse(`${iname} on ${table} is a ${irel.amName} index; pgdisk rebuilds btree indexes only`);
+    if (info.exprs) throw refuse(`${iname} on ${table} is an expression index, which cannot be evaluated offline yet`);
+    if (info.pred) throw refuse(`${iname} on ${table} is a partial index, whose predicate cannot be evaluated offline yet`);
+    if (!info.valid) throw refuse(`${iname} on ${table} is invalid (indisvalid false); drop or REINDEX it first`);
+    indexes.push({ rel: irel, info });
+  }
+  const desc = cat.descriptor(rel.oid);
+  const live = desc.attrs.filter((a) => !a.dropped);
+  for (const a of live) if (charFlag(flags.get(a.attnum)?.attgenerated)) throw refuse(`column "${a.name}" of ${table} is a generated column, which cannot be computed offline`);
+  let inputAttrs: AttrDesc[];
+  if (columnNames?.length) {
+    inputAttrs = columnNames.map((n) => {
+      const a = live.find((x) => x.name === n);
+      if (!a) throw new FormatError("USAGE", `column "${n}" of ${table} does not exist`);
+      return a;
+    });
+    const dup = inputAttrs.find((a, i) => inputAttrs.indexOf(a) !== i);
+    if (dup) throw new FormatError("USAGE", `column "${dup.name}" specified more than once`);
+  } else inputAttrs = live;
+
+  const defaults = cat.attrDefaults(rel.oid);
+  const columns: TargetColumn[] = desc.attrs.map((a) => {
+    const field = inputAttrs.indexOf(a);
+    const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);
+    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, a, table) };
+    if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
+    const f = flags.get(a.attnum);
+    if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);
+    if (!f?.atthasdef) return { attr: a, source: { kind: "constant", stored: null }, typeName };
+    const adbin = defaults.get(a.attnum);
+    if (adbin === undefined) throw new FormatError("CATALOG_MISSING", `column "${a.name}" of ${table} has atthasdef but no pg_attrdef row`);
+    const d = constDefault(adbin, a);
+    if (!d.constant) throw refuse(`column "${a.name}" of ${table} has a default that is not a constant (${d.node}: a sequence, a function call or a cast), which cannot be evaluated offline; give the column with --columns`);
+    return { attr: a, source: { kind: "constant", stored: d.stored }, typeName };
+  });
+
+  return { rel, name, desc, columns, inputAttrs, fillfactor: heapFillfactor(rel.options), indexes };
+}

@@ -1,0 +1,37 @@
+// Helpers for the `pgdisk load` tests: running the CLI, heap tuples of a table as the server
+// sees them (pageinspect), and the digest of a table's rows.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { PgServer } from "../pg/server.js";
+import { ROOT } from "../toast/cluster-helpers.js";
+
+/** Run `pgdisk load ...` through cli/main.ts. */
+export function pgdiskLoad(args: string[], input?: string | Buffer): { status: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", ...args], { cwd: ROOT, input, maxBuffer: 1 << 30, encoding: "utf8" });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface ServerTuple {
+  ctid: string;
+  data: string;
+  infomask: number;
+  xmin: number;
+}
+
+/** Every stored tuple of a table (needs pageinspect): ctid, data bytes (hex), t_infomask, t_xmin. */
+export function heapTuples(srv: PgServer, db: string, table: string): ServerTuple[] {
+  const n = Number(srv.rows(`select pg_relation_size('${table}') / 8192`, db)[0]![0]);
+  const out: ServerTuple[] = [];
+  for (let b = 0; b < n; b++) {
+    for (const [lp, data, im, xmin] of srv.rows(`select lp, encode(t_data, 'hex'), t_infomask, t_xmin from heap_page_items(get_raw_page('${table}', ${b})) where lp_flags = 1 order by lp`, db)) {
+      out.push({ ctid: `(${b},${lp})`, data: data!, infomask: Number(im), xmin: Number(xmin) });
+    }
+  }
+  return out;
+}
+
+/** md5 of every row's text, in `order` order, and the row count. */
+export function tableDigest(srv: PgServer, db: string, table: string, order: string): { rows: number; md5: string } {
+  const [n, md5] = srv.rows(`select count(*), md5(coalesce(string_agg(x::text, E'\\n' order by ${order}), '')) from ${table} x`, db)[0]!;
+  return { rows: Number(n), md5: md5! };
+}
