@@ -244,6 +244,9 @@ export function tupleKey(tuple: Uint8Array): Uint8Array {
   return tuple.subarray(indexDataOffset(info), info & INDEX_SIZE_MASK);
 }
 
+/** The key of a codable tuple (what a coded item shares), null for posting and pivot tuples (never coded). */
+export const codableKey = (t: Uint8Array): Uint8Array | null => (tInfoRaw(t) & INDEX_ALT_TID_MASK ? null : tupleKey(t));
+
 /** Length of the common prefix of a[from..] and b[from..]. */
 export function sharedFrom(a: Uint8Array, b: Uint8Array, from: number): number {
   const n = Math.min(a.length, b.length);
@@ -274,15 +277,17 @@ export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor
   if (!Number.isInteger(group) || group < 0 || group > 0xffff) fail("PREFIX_ITEM_GROUP_RANGE", `group ${group} does not fit u16`);
   if (lead > anchor.length) fail("PREFIX_DIR_LEAD_GT_ANCHOR", `lead ${lead} exceeds anchor_len ${anchor.length}`);
   const K = originalTuple.subarray(dataOff, size);
-  const nshared = K.length > lead ? sharedFrom(K, anchor, lead) : 0;
-  let residualLen: number;
-  let tail: Uint8Array;
+  // the shorter of the two codings: share the longest run anchor[lead..] allows, or share nothing
+  let nshared = K.length > lead ? sharedFrom(K, anchor, lead) : 0;
+  const whole = trimZeros(K);
+  let residualLen = whole;
+  let tail = K.subarray(0, whole);
   if (nshared > 0) {
-    tail = K.subarray(lead + nshared, trimZeros(K, lead + nshared));
-    residualLen = lead + tail.length;
-  } else {
-    tail = K.subarray(0, trimZeros(K));
-    residualLen = tail.length;
+    const t = K.subarray(lead + nshared, trimZeros(K, lead + nshared));
+    if (lead + t.length < whole) {
+      tail = t;
+      residualLen = lead + t.length;
+    } else nshared = 0;
   }
   const start = SizeOfCodedItemHeader + (orig & INDEX_NULL_MASK ? BITMAP : 0);
   const len = maxAlign(start + residualLen);

@@ -121,7 +121,7 @@ test("real leaf items: group, code and decode back byte for byte under each lead
     const first = prefixDirectoryOffset(readBTOpaque(dv));
     const data = plainLeafItems(page).slice(first - 1).map((x) => x.tuple);
     items += data.length;
-    for (const policy of [0, 1, "auto"] as const) {
+    for (const policy of [0, 1, "auto", "optimal"] as const) {
       const r = roundTrip(data, policy);
       const k = `${index}/${policy}`;
       totals[k] ??= { coded: 0, plain: 0, groups: 0 };
@@ -130,14 +130,14 @@ test("real leaf items: group, code and decode back byte for byte under each lead
       totals[k]!.groups += r.groups;
     }
   }
-  t.diagnostic(`${items} items on ${LEAVES.length} leaf pages, x3 policies`);
+  t.diagnostic(`${items} items on ${LEAVES.length} leaf pages, x4 policies`);
   for (const [k, v] of Object.entries(totals)) t.diagnostic(`${k}: ${v.plain} -> ${v.coded} bytes (${((100 * v.coded) / v.plain).toFixed(1)}%), ${v.groups} groups`);
   assert.ok(items > 10000);
 });
 
 test("whole leaf pages: recode, read back, decode to plain; items, header and opaque preserved", (t) => {
   const byPolicy: Record<string, { pages: number; coded: number; C: number; T: number }> = {};
-  for (const policy of [0, 1, "auto"] as const) {
+  for (const policy of [0, 1, "auto", "optimal"] as const) {
     const s = { pages: 0, coded: 0, C: 0, T: 0 };
     for (const { index, block, page } of LEAVES) {
       s.pages++;
@@ -211,7 +211,7 @@ test("adversarial keys: empty, all-equal, all-zero, no shared byte, maximal size
     }),
   };
   for (const [name, tuples] of Object.entries(sets)) {
-    for (const policy of [0, 1, "auto"] as const) {
+    for (const policy of [0, 1, "auto", "optimal"] as const) {
       try {
         roundTrip(tuples, policy);
       } catch (e) {
