@@ -36,6 +36,8 @@ interface Codable {
 interface Start {
   item: number;
   acc: Int32Array;
+  /** the least cost of the prefix so far with its last group started here */
+  via: number;
 }
 
 /** The plan of a page prefix: groups and each tuple's group (-1 for posting tuples). */
@@ -70,7 +72,23 @@ export class OptimalPagePlanner {
   private readonly prefixBytes: number[] = [0];
   private readonly mism: Int32Array = new Int32Array(MAX_LEAD + 2);
 
-  constructor() {
+  /** results of addMember: the group's best lead and its members' summed cost */
+  private memberLead = 0;
+  private memberCost = 0;
+
+  /**
+   * margin: how far behind the best coding of a prefix (in bytes) a group start may fall and still
+   * be continued. Infinity gives the exact optimum; a finite margin bounds the work on large pages
+   * (a start that far behind would need its later members to share that much more than any other
+   * grouping lets them).
+   */
+  constructor(
+    readonly margin = Infinity,
+    /** the largest lead tried (at most 255, the exact search) */
+    readonly leadLimit = MAX_LEAD,
+    /** added to margin per byte a new group with this start's anchor would cost */
+    readonly anchorMargin = 0,
+  ) {
     this.best[0] = 0;
   }
 
@@ -93,30 +111,39 @@ export class OptimalPagePlanner {
     const k = this.codables.length; // this item's codable index; the prefix grows to k + 1
     this.codables.push(c);
     this.codableOf.push(k);
-    this.starts.push({ item: k, acc: new Int32Array(Math.max(1, Math.min(MAX_LEAD, key.length - 1) + 1)) });
+    this.starts.push({ item: k, acc: new Int32Array(Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1)), via: 0 });
     this.grow(k + 2);
     const best = this.best;
     const base = (k + 1) * 8;
     for (let r = 0; r < 8; r++) best[base + r] = INF;
+    let kept = 0;
+    let bestHere = INF;
     for (const st of this.starts) {
-      const m = this.addMember(st, c);
+      this.addMember(st, c);
       const s = st.item;
-      const anchor = this.codables[s]!.key.length;
-      const inc = SizeOfPrefixGroupEntry + anchor;
-      const add = inc + m.cost;
+      const inc = SizeOfPrefixGroupEntry + this.codables[s]!.key.length;
+      const add = inc + this.memberCost;
+      let via = INF;
       for (let r = 0; r < 8; r++) {
         const b = best[s * 8 + r]!;
         if (b === INF) continue;
         const r2 = (r + inc) & 7;
         const v = b + add;
+        if (v < via) via = v;
         if (v < best[base + r2]!) {
           best[base + r2] = v;
           this.fromStart[base + r2] = s;
-          this.fromLead[base + r2] = m.lead;
+          this.fromLead[base + r2] = this.memberLead;
           this.fromR[base + r2] = r;
         }
       }
+      st.via = via;
+      if (via < bestHere) bestHere = via;
     }
+    // a group start whose every continuation is already more than `margin` bytes behind the best
+    // coding of this prefix is dropped (never, with margin Infinity: the search is then exact)
+    for (const st of this.starts) if (st.via - bestHere <= this.margin + this.anchorMargin * (SizeOfPrefixGroupEntry + this.codables[st.item]!.key.length)) this.starts[kept++] = st;
+    this.starts.length = kept;
     this.prefixBytes.push(this.postingBytes + this.codedBytes(k + 1));
   }
 
@@ -136,8 +163,8 @@ export class OptimalPagePlanner {
     return v + SizeOfPrefixDirHeader;
   }
 
-  /** Item c's cost in group st, for every lead, added to st.acc; returns the group's best lead and summed cost. */
-  private addMember(st: Start, c: Codable): { lead: number; cost: number } {
+  /** Item c's cost in group st, for every lead, added to st.acc; sets memberLead and memberCost (the group's best lead, its summed cost). */
+  private addMember(st: Start, c: Codable): void {
     const acc = st.acc;
     const A = this.codables[st.item]!.key;
     const K = c.key;
@@ -174,7 +201,8 @@ export class OptimalPagePlanner {
         bestL = L;
       }
     }
-    return { lead: bestL, cost: best };
+    this.memberLead = bestL;
+    this.memberCost = best;
   }
 
   private grow(rows: number): void {

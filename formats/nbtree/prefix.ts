@@ -261,6 +261,21 @@ function trimZeros(b: Uint8Array, floor = 0): number {
 }
 
 /**
+ * How key bytes K code against (anchor, lead): the shorter of the two codings, sharing the longest
+ * run anchor[lead..] allows (the residual is K[0, lead) + tail) or sharing nothing (the residual is
+ * the tail, K without its trailing zeros). residualLen is what the item stores before its padding.
+ */
+export function codedResidual(K: Uint8Array, anchor: Uint8Array, lead: number): { nshared: number; tail: Uint8Array; residualLen: number } {
+  const whole = trimZeros(K);
+  const nshared = K.length > lead ? sharedFrom(K, anchor, lead) : 0;
+  if (nshared > 0) {
+    const tail = K.subarray(lead + nshared, trimZeros(K, lead + nshared));
+    if (lead + tail.length < whole) return { nshared, tail, residualLen: lead + tail.length };
+  }
+  return { nshared: 0, tail: K.subarray(0, whole), residualLen: whole };
+}
+
+/**
  * Code a plain leaf tuple against its group's anchor: shares the longest run anchor[lead..] allows
  * and drops trailing zero bytes of K. Posting tuples and pivots are refused (they stay stock).
  */
@@ -277,18 +292,7 @@ export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor
   if (!Number.isInteger(group) || group < 0 || group > 0xffff) fail("PREFIX_ITEM_GROUP_RANGE", `group ${group} does not fit u16`);
   if (lead > anchor.length) fail("PREFIX_DIR_LEAD_GT_ANCHOR", `lead ${lead} exceeds anchor_len ${anchor.length}`);
   const K = originalTuple.subarray(dataOff, size);
-  // the shorter of the two codings: share the longest run anchor[lead..] allows, or share nothing
-  let nshared = K.length > lead ? sharedFrom(K, anchor, lead) : 0;
-  const whole = trimZeros(K);
-  let residualLen = whole;
-  let tail = K.subarray(0, whole);
-  if (nshared > 0) {
-    const t = K.subarray(lead + nshared, trimZeros(K, lead + nshared));
-    if (lead + t.length < whole) {
-      tail = t;
-      residualLen = lead + t.length;
-    } else nshared = 0;
-  }
+  const { nshared, tail, residualLen } = codedResidual(K, anchor, lead);
   const start = SizeOfCodedItemHeader + (orig & INDEX_NULL_MASK ? BITMAP : 0);
   const len = maxAlign(start + residualLen);
   const out = new Uint8Array(len);

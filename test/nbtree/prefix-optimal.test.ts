@@ -4,33 +4,19 @@
 // decodes to exactly the original tuples and a recoded page passes every §2.5 check.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { prng } from "./helpers.js";
+import { mkTuple, prng } from "./helpers.js";
 import { computeTM, decodeCodedItem, decodeDirectory, encodeCodedItem, encodeDirectory, splitFitOk, highKeyTerm } from "../../formats/nbtree/prefix.js";
-import { planGroups } from "../../formats/nbtree/prefix-policy.js";
+import { optimalPlanner, planGroups } from "../../formats/nbtree/prefix-policy.js";
 import { OptimalPagePlanner } from "../../formats/nbtree/prefix-optimal.js";
 import { formPosting } from "../../formats/nbtree/posting.js";
 import { layoutLeafPage, readPrefixLeafPage } from "../../formats/nbtree/prefix-page.js";
 import { initBtreePage } from "../../formats/nbtree/stock-page.js";
 import { BTP_LEAF, BTP_PREFIX } from "../../formats/nbtree/opaque.js";
-import { INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
 import { LP_NORMAL } from "../../formats/page/item-id.js";
 import { maxAlign } from "../../formats/page/page.js";
 
-/** A plain index tuple with key bytes K. */
-function mkTuple(K: Uint8Array, o: { nulls?: number; tid?: [number, number] } = {}): Uint8Array {
-  const dataOff = o.nulls === undefined ? 8 : 16;
-  const size = maxAlign(dataOff + K.length);
-  const t = new Uint8Array(size);
-  const dv = new DataView(t.buffer);
-  const [blk, off] = o.tid ?? [1, 1];
-  dv.setUint16(0, blk >>> 16, true);
-  dv.setUint16(2, blk & 0xffff, true);
-  dv.setUint16(4, off, true);
-  dv.setUint16(6, size | INDEX_VAR_MASK | (o.nulls === undefined ? 0 : INDEX_NULL_MASK), true);
-  if (o.nulls !== undefined) t[8] = o.nulls;
-  t.set(K, dataOff);
-  return t;
-}
+/** A plain varlena-flagged index tuple with key bytes K. */
+const mk = (K: Uint8Array, o: { nulls?: number; tid?: [number, number] } = {}): Uint8Array => mkTuple(K, { nullBits: o.nulls, var: true, tid: o.tid });
 const keyOf = (t: Uint8Array): Uint8Array => t.subarray(t[7]! & 0x80 ? 16 : 8, (t[6]! | (t[7]! << 8)) & 0x1fff);
 const isPost = (t: Uint8Array): boolean => (t[7]! & 0x20) !== 0;
 
@@ -139,7 +125,7 @@ function randomPage(rnd: () => number, maxItems: number, maxKey: number): Uint8A
     const len = int(2) ? maxKey - int(3) : int(maxKey + 1);
     // mostly a mutation of a common base (shared prefixes), sometimes random; zero runs
     const K = Uint8Array.from({ length: len }, (_, j) => (int(4) === 0 ? int(alphabet) : int(6) === 0 ? 0 : base[j]!));
-    const t = mkTuple(K, { nulls: int(5) === 0 ? int(8) : undefined, tid: [i, 1] });
+    const t = mk(K, { nulls: int(5) === 0 ? int(8) : undefined, tid: [i, 1] });
     out.push(int(7) === 0 && int(2) === 0 ? formPosting(t, [{ block: i, offset: 1 }, { block: i, offset: 2 }]) : t);
   }
   return out;
@@ -156,10 +142,11 @@ test("optimal coding: as small as an exhaustive search over every grouping and l
     const want = exhaustiveC(tuples);
     const got = codeAndCheck(tuples, `round ${round}`);
     assert.equal(got.C, want, `round ${round}: optimal C ${got.C}, exhaustive ${want}`);
-    // the planner's own figure is what was written
-    const p = new OptimalPagePlanner();
-    tuples.forEach((x) => p.push(x));
-    assert.equal(p.bytesOf(tuples.length) + 4 * tuples.length + (got.groups ? 4 : 0), got.C, `round ${round}: planner bytes`);
+    // the planner's own figure is what was written; the exact search (no pruning) finds the same
+    for (const p of [optimalPlanner(), new OptimalPagePlanner()]) {
+      tuples.forEach((x) => p.push(x));
+      assert.equal(p.bytesOf(tuples.length) + 4 * tuples.length + (got.groups ? 4 : 0), got.C, `round ${round}: planner bytes (margin ${p.margin})`);
+    }
     // no other policy does better
     for (const policy of [0, 1, "auto"] as const) {
       const q = planGroups(tuples, policy);
@@ -183,22 +170,26 @@ test("optimal coding: adversarial pages decode exactly and pass every §2.5 chec
   const int = (n: number) => Math.floor(rnd() * n);
   const bytes = (n: number, f: (j: number) => number) => Uint8Array.from({ length: n }, (_, j) => f(j));
   const pages: Record<string, Uint8Array[]> = {
-    allEqual: Array.from({ length: 120 }, (_, i) => mkTuple(bytes(40, (j) => 65 + (j % 5)), { tid: [i, 1] })),
-    allZero: Array.from({ length: 100 }, (_, i) => mkTuple(new Uint8Array(24), { tid: [i, 2] })),
-    empty: Array.from({ length: 50 }, (_, i) => mkTuple(new Uint8Array(0), { nulls: i % 2 ? 1 : undefined })),
-    noShared: Array.from({ length: 150 }, (_, i) => mkTuple(bytes(1 + (i % 30), (j) => (i * 31 + j * 7 + 1) & 0xff))),
+    allEqual: Array.from({ length: 120 }, (_, i) => mk(bytes(40, (j) => 65 + (j % 5)), { tid: [i, 1] })),
+    allZero: Array.from({ length: 100 }, (_, i) => mk(new Uint8Array(24), { tid: [i, 2] })),
+    empty: Array.from({ length: 50 }, (_, i) => mk(new Uint8Array(0), { nulls: i % 2 ? 1 : undefined })),
+    noShared: Array.from({ length: 150 }, (_, i) => mk(bytes(1 + (i % 30), (j) => (i * 31 + j * 7 + 1) & 0xff))),
     // little-endian int4 then text: the first bytes differ, what follows is shared (a lead > 1 pays)
-    leadingCounter: Array.from({ length: 150 }, (_, i) => mkTuple(Uint8Array.from([(i * 2039) & 0xff, ((i * 2039) >> 8) & 0xff, 0, 0, 43, ...Buffer.from(`tenant-region-eu-west-${i % 3}`)]))),
-    long: Array.from({ length: 2 }, (_, i) => mkTuple(bytes(2696, (j) => (j < 2000 ? 7 : int(256)) ^ (j === 2690 ? i : 0)))),
-    drifting: Array.from({ length: 140 }, (_, i) => mkTuple(Buffer.from(`/usr/share/${["doc", "man/man1", "locale/de/LC_MESSAGES", "zoneinfo"][i >> 5]}/${"f".repeat(i % 7)}${i}`))),
-    trailingZeros: Array.from({ length: 100 }, (_, i) => mkTuple(bytes(16, (j) => (j < 4 ? 1 + (i >> 3) : j < 6 ? i : 0)))),
+    leadingCounter: Array.from({ length: 150 }, (_, i) => mk(Uint8Array.from([(i * 2039) & 0xff, ((i * 2039) >> 8) & 0xff, 0, 0, 43, ...Buffer.from(`tenant-region-eu-west-${i % 3}`)]))),
+    long: Array.from({ length: 2 }, (_, i) => mk(bytes(2696, (j) => (j < 2000 ? 7 : int(256)) ^ (j === 2690 ? i : 0)))),
+    drifting: Array.from({ length: 140 }, (_, i) => mk(Buffer.from(`/usr/share/${["doc", "man/man1", "locale/de/LC_MESSAGES", "zoneinfo"][i >> 5]}/${"f".repeat(i % 7)}${i}`))),
+    trailingZeros: Array.from({ length: 100 }, (_, i) => mk(bytes(16, (j) => (j < 4 ? 1 + (i >> 3) : j < 6 ? i : 0)))),
     postingsAmid: Array.from({ length: 80 }, (_, i) => {
-      const t = mkTuple(Buffer.from(`key-${(i >> 2).toString().padStart(5, "0")}`), { tid: [i, 1] });
+      const t = mk(Buffer.from(`key-${(i >> 2).toString().padStart(5, "0")}`), { tid: [i, 1] });
       return i % 5 === 0 ? formPosting(t, [{ block: i, offset: 1 }, { block: i, offset: 3 }]) : t;
     }),
   };
   for (const [name, tuples] of Object.entries(pages)) {
     const { C } = codeAndCheck(tuples, name);
+    // on these pages the pruned search of policy lead finds the exact optimum
+    const exact = new OptimalPagePlanner();
+    tuples.forEach((x) => exact.push(x));
+    assert.equal(C, exact.bytesOf(tuples.length) + 4 * tuples.length + (exact.plan().groups.length ? 4 : 0), `${name}: pruned = exact`);
     const plan = planGroups(tuples, "optimal");
     if (!plan.groups.length) continue;
     const { T, M } = computeTM(tuples.map((x) => (x[6]! | (x[7]! << 8)) & 0x1fff));

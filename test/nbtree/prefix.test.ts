@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../pg/server.js";
-import { prng, readRelation } from "./helpers.js";
+import { mkTuple, prng, readRelation } from "./helpers.js";
 import {
   BTPrefixCodedItemHeader,
   BTPrefixDirectoryHeader,
@@ -27,7 +27,7 @@ import {
 import { planGroups, type LeadPolicy } from "../../formats/nbtree/prefix-policy.js";
 import { decodeToPlainPage, plainLeafItems, readPrefixLeafPage, recodeLeafPage, layoutLeafPage } from "../../formats/nbtree/prefix-page.js";
 import { BTP_LEAF, BTP_PREFIX, BTP_DELETED, readBTOpaque } from "../../formats/nbtree/opaque.js";
-import { isPosting, INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
+import { isPosting, INDEX_NULL_MASK } from "../../formats/nbtree/index-tuple.js";
 import { btPageItems, btPageItemText } from "../../formats/nbtree/page-items.js";
 import { LP_DEAD, LP_NORMAL } from "../../formats/page/item-id.js";
 import { pageView, maxAlign } from "../../formats/page/page.js";
@@ -175,22 +175,6 @@ test("whole leaf pages: recode, read back, decode to plain; items, header and op
   for (const [p, s] of Object.entries(byPolicy)) t.diagnostic(`lead ${p}: ${s.coded}/${s.pages} pages coded; C/T on coded pages = ${(s.C / s.T).toFixed(3)}`);
   assert.ok(byPolicy.auto!.coded > 50);
 });
-
-/** A plain index tuple with key bytes K (size = MAXALIGN(8 [+8] + |K|)). */
-function mkTuple(K: Uint8Array, opts: { nullBits?: number; var?: boolean; tid?: [number, number] } = {}): Uint8Array {
-  const dataOff = opts.nullBits === undefined ? 8 : 16;
-  const size = maxAlign(dataOff + K.length);
-  const t = new Uint8Array(size);
-  const dv = new DataView(t.buffer);
-  const [blk, off] = opts.tid ?? [1, 1];
-  dv.setUint16(0, blk >>> 16, true);
-  dv.setUint16(2, blk & 0xffff, true);
-  dv.setUint16(4, off, true);
-  dv.setUint16(6, size | (opts.var ? INDEX_VAR_MASK : 0) | (opts.nullBits === undefined ? 0 : INDEX_NULL_MASK), true);
-  if (opts.nullBits !== undefined) t[8] = opts.nullBits;
-  t.set(K, dataOff);
-  return t;
-}
 
 test("adversarial keys: empty, all-equal, all-zero, no shared byte, maximal size, null bitmaps", () => {
   const rnd = prng(7);
