@@ -136,7 +136,7 @@ function renderDoc(rows: Row[], t: { reindexMs: number; plain: IndexConversion; 
   L.push("sizes, internal pages unchanged) with each encoder policy, and back to plain; the plain rebuilds are checked byte-identical to");
   L.push("the server's REINDEX (column *= REINDEX*). Size change = index file size (all pages) as BTP_PREFIX against plain.");
   L.push("");
-  L.push("| key shape | key bytes: stored / new per key | plain pages (leaves) | v9 (lead 0) | lead (per group) | proposal | coded leaves v9 / lead | groups per coded page (lead) | = REINDEX |");
+  L.push("| key shape | key bytes: stored / new per key | plain pages (leaves) | v9 (lead 0) | lead (byte-minimal) | proposal | coded leaves v9 / lead | groups per coded page (lead) | = REINDEX |");
   L.push("|---|---:|---:|---:|---:|---:|---:|---:|:-:|");
   for (const r of rows) {
     const prop = r.shape.proposal === undefined ? "—" : `${r.shape.proposal === 0 ? "0" : r.shape.proposal}%`;
@@ -231,10 +231,10 @@ the figures:
 - **Internal pages are unchanged** (suffix-truncated pivots as in stock PostgreSQL), so the figures are
   for whole files, not leaves only; for indexes with long keys the internal level is a few percent.
 - **lead vs v9.** With lead 0 (v9), two text keys of different lengths share nothing (their 1-byte
-  varlena headers differ); the per-group lead lets each keep its own first byte, which is where
-  most of the difference between the two policy columns comes from. Neither policy starts a new
-  group early (§2.4 allows it): a group keeps its first anchor while members share at least one
-  byte with it, so a page whose keys drift away from its first key shares less than it could.
+  varlena headers differ). Policy lead codes each page in the fewest bytes the format allows
+  (formats/nbtree/prefix-optimal.ts: group starts, restarts and each group's lead chosen by dynamic
+  programming over the page's items), so it never takes more than v9 on a page it codes.
+  On keys pgdisk did not generate, see docs/btree-prefix-public.md.
 
 ## How the rebuild decides suffix truncation
 

@@ -15,7 +15,7 @@ import type { AttrSlot } from "../heap/deform.js";
 import { buildMaxPostingSize, expandPosting, formPosting, isPostingTuple } from "./posting.js";
 import { buildMetaPage, initBtreePage, StockPage } from "./stock-page.js";
 import { btMaxItemSize, computeC, encodeDirectory, highKeyTerm, prefixSavesEnough, prefixTerm, prefixUsable, splitFitOk } from "./prefix.js";
-import { codableKey, GroupPlanner, type LeadPolicy } from "./prefix-policy.js";
+import { codableKey, pagePlanner, type LeadPolicy, type PagePlanner } from "./prefix-policy.js";
 import { layoutLeafPage } from "./prefix-page.js";
 import type { Tid } from "../page/item-pointer.js";
 
@@ -313,20 +313,13 @@ class LeafLevel {
    * bytes) would break the split-fit bound. The caller still checks the finished page (16 C <=
    * 15 T, split-fit with the real high key, physical fit) and falls back to the stock layout.
    */
-  private codedPlan(s: number, policy: LeadPolicy): { plan: LeafPlan; planner: GroupPlanner; coded: Uint8Array[]; groupOf: number[] } {
-    const planner = new GroupPlanner(policy);
-    const coded: Uint8Array[] = [];
-    const groupOf: number[] = [];
-    let csum = 0;
+  private codedPlan(s: number, policy: LeadPolicy): { plan: LeafPlan; planner: PagePlanner } {
+    const planner = pagePlanner(policy);
     let T = 0;
     let M = 0;
     const push = (j: number): void => {
       const t = this.la.get(j)!.t;
-      const g = planner.push(t, () => this.nextKey(j));
-      const c = planner.code(t, g);
-      coded.push(c);
-      groupOf.push(g);
-      csum += maxAlign(c.length);
+      planner.push(t, () => this.nextKey(j));
       const term = prefixTerm(sizeOf(t));
       T += term;
       if (term > M) M = term;
@@ -334,14 +327,14 @@ class LeafLevel {
     push(s);
     for (let j = s + 1; ; j++) {
       const x = this.la.get(j);
-      if (!x) return { plan: { start: s, end: j, moved: -1 }, planner, coded, groupOf };
+      if (!x) return { plan: { start: s, end: j, moved: -1 }, planner };
       const n = j - s;
-      const room = this.usable - SizeOfItemIdData * (n + 2) - planner.directoryLength - csum;
+      const room = this.usable - SizeOfItemIdData * (n + 2) - planner.bytes;
       const free = room < SizeOfItemIdData ? 0 : room - SizeOfItemIdData;
       const sz = maxAlign(sizeOf(x.t));
       const hBound = sz + 8 + SizeOfItemIdData;
       if (n >= 2 && (free < sz + 8 || free + this.la.get(j - 1)!.extra < this.full || !splitFitOk(T, hBound, M, this.b.bs))) {
-        return { plan: { start: s, end: j - 1, moved: j - 1 }, planner, coded, groupOf };
+        return { plan: { start: s, end: j - 1, moved: j - 1 }, planner };
       }
       push(j);
     }
@@ -372,13 +365,13 @@ class LeafLevel {
   }
 
   /** A BTP_PREFIX page for the plan, or null when it must stay plain. */
-  private prefixPage(p: LeafPlan, hikey: Uint8Array | null, c: { planner: GroupPlanner; coded: Uint8Array[]; groupOf: number[] }): { page: Uint8Array; stat: Omit<LeafPageStat, "block"> } | null {
+  private prefixPage(p: LeafPlan, hikey: Uint8Array | null, planner: PagePlanner): { page: Uint8Array; stat: Omit<LeafPageStat, "block"> } | null {
     const n = p.end - p.start;
-    let ngroups = 0;
+    const c = planner.finish(n);
+    const ngroups = c.groups.length;
     let T = 0;
     let M = 0;
     for (let k = 0; k < n; k++) {
-      ngroups = Math.max(ngroups, c.groupOf[k]! + 1);
       const term = prefixTerm(sizeOf(this.la.get(p.start + k)!.t));
       T += term;
       if (term > M) M = term;
@@ -386,11 +379,11 @@ class LeafLevel {
     if (ngroups === 0) return null; // only posting tuples
     let dir: Uint8Array;
     try {
-      dir = encodeDirectory(c.planner.groups.slice(0, ngroups), T, M);
+      dir = encodeDirectory(c.groups, T, M);
     } catch {
       return null;
     }
-    const items = c.coded.slice(0, n);
+    const items = c.coded;
     const C = computeC(items.map((x) => x.length), dir.length);
     if (!prefixSavesEnough(C, T)) return null;
     if (!splitFitOk(T, highKeyTerm(hikey ? hikey.length : null), M, this.b.bs)) return null;
@@ -414,7 +407,7 @@ class LeafLevel {
       if (o.prefix) {
         const c = this.codedPlan(s, o.prefix.policy);
         const hk = this.highKey(c.plan);
-        const pp = this.prefixPage(c.plan, hk.pivot, c);
+        const pp = this.prefixPage(c.plan, hk.pivot, c.planner);
         if (pp) chosen = { plan: c.plan, hk, page: pp.page, stat: pp.stat };
       }
       if (!chosen) {

@@ -157,7 +157,7 @@ export function plainLeafItems(page: Uint8Array): PlainItem[] {
  * 16 C <= 15 T; otherwise a byte-for-byte copy comes back. Pages that are not live leaves are copied.
  * pd_checksum is carried over unchanged: whoever writes the page sets it.
  */
-export function recodeLeafPage(page: Uint8Array, policy: LeadPolicy = "auto"): { page: Uint8Array; coded: boolean; C: number; T: number } {
+export function recodeLeafPage(page: Uint8Array, policy: LeadPolicy = "optimal"): { page: Uint8Array; coded: boolean; C: number; T: number } {
   const dv = pageView(page);
   const o = readBTOpaque(dv);
   const copy = (): { page: Uint8Array; coded: boolean; C: number; T: number } => ({ page: page.slice(), coded: false, C: 0, T: 0 });

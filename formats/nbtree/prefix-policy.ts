@@ -1,13 +1,17 @@
 // Grouping policy for BTP_PREFIX pages (new-formats.md §2.4, informative: any policy that meets §2.5
 // is valid). Decides groups, anchors and leads; the codec itself is in prefix.ts.
-import { INDEX_ALT_TID_MASK, tInfoRaw } from "./index-tuple.js";
-import { encodeCodedItem, sharedFrom, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, tupleKey, type PrefixGroup } from "./prefix.js";
+import { codableKey, encodeCodedItem, sharedFrom, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
+import { OptimalPagePlanner } from "./prefix-optimal.js";
 import { maxAlign } from "../page/page.js";
 
-export type LeadPolicy = 0 | 1 | "auto";
+/** One-pass rules: 0 (v9), 1, "auto" (lead 0 or 1 per group); "optimal": the byte-minimal coding (prefix-optimal.ts). */
+export type LeadPolicy = 0 | 1 | "auto" | "optimal";
 
-/** The encoder policies by their command-line names: `v9` (lead 0, the v9 rule) and `lead` (lead chosen per group). */
-export const PREFIX_POLICIES = { v9: 0, lead: "auto" } as const satisfies Record<string, LeadPolicy>;
+/**
+ * The encoder policies by their command-line names: `lead` (the byte-minimal grouping and lead per
+ * page), `v9` (the proposal's rule: one pass, lead 0), `greedy` (one pass, lead 0 or 1 per group).
+ */
+export const PREFIX_POLICIES = { lead: "optimal", v9: 0, greedy: "auto" } as const satisfies Record<string, LeadPolicy>;
 export type PrefixPolicyName = keyof typeof PREFIX_POLICIES;
 export const prefixPolicyLead = (name: PrefixPolicyName): LeadPolicy => PREFIX_POLICIES[name];
 
@@ -17,7 +21,7 @@ export interface GroupPlan {
   groupOf: number[];
 }
 
-const keyOf = (t: Uint8Array): Uint8Array | null => (tInfoRaw(t) & INDEX_ALT_TID_MASK ? null : tupleKey(t));
+const keyOf = codableKey;
 
 /**
  * The v9 rule, one item at a time: share with the current anchor, start a new group when an item
@@ -31,7 +35,7 @@ export class GroupPlanner {
   /** sum of anchor lengths so far */
   private anchorBytes = 0;
 
-  constructor(readonly policy: LeadPolicy = 0) {}
+  constructor(readonly policy: 0 | 1 | "auto" = 0) {}
 
   /** The directory's length for the groups so far (MAXALIGNed). */
   get directoryLength(): number {
@@ -69,8 +73,20 @@ export class GroupPlanner {
   }
 }
 
-/** Plan a page's groups in one pass; `after` is the codable key that follows the page, if known. */
+/**
+ * The planner of policy `lead`: the exact search, except that a group start more than 16 bytes plus
+ * what a group with its anchor costs (4 + anchor_len) behind the best coding of the prefix is not
+ * continued (it bounds the quadratic work; on the bench's key sets it finds the exact optimum).
+ */
+export const optimalPlanner = (): OptimalPagePlanner => new OptimalPagePlanner(16, 255, 1);
+
+/** Plan a page's groups; `after` is the codable key that follows the page, if known (one-pass rules only). */
 export function planGroups(tuples: readonly Uint8Array[], policy: LeadPolicy = 0, after: Uint8Array | null = null): GroupPlan {
+  if (policy === "optimal") {
+    const p = optimalPlanner();
+    for (const t of tuples) p.push(t);
+    return p.plan();
+  }
   const planner = new GroupPlanner(policy);
   const groupOf: number[] = new Array(tuples.length);
   for (let i = 0; i < tuples.length; i++) {
@@ -85,5 +101,56 @@ export function planGroups(tuples: readonly Uint8Array[], policy: LeadPolicy = 0
   return { groups: planner.groups, groupOf };
 }
 
-/** The key of a codable tuple, null for posting and pivot tuples. */
-export const codableKey = keyOf;
+/**
+ * A page being filled item by item (rebuild): what its items take coded so far, and at the end the
+ * coded items of its first n. `bytes` = sum of MAXALIGN(coded length) + the directory's length.
+ */
+export interface PagePlanner {
+  push(tuple: Uint8Array, next: () => Uint8Array | null): void;
+  readonly bytes: number;
+  finish(n: number): { groups: PrefixGroup[]; groupOf: number[]; coded: Uint8Array[] };
+}
+
+const codeAll = (tuples: readonly Uint8Array[], groups: readonly PrefixGroup[], groupOf: readonly number[]): Uint8Array[] =>
+  tuples.map((t, i) => (groupOf[i]! < 0 ? t : encodeCodedItem(t, groupOf[i]!, groups[groupOf[i]!]!.anchor, groups[groupOf[i]!]!.lead)));
+
+/** A PagePlanner for a policy. */
+export function pagePlanner(policy: LeadPolicy): PagePlanner {
+  const tuples: Uint8Array[] = [];
+  if (policy === "optimal") {
+    const p = optimalPlanner();
+    return {
+      push: (t) => (tuples.push(t), p.push(t)),
+      get bytes() {
+        return p.bytesOf(p.length);
+      },
+      finish: (n) => {
+        const plan = p.plan(n);
+        return { groups: plan.groups, groupOf: plan.groupOf, coded: codeAll(tuples.slice(0, n), plan.groups, plan.groupOf) };
+      },
+    };
+  }
+  const g = new GroupPlanner(policy);
+  const coded: Uint8Array[] = [];
+  const groupOf: number[] = [];
+  let csum = 0;
+  return {
+    push: (t, next) => {
+      const k = g.push(t, next);
+      const c = g.code(t, k);
+      coded.push(c);
+      groupOf.push(k);
+      csum += maxAlign(c.length);
+    },
+    get bytes() {
+      return csum + g.directoryLength;
+    },
+    finish: (n) => {
+      const gl = groupOf.slice(0, n);
+      const ngroups = gl.reduce((m, x) => Math.max(m, x + 1), 0);
+      return { groups: g.groups.slice(0, ngroups), groupOf: gl, coded: coded.slice(0, n) };
+    },
+  };
+}
+
+export { codableKey };

@@ -245,6 +245,9 @@ export function tupleKey(tuple: Uint8Array): Uint8Array {
   return tuple.subarray(indexDataOffset(info), info & INDEX_SIZE_MASK);
 }
 
+/** The key of a codable tuple (what a coded item shares), null for posting and pivot tuples (never coded). */
+export const codableKey = (t: Uint8Array): Uint8Array | null => (tInfoRaw(t) & INDEX_ALT_TID_MASK ? null : tupleKey(t));
+
 /** Length of the common prefix of a[from..] and b[from..]. */
 export function sharedFrom(a: Uint8Array, b: Uint8Array, from: number): number {
   const n = Math.min(a.length, b.length);
@@ -256,6 +259,21 @@ function trimZeros(b: Uint8Array, floor = 0): number {
   let e = b.length;
   while (e > floor && b[e - 1] === 0) e--;
   return e;
+}
+
+/**
+ * How key bytes K code against (anchor, lead): the shorter of the two codings, sharing the longest
+ * run anchor[lead..] allows (the residual is K[0, lead) + tail) or sharing nothing (the residual is
+ * the tail, K without its trailing zeros). residualLen is what the item stores before its padding.
+ */
+export function codedResidual(K: Uint8Array, anchor: Uint8Array, lead: number): { nshared: number; tail: Uint8Array; residualLen: number } {
+  const whole = trimZeros(K);
+  const nshared = K.length > lead ? sharedFrom(K, anchor, lead) : 0;
+  if (nshared > 0) {
+    const tail = K.subarray(lead + nshared, trimZeros(K, lead + nshared));
+    if (lead + tail.length < whole) return { nshared, tail, residualLen: lead + tail.length };
+  }
+  return { nshared: 0, tail: K.subarray(0, whole), residualLen: whole };
 }
 
 /**
@@ -275,16 +293,7 @@ export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor
   if (!Number.isInteger(group) || group < 0 || group > 0xffff) fail("PREFIX_ITEM_GROUP_RANGE", `group ${group} does not fit u16`);
   if (lead > anchor.length) fail("PREFIX_DIR_LEAD_GT_ANCHOR", `lead ${lead} exceeds anchor_len ${anchor.length}`);
   const K = originalTuple.subarray(dataOff, size);
-  const nshared = K.length > lead ? sharedFrom(K, anchor, lead) : 0;
-  let residualLen: number;
-  let tail: Uint8Array;
-  if (nshared > 0) {
-    tail = K.subarray(lead + nshared, trimZeros(K, lead + nshared));
-    residualLen = lead + tail.length;
-  } else {
-    tail = K.subarray(0, trimZeros(K));
-    residualLen = tail.length;
-  }
+  const { nshared, tail, residualLen } = codedResidual(K, anchor, lead);
   const start = SizeOfCodedItemHeader + (orig & INDEX_NULL_MASK ? BITMAP : 0);
   const len = maxAlign(start + residualLen);
   const out = new Uint8Array(len);

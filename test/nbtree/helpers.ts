@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PgServer } from "../pg/server.js";
+import { maxAlign } from "../../formats/page/page.js";
+import { INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
 
 export const BLCKSZ = 8192;
 
@@ -33,4 +35,20 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A plain index tuple with key bytes K (size = MAXALIGN(8 [+8] + |K|)). */
+export function mkTuple(K: Uint8Array, opts: { nullBits?: number; var?: boolean; tid?: [number, number] } = {}): Uint8Array {
+  const dataOff = opts.nullBits === undefined ? 8 : 16;
+  const size = maxAlign(dataOff + K.length);
+  const t = new Uint8Array(size);
+  const dv = new DataView(t.buffer);
+  const [blk, off] = opts.tid ?? [1, 1];
+  dv.setUint16(0, blk >>> 16, true);
+  dv.setUint16(2, blk & 0xffff, true);
+  dv.setUint16(4, off, true);
+  dv.setUint16(6, size | (opts.var ? INDEX_VAR_MASK : 0) | (opts.nullBits === undefined ? 0 : INDEX_NULL_MASK), true);
+  if (opts.nullBits !== undefined) t[8] = opts.nullBits;
+  t.set(K, dataOff);
+  return t;
 }

@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../pg/server.js";
-import { prng, readRelation } from "./helpers.js";
+import { mkTuple, prng, readRelation } from "./helpers.js";
 import {
   BTPrefixCodedItemHeader,
   BTPrefixDirectoryHeader,
@@ -27,7 +27,7 @@ import {
 import { planGroups, type LeadPolicy } from "../../formats/nbtree/prefix-policy.js";
 import { decodeToPlainPage, plainLeafItems, readPrefixLeafPage, recodeLeafPage, layoutLeafPage } from "../../formats/nbtree/prefix-page.js";
 import { BTP_LEAF, BTP_PREFIX, BTP_DELETED, readBTOpaque } from "../../formats/nbtree/opaque.js";
-import { isPosting, INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
+import { isPosting, INDEX_NULL_MASK } from "../../formats/nbtree/index-tuple.js";
 import { btPageItems, btPageItemText } from "../../formats/nbtree/page-items.js";
 import { LP_DEAD, LP_NORMAL } from "../../formats/page/item-id.js";
 import { pageView, maxAlign } from "../../formats/page/page.js";
@@ -121,7 +121,7 @@ test("real leaf items: group, code and decode back byte for byte under each lead
     const first = prefixDirectoryOffset(readBTOpaque(dv));
     const data = plainLeafItems(page).slice(first - 1).map((x) => x.tuple);
     items += data.length;
-    for (const policy of [0, 1, "auto"] as const) {
+    for (const policy of [0, 1, "auto", "optimal"] as const) {
       const r = roundTrip(data, policy);
       const k = `${index}/${policy}`;
       totals[k] ??= { coded: 0, plain: 0, groups: 0 };
@@ -130,14 +130,14 @@ test("real leaf items: group, code and decode back byte for byte under each lead
       totals[k]!.groups += r.groups;
     }
   }
-  t.diagnostic(`${items} items on ${LEAVES.length} leaf pages, x3 policies`);
+  t.diagnostic(`${items} items on ${LEAVES.length} leaf pages, x4 policies`);
   for (const [k, v] of Object.entries(totals)) t.diagnostic(`${k}: ${v.plain} -> ${v.coded} bytes (${((100 * v.coded) / v.plain).toFixed(1)}%), ${v.groups} groups`);
   assert.ok(items > 10000);
 });
 
 test("whole leaf pages: recode, read back, decode to plain; items, header and opaque preserved", (t) => {
   const byPolicy: Record<string, { pages: number; coded: number; C: number; T: number }> = {};
-  for (const policy of [0, 1, "auto"] as const) {
+  for (const policy of [0, 1, "auto", "optimal"] as const) {
     const s = { pages: 0, coded: 0, C: 0, T: 0 };
     for (const { index, block, page } of LEAVES) {
       s.pages++;
@@ -176,22 +176,6 @@ test("whole leaf pages: recode, read back, decode to plain; items, header and op
   assert.ok(byPolicy.auto!.coded > 50);
 });
 
-/** A plain index tuple with key bytes K (size = MAXALIGN(8 [+8] + |K|)). */
-function mkTuple(K: Uint8Array, opts: { nullBits?: number; var?: boolean; tid?: [number, number] } = {}): Uint8Array {
-  const dataOff = opts.nullBits === undefined ? 8 : 16;
-  const size = maxAlign(dataOff + K.length);
-  const t = new Uint8Array(size);
-  const dv = new DataView(t.buffer);
-  const [blk, off] = opts.tid ?? [1, 1];
-  dv.setUint16(0, blk >>> 16, true);
-  dv.setUint16(2, blk & 0xffff, true);
-  dv.setUint16(4, off, true);
-  dv.setUint16(6, size | (opts.var ? INDEX_VAR_MASK : 0) | (opts.nullBits === undefined ? 0 : INDEX_NULL_MASK), true);
-  if (opts.nullBits !== undefined) t[8] = opts.nullBits;
-  t.set(K, dataOff);
-  return t;
-}
-
 test("adversarial keys: empty, all-equal, all-zero, no shared byte, maximal size, null bitmaps", () => {
   const rnd = prng(7);
   const bytesOf = (n: number, f: (i: number) => number) => Uint8Array.from({ length: n }, (_, i) => f(i));
@@ -211,7 +195,7 @@ test("adversarial keys: empty, all-equal, all-zero, no shared byte, maximal size
     }),
   };
   for (const [name, tuples] of Object.entries(sets)) {
-    for (const policy of [0, 1, "auto"] as const) {
+    for (const policy of [0, 1, "auto", "optimal"] as const) {
       try {
         roundTrip(tuples, policy);
       } catch (e) {

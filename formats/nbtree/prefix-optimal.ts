@@ -1,0 +1,265 @@
+// The byte-minimal BTP_PREFIX page coding (new-formats.md §2.2-2.4; policy `lead`): over a page's
+// items in order, choose where groups start (each group's anchor is the key of the member that
+// starts it, §2.2) and each group's lead, so that C - 4 (the directory's and the data items'
+// MAXALIGNed lengths with their line pointers) is as small as the format allows.
+//
+// Exact dynamic programming over group boundaries: best[k][r] = the least cost of coding the first
+// k codable items (posting tuples are never coded and belong to no group: they only add their
+// fixed size) where r = (sum over groups of 4 + anchor_len) mod 8, which is what the directory's
+// MAXALIGN depends on. A group [s, k) anchored at item s costs 4 + |K_s| directory bytes plus
+// min over lead L of sum_i cost(i, s, L). That minimum is exact over every lead 0..min(255,
+// |K_s| - 1) (lead = anchor_len shares nothing and is never better than lead 0). Each item's cost
+// is its coded MAXALIGNed length + 4 with the shorter of its two codings (share the longest run
+// anchor[L..] allows, or nshared = 0), as encodeCodedItem writes it.
+//
+// The planner is incremental (push one item at a time, ask the cost of every prefix), so a
+// rebuild can fill a page in coded sizes: the cost of a prefix never decreases as items are added.
+import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
+import { codableKey, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
+import { maxAlign } from "../page/page.js";
+
+/** Largest lead a group entry can hold (u8). */
+const MAX_LEAD = 0xff;
+const INF = 0x7fffffff;
+/** (20 + r) rounded up to MAXALIGN, minus 20 - r: the directory's padding for a residue r. */
+const DIR_PAD = Array.from({ length: 8 }, (_, r) => maxAlign(SizeOfPrefixDirHeader + r) - SizeOfPrefixDirHeader - r);
+
+interface Codable {
+  key: Uint8Array;
+  /** coded header: 14, or 18 with the original's null bitmap */
+  head: number;
+  /** key length without trailing zero bytes (what a coding that shares nothing stores) */
+  trimmed: number;
+}
+
+/** One open group start s: the summed member cost per lead. */
+interface Start {
+  item: number;
+  acc: Int32Array;
+  /** the least cost of the prefix so far with its last group started here */
+  via: number;
+}
+
+/** The plan of a page prefix: groups and each tuple's group (-1 for posting tuples). */
+export interface OptimalPlan {
+  groups: PrefixGroup[];
+  groupOf: number[];
+  /** sum of MAXALIGN(coded length) over data items + the directory's length (no line pointers) */
+  bytes: number;
+}
+
+const trimmedLength = (k: Uint8Array): number => {
+  let e = k.length;
+  while (e > 0 && k[e - 1] === 0) e--;
+  return e;
+};
+
+/** Incremental exact planner; see the file comment. */
+export class OptimalPagePlanner {
+  private readonly tuples: Uint8Array[] = [];
+  /** index into `codables` of each tuple, -1 for posting tuples */
+  private readonly codableOf: number[] = [];
+  private readonly codables: Codable[] = [];
+  private readonly starts: Start[] = [];
+  /** best[k * 8 + r] for k codable items; back pointers beside it */
+  private best = new Int32Array(8 * 64).fill(INF);
+  private fromStart = new Int32Array(8 * 64);
+  private fromLead = new Int32Array(8 * 64);
+  private fromR = new Int8Array(8 * 64);
+  /** MAXALIGNed sizes of posting tuples so far */
+  private postingBytes = 0;
+  /** running totals per prefix length (tuples), for bytesOf(n) */
+  private readonly prefixBytes: number[] = [0];
+  private readonly mism: Int32Array = new Int32Array(MAX_LEAD + 2);
+
+  /** results of addMember: the group's best lead and its members' summed cost */
+  private memberLead = 0;
+  private memberCost = 0;
+
+  /**
+   * margin: how far behind the best coding of a prefix (in bytes) a group start may fall and still
+   * be continued. Infinity gives the exact optimum; a finite margin bounds the work on large pages
+   * (a start that far behind would need its later members to share that much more than any other
+   * grouping lets them).
+   */
+  constructor(
+    readonly margin = Infinity,
+    /** the largest lead tried (at most 255, the exact search) */
+    readonly leadLimit = MAX_LEAD,
+    /** added to margin per byte a new group with this start's anchor would cost */
+    readonly anchorMargin = 0,
+  ) {
+    this.best[0] = 0;
+  }
+
+  get length(): number {
+    return this.tuples.length;
+  }
+
+  /** Add the next tuple of the page. */
+  push(tuple: Uint8Array): void {
+    const key = codableKey(tuple);
+    this.tuples.push(tuple);
+    if (!key) {
+      this.codableOf.push(-1);
+      this.postingBytes += maxAlign(tuple.length);
+      this.prefixBytes.push(this.prefixBytes[this.prefixBytes.length - 1]! + maxAlign(tuple.length));
+      return;
+    }
+    const head = SizeOfCodedItemHeader + (tInfoRaw(tuple) & INDEX_NULL_MASK ? IndexAttributeBitMapData.size : 0);
+    const c: Codable = { key, head, trimmed: trimmedLength(key) };
+    const k = this.codables.length; // this item's codable index; the prefix grows to k + 1
+    this.codables.push(c);
+    this.codableOf.push(k);
+    this.starts.push({ item: k, acc: new Int32Array(Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1)), via: 0 });
+    this.grow(k + 2);
+    const best = this.best;
+    const base = (k + 1) * 8;
+    for (let r = 0; r < 8; r++) best[base + r] = INF;
+    let kept = 0;
+    let bestHere = INF;
+    for (const st of this.starts) {
+      this.addMember(st, c);
+      const s = st.item;
+      const inc = SizeOfPrefixGroupEntry + this.codables[s]!.key.length;
+      const add = inc + this.memberCost;
+      let via = INF;
+      for (let r = 0; r < 8; r++) {
+        const b = best[s * 8 + r]!;
+        if (b === INF) continue;
+        const r2 = (r + inc) & 7;
+        const v = b + add;
+        if (v < via) via = v;
+        if (v < best[base + r2]!) {
+          best[base + r2] = v;
+          this.fromStart[base + r2] = s;
+          this.fromLead[base + r2] = this.memberLead;
+          this.fromR[base + r2] = r;
+        }
+      }
+      st.via = via;
+      if (via < bestHere) bestHere = via;
+    }
+    // a group start whose every continuation is already more than `margin` bytes behind the best
+    // coding of this prefix is dropped (never, with margin Infinity: the search is then exact)
+    for (const st of this.starts) if (st.via - bestHere <= this.margin + this.anchorMargin * (SizeOfPrefixGroupEntry + this.codables[st.item]!.key.length)) this.starts[kept++] = st;
+    this.starts.length = kept;
+    this.prefixBytes.push(this.postingBytes + this.codedBytes(k + 1));
+  }
+
+  /** What the first n pushed tuples take coded (MAXALIGNed items + directory, no line pointers). */
+  bytesOf(n: number): number {
+    return this.prefixBytes[n]!;
+  }
+
+  /** MAXALIGNed coded items + directory for the first k codable items (0 when k = 0). */
+  private codedBytes(k: number): number {
+    if (k === 0) return 0;
+    let v = INF;
+    for (let r = 0; r < 8; r++) {
+      const b = this.best[k * 8 + r]!;
+      if (b !== INF && b + DIR_PAD[r]! < v) v = b + DIR_PAD[r]!;
+    }
+    return v + SizeOfPrefixDirHeader;
+  }
+
+  /** Item c's cost in group st, for every lead, added to st.acc; sets memberLead and memberCost (the group's best lead, its summed cost). */
+  private addMember(st: Start, c: Codable): void {
+    const acc = st.acc;
+    const A = this.codables[st.item]!.key;
+    const K = c.key;
+    const nL = acc.length;
+    const kl = K.length;
+    const plain = maxAlign(c.head + c.trimmed);
+    const lim = Math.min(kl, A.length);
+    // next mismatch position >= L for each L < nL (lim when none): scan forward, then fill backward
+    const mism = this.mism;
+    let nm = 0;
+    let j = 0;
+    for (; j < lim; j++) {
+      if (K[j] !== A[j]) {
+        mism[nm++] = j;
+        if (j >= nL - 1) break;
+      }
+    }
+    if (j >= lim) mism[nm++] = lim;
+    let best = INF;
+    let bestL = 0;
+    let mi = 0;
+    for (let L = 0; L < nL; L++) {
+      while (mism[mi]! < L) mi++;
+      const p = mism[mi]!;
+      let cost = plain;
+      if (L < kl && p > L) {
+        const res = L + (c.trimmed > p ? c.trimmed - p : 0);
+        const cs = maxAlign(c.head + res);
+        if (cs < cost) cost = cs;
+      }
+      const v = (acc[L] = acc[L]! + cost);
+      if (v < best) {
+        best = v;
+        bestL = L;
+      }
+    }
+    this.memberLead = bestL;
+    this.memberCost = best;
+  }
+
+  private grow(rows: number): void {
+    if (rows * 8 <= this.best.length) return;
+    const n = Math.max(rows * 8, this.best.length * 2);
+    const g = <T extends Int32Array | Int8Array>(a: T, fill?: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      if (fill !== undefined) b.fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.best = g(this.best, INF);
+    this.fromStart = g(this.fromStart);
+    this.fromLead = g(this.fromLead);
+    this.fromR = g(this.fromR);
+  }
+
+  /** The optimal plan for the first n pushed tuples. */
+  plan(n = this.tuples.length): OptimalPlan {
+    let k = 0;
+    for (let i = 0; i < n; i++) if (this.codableOf[i]! >= 0) k++;
+    const groupOf: number[] = new Array(n).fill(-1);
+    if (k === 0) return { groups: [], groupOf, bytes: this.bytesOf(n) };
+    let r = 0;
+    let v = INF;
+    for (let q = 0; q < 8; q++) {
+      const b = this.best[k * 8 + q]!;
+      if (b !== INF && b + DIR_PAD[q]! < v) {
+        v = b + DIR_PAD[q]!;
+        r = q;
+      }
+    }
+    // walk back: runs of codable items [s, k) with their leads
+    const runs: { s: number; e: number; lead: number }[] = [];
+    while (k > 0) {
+      const at = k * 8 + r;
+      const s = this.fromStart[at]!;
+      runs.push({ s, e: k, lead: this.fromLead[at]! });
+      r = this.fromR[at]!;
+      k = s;
+    }
+    runs.reverse();
+    const groups: PrefixGroup[] = runs.map((x) => ({ anchor: this.codables[x.s]!.key.slice(), lead: x.lead }));
+    let g = 0;
+    for (let i = 0; i < n; i++) {
+      const ci = this.codableOf[i]!;
+      if (ci < 0) continue;
+      while (ci >= runs[g]!.e) g++;
+      groupOf[i] = g;
+    }
+    return { groups, groupOf, bytes: this.bytesOf(n) };
+  }
+}
+
+/** Plan a whole page at once. */
+export function planOptimal(tuples: readonly Uint8Array[]): OptimalPlan {
+  const p = new OptimalPagePlanner();
+  for (const t of tuples) p.push(t);
+  return p.plan();
+}
