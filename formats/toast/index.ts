@@ -14,4 +14,3 @@ export * from "./heap-writer.js";
 export * from "./value-writer.js";
 export * from "./index-build.js";
 export * from "./reform.js";
-export * from "./invariants.js";

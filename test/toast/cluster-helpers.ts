@@ -12,8 +12,7 @@ import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/
 import { readToastPointer, type ToastPointer } from "../../formats/varlena/toast-pointer.js";
 import { RelationFork as Fork } from "../../formats/storage/relfile.js";
 import { ToastReader } from "../../formats/toast/reader.js";
-import { DirectInvariantChecker } from "../../formats/toast/invariants.js";
-import type { Finding } from "../../formats/schema/errors.js";
+import { checkDirectPointers, type DirectCheck } from "./direct-verify.js";
 import type { PgServer } from "../pg/server.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -64,12 +63,20 @@ export function toastReaderOf(cat: DatabaseCatalog, rel: RelationInfo, withIndex
   return new ToastReader({ heap: new Fork(cat.path(toast), g), index: withIndex && ixRel ? new Fork(cat.path(ixRel), g) : null, clog: cat.cluster.clog, toastRelid: toast.oid });
 }
 
-/** §1.5 over every direct pointer of a table. */
-export function checkDirectInvariants(cat: DatabaseCatalog, rel: RelationInfo): { findings: Finding[]; checker: DirectInvariantChecker } {
+/** §1.5 over every direct pointer of a table, by verify's checker; chunk liveness from pg_xact. */
+export function checkDirectInvariants(cat: DatabaseCatalog, rel: RelationInfo): DirectCheck {
   const toast = cat.classes.get(rel.toastRelid)!;
-  const checker = new DirectInvariantChecker({ heap: new Fork(cat.path(toast), cat.cluster.geometry), toastRelid: toast.oid, clog: cat.cluster.clog });
-  for (const p of pointersOf(cat, rel)) checker.checkPointer(p.pointer, { block: p.block, item: p.item, attnum: p.attnum }, !p.live);
-  return { findings: checker.finish(), checker };
+  const fork = new Fork(cat.path(toast), cat.cluster.geometry);
+  const clog = cat.cluster.clog;
+  const isLive = (page: Uint8Array, off: number): boolean => {
+    const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
+    return tupleState(dv.getUint32(off + HTH.t_xmin, true), dv.getUint32(off + HTH.t_xmax, true), dv.getUint16(off + HTH.t_infomask, true), clog) === "live";
+  };
+  try {
+    return checkDirectPointers(fork, toast.oid, pointersOf(cat, rel).map((p) => ({ pointer: p.pointer, where: { block: p.block, item: p.item, attnum: p.attnum }, dead: !p.live })), isLive);
+  } finally {
+    fork.close();
+  }
 }
 
 /** md5 of each row's text, by ctid, for every user table of a database. */

@@ -13,7 +13,7 @@ import { LP_UNUSED, lpFlags, lpLen, lpOff, makeLp } from "../../formats/page/ite
 import { readTid, type Tid } from "../../formats/page/item-pointer.js";
 import { decodeChunk, type Chunk } from "../../formats/toast/chunk.js";
 import { directSlices, type DirectRole } from "../../formats/toast/direct-chunks.js";
-import { DirectInvariantChecker } from "../../formats/toast/invariants.js";
+import { checkDirectPointers } from "./direct-verify.js";
 import { emptyStats, PageCache, Touch } from "../../formats/toast/pages.js";
 import { ToastReader } from "../../formats/toast/reader.js";
 import { directChunkCount, sliceCount, tierOf, treeLevels } from "../../formats/toast/tiers.js";
@@ -209,12 +209,11 @@ describe("Direct TOAST", () => {
     });
   });
 
-  test("the §1.5 invariant checker finds nothing in well-formed values", () => {
-    const chk = new DirectInvariantChecker({ heap: new RelationFork(syn.heapPath, GEOMETRY), toastRelid: TOAST_RELID });
-    syn.pointers.forEach((p, i) => chk.checkPointer(p, { item: i + 1 }, false));
-    assert.deepEqual(chk.finish(), []);
-    assert.equal(chk.summary.valuesWalked, values.length);
-    assert.equal(chk.summary.chunksReached, values.reduce((s, v) => s + directChunkCount(sliceCount(v.stored.length, MC)), 0));
+  test("verify's §1.5 checker finds nothing in well-formed values", () => {
+    const chk = checkDirectPointers(new RelationFork(syn.heapPath, GEOMETRY), TOAST_RELID, syn.pointers.map((pointer, i) => ({ pointer, where: { item: i + 1 } })));
+    assert.deepEqual(chk.findings, []);
+    assert.equal(chk.valuesWalked, values.length);
+    assert.equal(chk.chunksReached, values.reduce((s, v) => s + directChunkCount(sliceCount(v.stored.length, MC)), 0));
   });
 
   test("slices and the iterator equal whole reads on random ranges; slices fetch only what they need", () => {
@@ -343,10 +342,9 @@ describe("Direct TOAST", () => {
         });
         const e = expectError(() => r.fetch(syn.pointers[i]), /^(PGLZ|LZ4|STREAM)_/);
         assert.match(e.message, /direct toast value at/);
-        // the invariant checker reports it too
-        const chk = new DirectInvariantChecker({ heap: r.heap.fork, toastRelid: TOAST_RELID });
-        chk.checkPointer(syn.pointers[i], { item: 1 }, false);
-        assert.ok(chk.findings.some((f) => /^(PGLZ|LZ4|STREAM)_/.test(f.code)), JSON.stringify(chk.findings));
+        // verify's checker reports it too, naming the decoder's code
+        const chk = checkDirectPointers(r.heap.fork, TOAST_RELID, [{ pointer: syn.pointers[i], where: { item: 1 } }]);
+        assert.ok(chk.findings.some((f) => f.code === "TOAST_DECOMPRESS_FAILED" && /^(PGLZ|LZ4|STREAM)_/.test(f.detail ?? "")), JSON.stringify(chk.findings));
         r.close();
       }
     });
@@ -360,14 +358,12 @@ describe("Direct TOAST", () => {
       expectError(() => reader.fetch({ ...p, va_extinfo: 1996, va_rawsize: 2000 }), /^DTOAST_/);
     });
 
-    test("the invariant checker sees a chunk shared by two values and unreachable chunks", () => {
+    test("verify's checker sees a chunk shared by two values and unreachable chunks", () => {
       const a = syn.pointers[idx("raw-2")] as Extract<ToastPointer, { tag: 19 }>;
-      const chk = new DirectInvariantChecker({ heap: new RelationFork(syn.heapPath, GEOMETRY), toastRelid: TOAST_RELID });
-      chk.checkPointer(a, { item: 1 }, false);
       // a second "value" whose root is the first value's leaf
       const leaf = walk(syn.heapPath, a).find((m) => m.role === "leaf")!.tid;
-      chk.checkPointer({ ...a, va_extinfo: 1996, va_rawsize: 2000, root: leaf }, { item: 2 }, false);
-      const f = chk.finish();
+      const second = { ...a, va_extinfo: 1996, va_rawsize: 2000, extsize: 1996, root: leaf };
+      const f = checkDirectPointers(new RelationFork(syn.heapPath, GEOMETRY), TOAST_RELID, [{ pointer: a, where: { item: 1 } }, { pointer: second, where: { item: 2 } }]).findings;
       assert.ok(f.some((x) => x.code === "DTOAST_CHUNK_SHARED"), JSON.stringify(f.slice(0, 3)));
       assert.ok(f.some((x) => x.code === "DTOAST_UNREACHABLE_LIVE"));
     });

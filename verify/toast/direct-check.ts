@@ -11,10 +11,9 @@ import type { FindingSink } from "../findings.js";
 import { chunkFields, type ChunkFields } from "./chunk-fields.js";
 import { checkDecompresses } from "./plain-check.js";
 import { tidKey, tidOf, type ToastRelation } from "./toast-rel.js";
+import { DIRECT_TOAST_FANOUT, DIRECT_TOAST_TREE_THRESHOLD, treeLevels } from "../../formats/toast/tiers.js";
 import type { CheckCode } from "../../formats/codes/index.js";
 
-export const DIRECT_TOAST_TREE_THRESHOLD = 100;
-export const DIRECT_TOAST_FANOUT = 50;
 const TID_OID = 27;
 const INT8_OID = 20;
 const ARRAY_HEADER = 20; // ndim, dataoffset, elemtype, dims[0], lbound[0] after the varlena header
@@ -79,13 +78,6 @@ interface Walk {
   pos: number;
   visited: Set<number>;
   warnedShort: boolean;
-}
-
-/** Number of internal levels L: the smallest L with 50^L >= n (integers only). */
-export function treeLevels(n: number): number {
-  let L = 0;
-  for (let cap = 1; cap < n; cap *= DIRECT_TOAST_FANOUT) L++;
-  return L;
 }
 
 /**
