@@ -1,5 +1,5 @@
 // `pgdisk load …`: commander wiring only; the work is in migrate/load/engine.ts.
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { Command, Option } from "commander";
 import { EXIT_OK } from "./exit.js";
 import { runMigrateAction } from "../migrate/cli-run.js";
@@ -68,10 +68,13 @@ Examples:
       runMigrateAction(OPERATIONAL, async (abort) => {
         const tty = !o.quiet && !o.json && process.stderr.isTTY;
         const t0 = performance.now();
+        const total = file === "-" ? 0 : statSync(file).size;
         const progress = tty
           ? (p: { phase: string; rows: number; bytes: number }) => {
-              const s = (performance.now() - t0) / 1000;
-              process.stderr.write(`\rpgdisk: ${p.phase}: ${p.rows} rows, ${(p.bytes / 1048576).toFixed(1)} MiB, ${Math.round(p.rows / Math.max(s, 0.001))} rows/s   `);
+              const s = Math.max((performance.now() - t0) / 1000, 0.001);
+              // the input's size is known for a file: the time left at the rate so far
+              const eta = total && p.phase === "rows" && p.bytes > 0 ? `, about ${Math.ceil(((total - p.bytes) * s) / p.bytes)} s of input left` : "";
+              process.stderr.write(`\rpgdisk: ${p.phase}: ${p.rows} rows, ${(p.bytes / 1048576).toFixed(1)} MiB, ${Math.round(p.rows / s)} rows/s${eta}   `);
             }
           : undefined;
         const input = file === "-" ? process.stdin : createReadStream(file);

@@ -57,6 +57,8 @@ export interface IndexInfo {
   natts: number;
   nkeyatts: number;
   unique: boolean;
+  /** indnullsnotdistinct (PostgreSQL 15+): NULL keys conflict in a unique index */
+  nullsNotDistinct: boolean;
   primary: boolean;
   valid: boolean;
   /** table attnums, 0 = expression */
@@ -346,6 +348,7 @@ export class DatabaseCatalog {
               natts: r.indnatts as number,
               nkeyatts: r.indnkeyatts as number,
               unique: r.indisunique as boolean,
+              nullsNotDistinct: (r.indnullsnotdistinct as boolean | undefined) ?? false,
               primary: r.indisprimary as boolean,
               valid: r.indisvalid as boolean,
               keys: r.indkey as number[],

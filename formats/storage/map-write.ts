@@ -4,7 +4,7 @@
 // max-heap of categories filled as fsm_set_avail leaves it, upper levels holding the max of the
 // page below, fp_next_slot 0). Pure: pages in, pages out; the caller writes and checksums them.
 import { pageInit } from "../heap/page-builder.js";
-import { BLCKSZ_DEFAULT } from "../page/page.js";
+import { BLCKSZ_DEFAULT, pageIsNew, pageView } from "../page/page.js";
 import { FormatError } from "../schema/errors.js";
 import { FSM_PAGE_DATA_OFFSET, FSM_ROOT_LEVEL, FSMPageData, fsmLogicalToPhysical, fsmPhysicalToLogical, NodesPerPage, NonLeafNodesPerPage, SlotsPerFSMPage } from "./fsm.js";
 import { VM_MAP_OFFSET, vmLocation } from "./vm.js";
@@ -30,7 +30,7 @@ export function vmWithBitsSet(existing: readonly Uint8Array[], from: number, to:
     const loc = vmLocation(b);
     const page = out[loc.mapBlock];
     // a map page that was never initialized (all zero) is initialized as vm_readbuf does
-    if ((page[14] | (page[15] << 8)) === 0) pageInit(page);
+    if (pageIsNew(pageView(page))) pageInit(page);
     page[VM_MAP_OFFSET + loc.mapByte] |= bits << loc.mapOffset;
   }
   return out;

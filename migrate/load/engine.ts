@@ -45,7 +45,7 @@ export interface LoadOptions {
   /** parse, encode, check and build everything, then discard it */
   dryRun?: boolean;
   abort?: AbortSignal;
-  /** progress: rows so far, input bytes so far (called at most every few thousand rows) */
+  /** progress: the phase, rows and input bytes so far (at most five times a second while reading) */
   progress?: (p: { phase: string; rows: number; bytes: number }) => void;
 }
 
@@ -140,12 +140,13 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     });
     const tRows = performance.now();
     try {
-      let lastTick = 0;
+      let lastTick = performance.now();
       for await (const chunk of o.input) {
         bytes += chunk.length;
         parser.push(chunk);
-        if (o.progress && rows - lastTick >= 10000) {
-          lastTick = rows;
+        // at most five progress reports a second
+        if (o.progress && performance.now() - lastTick >= 200) {
+          lastTick = performance.now();
           o.progress({ phase: "rows", rows, bytes });
         }
         await safePoint(o.abort);

@@ -177,8 +177,9 @@ export class IndexLoader {
     return new FormatError("LOAD_UNIQUE_VIOLATION", `duplicate key value violates unique constraint "${this.rel.name}" (input line ${line})`, {}, `Key ${this.keyText(t)} ${what}.`);
   }
 
-  /** Whether a key has a NULL key column (NULLs never conflict: NULLS DISTINCT). */
+  /** Whether a key has a NULL key column, which never conflicts (unless NULLS NOT DISTINCT). */
   private hasNullKey(xv: KeyView): boolean {
+    if (this.index.nullsNotDistinct) return false;
     for (let i = 0; i < this.index.nkeyatts; i++) if (xv.isnull[i]) return true;
     return false;
   }

@@ -13,6 +13,8 @@ import { PgServer, writeForPg } from "../pg/server.js";
 import { Rng } from "../../samples/prng.js";
 import { comparePages, copyRoot, indexPath, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
 import { heapTuples, pgdiskLoad, tableDigest } from "./helpers.js";
+import { spawnSync } from "node:child_process";
+import { ROOT } from "../toast/cluster-helpers.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
 
 const DB = "app";
@@ -141,6 +143,8 @@ after(() => {
 test("pgdisk load exits 0 and reports the rows it wrote", () => {
   assert.equal(loadT.status, 0, loadT.stderr);
   assert.equal(loadE.status, 0, loadE.stderr);
+  // no progress in a pipe
+  assert.equal(loadT.stderr + loadE.stderr, "");
   const rt = JSON.parse(loadT.stdout);
   assert.equal(rt.rows, NEW);
   assert.deepEqual(
@@ -150,6 +154,14 @@ test("pgdisk load exits 0 and reports the rows it wrote", () => {
   assert.equal(JSON.parse(loadE.stdout).rows, 2500);
   assert.equal(loadM.status, 0, loadM.stderr);
   assert.equal(JSON.parse(loadM.stdout).rows, 1500);
+});
+
+test("progress on a terminal, phase by phase", () => {
+  // script(1) gives the command a terminal; a dry run writes nothing
+  const cmd = [process.execPath, "--import", "tsx", join(ROOT, "cli", "main.ts"), "load", "--dry-run", "--pgdata", join(loadedRoot, "data"), "-d", DB, "-t", "t", "--columns", "id,k,v,d,n,f,b,note,u", tFile].map((a) => `'${a}'`).join(" ");
+  const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: ROOT, encoding: "utf8" });
+  assert.equal(r.status, 2, r.stdout); // the rows are in the table already: duplicate keys
+  assert.match(r.stdout, /\rpgdisk: index 1\/3 public\.t_pkey: 3000 rows, 0\.\d MiB, \d+ rows\/s/);
 });
 
 test("every btree index equals the server's REINDEX of the loaded table", () => {

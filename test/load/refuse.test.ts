@@ -29,6 +29,9 @@ before(async () => {
      create table ex (a text);
      create index ex_lower on ex (lower(a));
      create table rg (id int, r int4range);
+     create table nnd (a int, b int);
+     create unique index nnd_ab on nnd (a, b) nulls not distinct;
+     insert into nnd values (1, null);
      create table trg (a int);
      create function trg_f() returns trigger language plpgsql as 'begin return new; end';
      create trigger trg_ins before insert on trg for each row execute function trg_f();
@@ -58,10 +61,11 @@ for (const [name, input, pattern] of [
   ["NULL in a NOT NULL column", `${GOOD}101\t\\N\t1\t2026-05-02\n`, /null value in column "name" of relation "u" violates not-null constraint \(input line 2, column name\)/],
   ["invalid UTF-8", Buffer.concat([Buffer.from(`${GOOD}101\tab`), Buffer.from([0xc3, 0x28]), Buffer.from("\t1\t2026-05-02\n")]).toString("latin1"), /invalid byte sequence for encoding "UTF8".*line 2, column 2/],
   ["a key an existing row has", `${GOOD}5\tdup\t1\t2026-05-02\n`, /duplicate key value violates unique constraint "u_pkey" \(input line 2\) \(stdin\)\nDETAIL: Key \(id\)=\(5\) already exists\./],
+  ["a NULL key a NULLS NOT DISTINCT index has", "1\t\\N\n", /duplicate key value violates unique constraint "nnd_ab" \(input line 1\) \(stdin\)\nDETAIL: Key \(a, b\)=\(1, null\) already exists\./],
   ["a key repeated in the input", `${GOOD}200\ta\t1\t2026-05-02\n201\tb\t1\t2026-05-02\n200\tc\t1\t2026-05-02\n`, /duplicate key value violates unique constraint "u_pkey" \(input line 4\) \(stdin\)\nDETAIL: Key \(id\)=\(200\) is also at input line 2\./],
 ] as const) {
   test(`bad input: ${name}: exit 2 with the line, nothing changed`, () => {
-    const r = load("u", name === "invalid UTF-8" ? Buffer.from(input, "latin1") : input);
+    const r = load(name.includes("NULLS NOT DISTINCT") ? "nnd" : "u", name === "invalid UTF-8" ? Buffer.from(input, "latin1") : input);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, pattern);
     assertUnchanged(name);
