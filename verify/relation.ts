@@ -20,7 +20,7 @@ import { live } from "./heap/liveness.js";
 import { XidContext } from "./heap/xid.js";
 import { BtreeVerifier } from "./nbtree/btree-verify.js";
 import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from "./nbtree/heapallindexed.js";
-import { indexExprs, type IndexExprs } from "./nbtree/index-exprs.js";
+import { exprContextOf, indexExprs, type IndexExprs } from "./nbtree/index-exprs.js";
 import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage } from "./page-check.js";
@@ -271,15 +271,12 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
 /** An index's expressions and predicate compiled for heapallindexed, or the error that says why they cannot be. */
 function compiledTrees(cat: DatabaseCatalog, info: { exprs: string | null; pred: string | null }): IndexExprs | null | FormatError {
   try {
-    return indexExprs(info.exprs, info.pred, !!info.pred && nullTestPredicate(info.pred) !== null, { defaultCtypeIsC: C_LOCALES.has(cat.db.ctype) });
+    return indexExprs(info.exprs, info.pred, !!info.pred && nullTestPredicate(info.pred) !== null, exprContextOf(cat));
   } catch (e) {
     if (e instanceof FormatError) return e;
     throw e;
   }
 }
-
-/** LC_CTYPE values under which lower/upper change ASCII letters only. */
-const C_LOCALES = new Set(["C", "POSIX"]);
 
 function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork, sink: FindingSink, env: JobEnv, report: RelationReport, label: string, checksums: boolean, defer = false): Omit<PendingProbe, "path" | "rest"> | null {
   const ctx = env.ctx!;

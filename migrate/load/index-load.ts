@@ -27,6 +27,8 @@ import { BTREE_VERSION } from "../../formats/nbtree/meta.js";
 import { maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../verify/nbtree/index-form.js";
 import { indexKeysFor } from "../../verify/nbtree/index-keys.js";
+import { exprContextOf, indexExprs, type IndexExprs } from "../../verify/nbtree/index-exprs.js";
+import { decodeExprValue, encodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, type IndexKeys } from "../../verify/nbtree/keys.js";
 import { BtreeCatalog, type BtreeIndexInfo } from "../btree/index-info.js";
 import { OrderedPageSink } from "../btree/page-sink.js";
@@ -108,6 +110,8 @@ export class IndexLoader {
   private numKey: ((d: Uint8Array) => number) | null = null;
   /** index_form_tuple compresses a varlena key larger than TOAST_INDEX_TARGET (MaxHeapTupleSize / 16) */
   private readonly toastIndexTarget: number;
+  /** expression columns and the predicate (null for a plain index) */
+  private readonly exprs: IndexExprs | null;
 
   constructor(
     readonly cat: DatabaseCatalog,
@@ -125,15 +129,48 @@ export class IndexLoader {
     this.heapAttrs = heapAttrs;
     this.maxItem = btMaxItemSize(geometry.blockSize);
     this.toastIndexTarget = Math.floor(maxHeapTupleSize(geometry.blockSize) / 16);
-    const nk = index.nkeyatts === 1 ? NUMERIC_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
+    this.exprs = indexExprs(index.exprs, index.pred, false, exprContextOf(cat));
+    const nk = index.nkeyatts === 1 && !this.exprs ? NUMERIC_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
     if (nk && nk.typid === heapAttrs[index.keys[0] - 1]?.typid) this.numKey = nk.read;
   }
 
-  /** Form the index tuple of one new row (its stored heap datums) at `tid`. */
+  /** A new row's stored datum as the expressions read it (values are never compressed here). */
+  private exprValue(datums: readonly (Uint8Array | null)[], attnum: number): ExprValue {
+    const d = datums[attnum - 1];
+    if (d === null || d === undefined) return null;
+    const ha = this.heapAttrs[attnum - 1];
+    if (ha.len !== -1) return decodeExprValue(d, 0, d.length, ha.typid);
+    const hdr = d[0] & 1 ? 1 : 4;
+    return decodeExprValue(d, hdr, d.length - hdr, ha.typid);
+  }
+
+  /** Form the index tuple of one new row (its stored heap datums) at `tid`; a row outside a partial index's predicate has none. */
   addRow(datums: readonly (Uint8Array | null)[], tid: Tid, line: number): void {
     const v = this.values;
     v.n = this.index.natts;
+    let nextExpr = 0;
+    const row = (attnum: number): ExprValue => this.exprValue(datums, attnum);
+    try {
+      if (this.exprs?.pred && this.exprs.pred(row) !== true) return;
+    } catch (e) {
+      throw this.exprError(e, line);
+    }
     for (let k = 0; k < v.n; k++) {
+      if (this.index.keys[k] === 0) {
+        const x = this.exprs!.exprs[nextExpr++]!;
+        let r: ExprValue;
+        try {
+          r = x.fn(row);
+        } catch (e) {
+          throw this.exprError(e, line);
+        }
+        if (r === null) v.set(k, VAL_NULL);
+        else {
+          const b = encodeExprValue(r, x.typid);
+          v.set(k, this.attrs[k].len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
+        }
+        continue;
+      }
       const ha = this.heapAttrs[this.index.keys[k] - 1];
       const ia = this.attrs[k];
       const d = datums[this.index.keys[k] - 1];
@@ -160,6 +197,12 @@ export class IndexLoader {
     const b = this.form.bytes;
     writeTid(new DataView(b.buffer, b.byteOffset, b.byteLength), IT.t_tid, tid);
     this.store.push(b, n, line);
+  }
+
+  /** An expression that fails on a row (overflow) is that row's error, as the server's INSERT would raise it. */
+  private exprError(e: unknown, line: number): unknown {
+    if (!(e instanceof FormatError)) return e;
+    return new FormatError("LOAD_BAD_INPUT", `${e.message} in an expression of index "${this.rel.name}" (input line ${line})`, { item: line });
   }
 
   get newEntries(): number {

@@ -11,6 +11,7 @@ import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
 import { INPUT_FUNCTIONS, type InputFunction } from "../../formats/datum/input.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { constDefault } from "./default-const.js";
+import { exprContextOf, indexExprs } from "../../verify/nbtree/index-exprs.js";
 
 /** How one attribute of a new row gets its stored datum. */
 export type ColumnSource = { kind: "input"; field: number } | { kind: "constant"; stored: Uint8Array | null };
@@ -133,8 +134,12 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
     const irel = cat.classes.get(info.indexOid)!;
     const iname = `index "${irel.namespaceName}.${irel.name}"`;
     if (irel.amName !== "btree") throw refuse(`${iname} on ${table} is a ${irel.amName} index; pgdisk rebuilds btree indexes only`);
-    if (info.exprs) throw refuse(`${iname} on ${table} is an expression index, which cannot be evaluated offline yet`);
-    if (info.pred) throw refuse(`${iname} on ${table} is a partial index, whose predicate cannot be evaluated offline yet`);
+    try {
+      indexExprs(info.exprs, info.pred, false, exprContextOf(cat));
+    } catch (e) {
+      if (e instanceof FormatError) throw refuse(`${iname} on ${table} is ${info.exprs ? "an expression" : "a partial"} index that cannot be evaluated offline: ${e.message}`);
+      throw e;
+    }
     if (!info.valid) throw refuse(`${iname} on ${table} is invalid (indisvalid false); drop or REINDEX it first`);
     indexes.push({ rel: irel, info });
   }

@@ -2,7 +2,7 @@
 // exactly as it was: bad values, wrong column counts, NULL in NOT NULL, invalid UTF-8 and unique
 // violations (against existing rows or within the input) exit 2 naming the input line, column
 // and value; tables an offline writer cannot load as the server would (CHECK, triggers and
-// foreign keys, generated columns, sequence defaults, partitioning, non-btree and expression
+// foreign keys, generated columns, sequence defaults, partitioning, non-btree and unevaluable expression
 // indexes) exit 1 naming the object; --dry-run reports and writes nothing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -27,7 +27,7 @@ before(async () => {
      create table gi (r int4range);
      create index gi_r on gi using gist (r);
      create table ex (a text);
-     create index ex_lower on ex (lower(a));
+     create index ex_md5 on ex (md5(a));
      create table rg (id int, r int4range);
      create table nnd (a int, b int);
      create unique index nnd_ab on nnd (a, b) nulls not distinct;
@@ -37,7 +37,7 @@ before(async () => {
      create trigger trg_ins before insert on trg for each row execute function trg_f();
      create trigger trg_upd before update on u for each row execute function trg_f();
      create table pt (a int, b int);
-     create index pt_part on pt (a) where b > 0;`,
+     create index pt_part on pt (a) where b::text <> '';`,
     { db: DB },
   );
   before0 = fileDigests(srv.pgdata);
@@ -81,8 +81,8 @@ for (const [table, pattern] of [
   ["gen", /column "b" of table "public.gen" is a generated column/],
   ["part", /table "public.part" is partitioned/],
   ["gi", /index "public.gi_r" on table "public.gi" is a gist index/],
-  ["ex", /index "public.ex_lower" on table "public.ex" is an expression index/],
-  ["pt", /index "public.pt_part" on table "public.pt" is a partial index/],
+  ["ex", /index "public.ex_md5" on table "public.ex" is an expression index that cannot be evaluated offline: function 2311 cannot be evaluated offline/],
+  ["pt", /index "public.pt_part" on table "public.pt" is a partial index that cannot be evaluated offline: expression node COERCEVIAIO cannot be evaluated offline/],
 ] as const) {
   test(`refused: ${table}: exit 1 naming the object, nothing changed`, () => {
     const r = load(table, "1\n", table === "ser" ? ["--columns", "v"] : []);

@@ -6,6 +6,13 @@
 import { parseNodeTree } from "../../formats/catalog/node-tree.js";
 import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "../../formats/expr/evaluate.js";
 import { FormatError } from "../../formats/schema/errors.js";
+import type { DatabaseCatalog } from "../../formats/catalog/cluster.js";
+
+/** LC_CTYPE values under which lower/upper change ASCII letters only. */
+const C_LOCALES = new Set(["C", "POSIX"]);
+
+/** The evaluation context of a database's index expressions. */
+export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({ defaultCtypeIsC: C_LOCALES.has(cat.db.ctype) });
 
 export interface IndexExprs {
   /** one per index column whose indkey is 0, in column order */
