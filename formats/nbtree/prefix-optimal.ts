@@ -14,6 +14,9 @@
 //
 // The planner is incremental (push one item at a time, ask the cost of every prefix), so a
 // rebuild can fill a page in coded sizes: the cost of a prefix never decreases as items are added.
+// The work is quadratic in the page's items (every item may start a group) times the leads tried;
+// with a finite margin, group starts that fall far behind are dropped (policy lead: optimalPlanner
+// in prefix-policy.ts). test/nbtree/prefix-optimal.test.ts checks both against exhaustive search.
 import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
 import { codableKey, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
 import { maxAlign } from "../page/page.js";
