@@ -5,6 +5,7 @@ import "./am/gist.js";
 import "./am/hash.js";
 import "./am/sequence.js";
 import "./am/spgist.js";
+import "./datum/acl.js";
 import "./datum/arrays.js";
 import "./datum/datetime.js";
 import "./datum/jsonb.js";

@@ -25,6 +25,8 @@ export interface DatabaseInfo {
   isTemplate: boolean;
   frozenXid: number;
   minMxid: number;
+  /** pg_database.encoding (6: UTF8) */
+  encoding: number;
   collate: string;
   ctype: string;
 }
@@ -158,6 +160,7 @@ export class Cluster {
         isTemplate: r.datistemplate as boolean,
         frozenXid: r.datfrozenxid as number,
         minMxid: r.datminmxid as number,
+        encoding: r.encoding as number,
         collate: r.datcollate as string,
         ctype: r.datctype as string,
       }))
@@ -283,12 +286,17 @@ export class DatabaseCatalog {
     }
   }
 
-  private scanCatalog(oid: number, desc: TupleDesc): CatalogRow[] {
+  /** Live rows of any catalog (shared ones too), decoded with its pg_attribute descriptor; only `columns`. */
+  catalogRows(oid: number, columns: readonly string[]): CatalogRow[] {
+    return this.scanCatalog(oid, this.descriptor(oid), columns);
+  }
+
+  private scanCatalog(oid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
     const rel = this.classes.get(oid);
     if (!rel) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
     const fork = this.cluster.openFork(this.path(rel));
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog, problems: this.cluster.catalogProblems });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, columns, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }
