@@ -30,6 +30,9 @@ import { NUMERIC_DECODERS } from "./numeric.js";
 import { multirangeText, rangeText } from "./ranges.js";
 import { ACL_DECODERS } from "./acl.js";
 import { REG_DECODERS } from "./reg.js";
+import { STATISTICS_DECODERS } from "./statistics.js";
+import { TSQUERY_DECODERS } from "./tsquery.js";
+import { JSONPATH_DECODERS } from "./jsonpath.js";
 import { TEXT_DECODERS } from "./text.js";
 import { TSVECTOR_DECODERS } from "./tsvector.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
@@ -55,6 +58,9 @@ const TABLES: DecoderTable[] = [
   GEOMETRY_DECODERS,
   ACL_DECODERS,
   REG_DECODERS,
+  STATISTICS_DECODERS,
+  TSQUERY_DECODERS,
+  JSONPATH_DECODERS,
   VECTOR_DECODERS,
   TSVECTOR_DECODERS,
 ];

@@ -81,6 +81,42 @@ const GROUPS: { name: string; sql: string; tables: string[] }[] = [
         (textrange(repeat('x', 300), NULL), NULL, NULL, (SELECT range_agg(int4range(i, i + 1)) FROM generate_series(0, 100, 3) i), (SELECT range_agg(numrange(i, i + 0.5)) FROM generate_series(0, 20) i), NULL, NULL, NULL, NULL, (SELECT range_agg(textrange(i::text, i::text || 'z')) FROM generate_series(10, 30, 2) i), NULL);`,
     tables: ["rng"],
   },
+  {
+    name: "tsquery",
+    sql: `
+      CREATE TABLE tsq (q tsquery, qa tsquery[]);
+      INSERT INTO tsq (q) VALUES (''), ('a'), ('fat & (cat | rat)'), ('!a'), ('!(a & b)'), ('!!a'), ('a <-> b'), ('a <3> b'), ('(a <-> b) <-> c'), ('a <-> (b <-> c)'),
+        ('a:*AB & b:C | c:D'), ($$'it''s' & 'back\\\\slash' & 'sp ace'$$), ('a | b & c'), ('(a | b) & c'), ('!a <-> b'), ('!(a <-> b)'), ('(a & b) <-> c'), ('a <-> (b | c)'),
+        ('a:* <0> b'), ('ünï:A'), ('!(!a | b) & !c'), (to_tsquery('english', 'The & quick <-> brown & !foxes:*')), (phraseto_tsquery('english', 'the quick brown fox')),
+        (websearch_to_tsquery('english', '"big dog" or -cat')), ('a <16384> b');
+      INSERT INTO tsq VALUES ('x & y', ARRAY['a | b', '!c', '']::tsquery[]);`,
+    tables: ["tsq"],
+  },
+  {
+    name: "jsonpath",
+    sql: `
+      CREATE TABLE jp (p jsonpath, pa jsonpath[]);
+      INSERT INTO jp (p) VALUES ('$'), ('strict $.a'), ('$.a.b[*].c'), ('$.*'), ('$.**'), ('$.**{2}'), ('$.**{2 to 5}'), ('$.**{last}'), ('$.**{1 to last}'), ('$.**{last to 1}'),
+        ('$[0, 1 to 3, last - 1]'), ('$.a ? (@.b > 1 && @.c == "x\\"y" || !(@.d < 2))'), ('$.a + 1'), ('1 + 2 * 3'), ('(1 + 2) * 3'), ('-$.a'), ('+$.a.b'), ('- (1 + 2)'),
+        ('$.a.type().size().abs().floor().ceiling().double().keyvalue()'), ('$.d.datetime()'), ('$.d.datetime("HH24:MI")'), ('$ ? (@ like_regex "^a.*b$" flag "ims")'),
+        ('$ ? (@ like_regex "x")'), ('$ ? (@ like_regex "a" flag "xq")'), ('$ ? (@ starts with "ab")'), ('$ ? ((@ > 0) is unknown)'), ('$ ? (exists (@.a))'), ('$var'), ('$"my var".x'),
+        ('null'), ('true'), ('false'), ('"str\\n\\ttab\\u0001"'), ('1.5e10'), ('-1.5'), ('(1).a'), ('$.a[1.2]'), ('$."ünï code"'), ('lax $.a'), ('$.a % 2 / 3'),
+        ('$ ? (@ == null || @ == true)'), ('$.g ? (@ < $x && @ != 1)'), ('$[*] ? (@.a[last] > 0)'), ('$ ? (!(@ > 1) && (@ < 5 || @ > 10))'), ('1 - -2'), ('1 - (2 - 3)'),
+        ('(1 - 2) - 3'), ('$.a[$.b to $.c]'), ('$.**{0 to 2147483647}'), ('0.000000000000000001'), ('-0');
+      INSERT INTO jp VALUES ('$.x', ARRAY['$.a ? (@ > 1)', 'strict $[*]']::jsonpath[]);`,
+    tables: ["jp"],
+  },
+  {
+    name: "extended statistics",
+    sql: `
+      CREATE TABLE stx (a int, b int, c int, t text);
+      INSERT INTO stx SELECT i % 10, i % 20, i % 7, (i % 5)::text FROM generate_series(1, 2000) i;
+      CREATE STATISTICS stx_all (ndistinct, dependencies, mcv) ON a, b, c FROM stx;
+      CREATE STATISTICS stx_pair (ndistinct, dependencies) ON a, t FROM stx;
+      CREATE STATISTICS stx_expr ON (a + b), (c * 2), lower(t) FROM stx;
+      ANALYZE stx;`,
+    tables: ["pg_statistic_ext_data", "pg_statistic_ext"],
+  },
 ];
 
 /** Catalogs whose values need the catalog to print (ACLs, reg*, pg_node_tree, anyarray statistics). */
