@@ -22,7 +22,7 @@ import { BtreeVerifier } from "./nbtree/btree-verify.js";
 import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from "./nbtree/heapallindexed.js";
 import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
-import { checkPage } from "./page-check.js";
+import { checkPage, type PageAm } from "./page-check.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
 
@@ -253,8 +253,9 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
       }
     } else {
       report.checks.push("pages");
-      sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum) apply`, { file: path });
-      report.stats.pages = pageOnly(fork, sink, checksums, env, label);
+      const am = itemPagesAm(rel.amName);
+      sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum${am ? ", line pointers" : ""}) apply`, { file: path });
+      report.stats.pages = pageOnly(fork, sink, checksums, env, label, rel.kind === "i" ? am : undefined);
     }
     tail(fork, sink);
     report.stats.forkPages = checkOtherForks(cat, rel, sink, checksums, env);
@@ -532,14 +533,21 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
   return new ToastRelation(new RelationFork(path, ctx.cluster.geometry), toastOid, `${t.namespaceName}.${t.name}`, (page, off) => live(viewOf(page), off, xids, ctx.multixact), partial);
 }
 
-/** Header and checksum of every page (other access methods, sequences, invalid indexes). */
-export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
+/** The index AMs (other than btree) whose item pages get the line pointer checks. */
+const ITEM_PAGE_AMS: ReadonlySet<string> = new Set(["hash", "gist", "gin", "spgist", "brin"]);
+const itemPagesAm = (amName: string): Exclude<PageAm, "heap" | "btree" | "other"> | undefined => (ITEM_PAGE_AMS.has(amName) ? (amName as Exclude<PageAm, "heap" | "btree" | "other">) : undefined);
+
+/**
+ * Header and checksum of every page (other access methods, sequences, invalid indexes), and the
+ * line pointers of the item pages of index access method `am` (hash, GiST, GIN, SP-GiST, BRIN).
+ */
+export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string, am?: PageAm): number {
   let n = 0;
   const bs = fork.geometry.blockSize;
   for (const [blk, page] of scanPages(fork)) {
     n++;
     env.onPages?.(1);
-    checkPage(page, viewOf(page), blk, fork.fileOf(blk).path, sink, { am: "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
+    checkPage(page, viewOf(page), blk, fork.fileOf(blk).path, sink, { am: am ?? "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
   }
   return n;
 }
