@@ -23,6 +23,7 @@ import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from 
 import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage, type PageAm } from "./page-check.js";
+import { isIndexAmWithItems } from "../formats/am/line-pointers.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
 
@@ -533,9 +534,8 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
   return new ToastRelation(new RelationFork(path, ctx.cluster.geometry), toastOid, `${t.namespaceName}.${t.name}`, (page, off) => live(viewOf(page), off, xids, ctx.multixact), partial);
 }
 
-/** The index AMs (other than btree) whose item pages get the line pointer checks. */
-const ITEM_PAGE_AMS: ReadonlySet<string> = new Set(["hash", "gist", "gin", "spgist", "brin"]);
-const itemPagesAm = (amName: string): Exclude<PageAm, "heap" | "btree" | "other"> | undefined => (ITEM_PAGE_AMS.has(amName) ? (amName as Exclude<PageAm, "heap" | "btree" | "other">) : undefined);
+/** The index AMs besides btree (checked on its own) whose item pages get the line pointer checks. */
+const itemPagesAm = (amName: string): PageAm | undefined => (amName !== "btree" && isIndexAmWithItems(amName) ? amName : undefined);
 
 /**
  * Header and checksum of every page (other access methods, sequences, invalid indexes), and the

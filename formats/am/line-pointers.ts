@@ -23,6 +23,9 @@ export const ITEM_PAGE_KINDS: Readonly<Record<IndexAmWithItems, readonly string[
   brin: ["regular"],
 };
 
+/** Whether pg_am.amname names an index AM whose item pages have line pointers (all but heap and sequences). */
+export const isIndexAmWithItems = (amName: string): amName is IndexAmWithItems => Object.hasOwn(ITEM_PAGE_KINDS, amName);
+
 /** The line pointer states (lp_flags) each index AM leaves on its item pages; all keep storage (lp_len > 0) but LP_UNUSED. */
 export const AM_LP_FLAGS: Readonly<Record<IndexAmWithItems, readonly number[]>> = {
   btree: [LP_NORMAL, LP_DEAD],

@@ -13,6 +13,8 @@ import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
 import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRIBUTE_OID, PG_ENUM_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "./bootstrap.js";
 import type { VersionProfile } from "../version/index.js";
 import type { Align } from "../heap/descriptor.js";
+import type { OutputCatalog } from "../datum/output-catalog.js";
+import { outputCatalogFor } from "./output-catalog.js";
 
 export const GLOBALTABLESPACE_OID = 1664;
 export const DEFAULTTABLESPACE_OID = 1663;
@@ -202,6 +204,7 @@ export class DatabaseCatalog {
   private amprocCache?: Map<string, number>;
   private enumCache?: Map<number, string>;
   private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
+  private outputCatalogCache?: OutputCatalog;
 
   constructor(
     readonly cluster: Cluster,
@@ -243,6 +246,12 @@ export class DatabaseCatalog {
         options: r.reloptions as string[] | null,
       });
     }
+  }
+
+  /** The names output functions print (reg*, aclitem), each catalog read on first use. */
+  get outputCatalog(): OutputCatalog {
+    this.outputCatalogCache ??= outputCatalogFor(this);
+    return this.outputCatalogCache;
   }
 
   /** pg_type, read on first use. */

@@ -2,7 +2,6 @@
 import type { TypeInfo, TypeLookup } from "../datum/types.js";
 import type { DatabaseCatalog } from "./cluster.js";
 import { recordText } from "../datum/record.js";
-import { outputCatalogFor } from "./output-catalog.js";
 
 export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decodeAs: (oid: number) => number } {
   const cache = new Map<number, TypeInfo>();
@@ -24,7 +23,7 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
     cache.set(oid, t);
     return t;
   };
-  const types: TypeLookup = Object.assign(lookup, { catalog: outputCatalogFor(cat) });
+  const types: TypeLookup = Object.assign(lookup, { catalog: cat.outputCatalog });
   // Domains decode as their base type (repeatedly: a domain over a domain).
   const decodeAs = (oid: number): number => {
     for (let i = 0; i < 10; i++) {
