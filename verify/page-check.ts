@@ -1,17 +1,23 @@
 // Page-level checks common to every relation: all-zero pages are accepted (PageIsVerified),
 // the checksum with the relation-wide block number, the header (formats/page/sanity.ts) and the
-// line pointers (sanity.ts, worded as amcheck words the same check for heap and btree pages).
+// line pointers (sanity.ts, worded as amcheck words the same check for heap and btree pages)
+// of every page that has them: heap, btree, and the item pages of hash, GiST, GIN, SP-GiST and
+// BRIN indexes (formats/am/line-pointers.ts says which pages and which states each AM uses).
 // Returns which items the access-method checks may trust.
 import type { Location, Severity } from "../formats/schema/errors.js";
 import { checkLinePointers, checkPageHeader } from "../formats/page/sanity.js";
 import { pgChecksumPage, storedPageChecksum } from "../formats/page/checksum.js";
-import { LP_DEAD, LP_NORMAL, LP_REDIRECT, LP_UNUSED, lpFlags, lpLen, lpOff } from "../formats/page/item-id.js";
+import { LP_DEAD, LP_FLAG_NAMES, LP_NORMAL, LP_REDIRECT, LP_UNUSED, lpFlags, lpLen, lpOff } from "../formats/page/item-id.js";
 import { itemIdOffset, itemIdWord, maxOffsetNumber, pageIsAllZero, pageIsNew, pdFlags, pdLower, pdPagesizeVersion, pdSpecial, pdUpper } from "../formats/page/page.js";
 import { PD_VALID_FLAG_BITS, PG_PAGE_LAYOUT_VERSION, SizeOfPageHeaderData } from "../formats/page/page-header.js";
 import type { FindingSink } from "./findings.js";
 import { BTO, BTP_DELETED, BTP_META } from "../formats/nbtree/opaque.js";
+import { detectPageKind } from "../formats/am/detect.js";
+import { amUsesLinePointer, ITEM_PAGE_KINDS, type IndexAmWithItems } from "../formats/am/line-pointers.js";
 
-export type PageAm = "heap" | "btree" | "other";
+/** heap, btree, another index AM whose item pages get the line pointer checks, or "other" (header and checksum only). */
+export type PageAm = "heap" | IndexAmWithItems | "other";
+
 
 export interface PageCheckOptions {
   am: PageAm;
@@ -66,13 +72,21 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
     for (const f of header) sink.add(f.code, f.message, f.location, f.detail);
     if (header.some((f) => f.severity === "error")) return { isNew: false, usable: false, badItems: NO_ITEMS, maxoff: 0 };
   }
-  // Other access methods (GIN data pages, hash and BRIN metapages ...) use pd_lower for other
-  // things than line pointers: only the header and checksum apply to them.
+  // Pages without a line pointer array (GIN data pages, hash and BRIN metapages ...) use
+  // pd_lower for other things: only the header and checksum apply to them.
   if (o.am === "other" || o.noItems) return { isNew: false, usable: true, badItems: NO_ITEMS, maxoff: 0 };
+  if (o.am !== "heap" && o.am !== "btree") {
+    const kind = detectPageKind(page, o.am);
+    if (kind.kind === "invalid") {
+      sink.add("PAGE_SPECIAL_SIZE", `${o.am} index "${o.relName}" has a page at block ${blkno} with ${kind.specialSize} bytes of special space`, { ...loc, offset: 16, path: "pd_special" }, kind.problem);
+      return { isNew: false, usable: false, badItems: NO_ITEMS, maxoff: 0 };
+    }
+    if (!ITEM_PAGE_KINDS[o.am].includes(kind.kind)) return { isNew: false, usable: true, badItems: NO_ITEMS, maxoff: 0 };
+  }
   const special = pdSpecial(dv);
   const specialSize = o.blockSize - special;
   const wantSpecial = o.am === "heap" ? 0 : BT_SPECIAL;
-  if (specialSize !== wantSpecial) {
+  if ((o.am === "heap" || o.am === "btree") && specialSize !== wantSpecial) {
     sink.add(
       "PAGE_SPECIAL_SIZE",
       o.am === "btree" ? `index "${o.relName}" contains corrupted page at block ${blkno}` : `heap page has a special space of ${specialSize} bytes (pd_special ${special}), expected none`,
@@ -100,6 +114,15 @@ export function checkPage(page: Uint8Array, dv: DataView, blkno: number, file: s
         (bad ??= new Set()).add(i);
         (skip ??= new Set()).add(i);
       }
+    }
+  } else if (o.am !== "heap") {
+    // a state the access method never leaves (LP_NORMAL without storage is the checker's)
+    for (let i = 1; i <= maxoff; i++) {
+      const w = itemIdWord(dv, i);
+      const fl = lpFlags(w);
+      if (fl === LP_NORMAL || amUsesLinePointer(o.am, fl, lpLen(w))) continue;
+      sink.add("IDX_LP_INVALID_STATE", `line pointer ${i} of ${o.am} index "${o.relName}" is LP_${LP_FLAG_NAMES[fl]} with lp_len ${lpLen(w)}, a state ${o.am} never leaves`, { ...loc, item: i, offset: itemIdOffset(i), path: `linp[${i}]` }, lpDetail(blkno, i, w));
+      (bad ??= new Set()).add(i);
     }
   }
   const lps = linePointersPlain(dv, maxoff, o.am === "heap" ? HEAP_MIN_TUPLE : 0) ? NO_FINDINGS : checkLinePointers(dv, loc, o.am === "heap" ? { minItemLen: HEAP_MIN_TUPLE } : {});

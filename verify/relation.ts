@@ -23,7 +23,8 @@ import { HeapProber, IndexEntries, nullTestPredicate, type HeapSideStats } from 
 import { exprContextOf, indexExprs, type IndexExprs } from "./nbtree/index-exprs.js";
 import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
-import { checkPage } from "./page-check.js";
+import { checkPage, type PageAm } from "./page-check.js";
+import { isIndexAmWithItems } from "../formats/am/line-pointers.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
 
@@ -254,8 +255,9 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
       }
     } else {
       report.checks.push("pages");
-      sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum) apply`, { file: path });
-      report.stats.pages = pageOnly(fork, sink, checksums, env, label);
+      const am = itemPagesAm(rel.amName);
+      sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum${am ? ", line pointers" : ""}) apply`, { file: path });
+      report.stats.pages = pageOnly(fork, sink, checksums, env, label, rel.kind === "i" ? am : undefined);
     }
     tail(fork, sink);
     report.stats.forkPages = checkOtherForks(cat, rel, sink, checksums, env);
@@ -543,14 +545,20 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
   return new ToastRelation(new RelationFork(path, ctx.cluster.geometry), toastOid, `${t.namespaceName}.${t.name}`, (page, off) => live(viewOf(page), off, xids, ctx.multixact), partial);
 }
 
-/** Header and checksum of every page (other access methods, sequences, invalid indexes). */
-export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string): number {
+/** The index AMs besides btree (checked on its own) whose item pages get the line pointer checks. */
+const itemPagesAm = (amName: string): PageAm | undefined => (amName !== "btree" && isIndexAmWithItems(amName) ? amName : undefined);
+
+/**
+ * Header and checksum of every page (other access methods, sequences, invalid indexes), and the
+ * line pointers of the item pages of index access method `am` (hash, GiST, GIN, SP-GiST, BRIN).
+ */
+export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string, am?: PageAm): number {
   let n = 0;
   const bs = fork.geometry.blockSize;
   for (const [blk, page] of scanPages(fork)) {
     n++;
     env.onPages?.(1);
-    checkPage(page, viewOf(page), blk, fork.fileOf(blk).path, sink, { am: "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
+    checkPage(page, viewOf(page), blk, fork.fileOf(blk).path, sink, { am: am ?? "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
   }
   return n;
 }

@@ -6,3 +6,4 @@ export * from "./spgist.js";
 export * from "./brin.js";
 export * from "./sequence.js";
 export * from "./detect.js";
+export * from "./line-pointers.js";

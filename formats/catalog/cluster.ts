@@ -13,6 +13,8 @@ import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
 import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRDEF_OID, PG_ATTRIBUTE_OID, PG_TRIGGER_OID, PG_ENUM_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "./bootstrap.js";
 import type { VersionProfile } from "../version/index.js";
 import type { Align } from "../heap/descriptor.js";
+import type { OutputCatalog } from "../datum/output-catalog.js";
+import { outputCatalogFor } from "./output-catalog.js";
 
 export const GLOBALTABLESPACE_OID = 1664;
 export const DEFAULTTABLESPACE_OID = 1663;
@@ -25,6 +27,8 @@ export interface DatabaseInfo {
   isTemplate: boolean;
   frozenXid: number;
   minMxid: number;
+  /** pg_database.encoding (6: UTF8) */
+  encoding: number;
   collate: string;
   ctype: string;
 }
@@ -160,6 +164,7 @@ export class Cluster {
         isTemplate: r.datistemplate as boolean,
         frozenXid: r.datfrozenxid as number,
         minMxid: r.datminmxid as number,
+        encoding: r.encoding as number,
         collate: r.datcollate as string,
         ctype: r.datctype as string,
       }))
@@ -201,6 +206,7 @@ export class DatabaseCatalog {
   private amprocCache?: Map<string, number>;
   private enumCache?: Map<number, string>;
   private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
+  private outputCatalogCache?: OutputCatalog;
 
   constructor(
     readonly cluster: Cluster,
@@ -244,6 +250,12 @@ export class DatabaseCatalog {
     }
   }
 
+  /** The names output functions print (reg*, aclitem), each catalog read on first use. */
+  get outputCatalog(): OutputCatalog {
+    this.outputCatalogCache ??= outputCatalogFor(this);
+    return this.outputCatalogCache;
+  }
+
   /** pg_type, read on first use. */
   get types(): Map<number, TypeInfoRow> {
     if (this.typeCache) return this.typeCache;
@@ -285,12 +297,17 @@ export class DatabaseCatalog {
     }
   }
 
-  private scanCatalog(oid: number, desc: TupleDesc): CatalogRow[] {
+  /** Live rows of any catalog (shared ones too), decoded with its pg_attribute descriptor; only `columns`. */
+  catalogRows(oid: number, columns: readonly string[]): CatalogRow[] {
+    return this.scanCatalog(oid, this.descriptor(oid), columns);
+  }
+
+  private scanCatalog(oid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
     const rel = this.classes.get(oid);
     if (!rel) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
     const fork = this.cluster.openFork(this.path(rel));
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog, problems: this.cluster.catalogProblems });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, columns, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }

@@ -1,11 +1,11 @@
-// Type lookups for the datum decoders from a database's pg_type.
+// Type lookups for the datum decoders from a database's pg_type, carrying its OutputCatalog.
 import type { TypeInfo, TypeLookup } from "../datum/types.js";
 import type { DatabaseCatalog } from "./cluster.js";
 import { recordText } from "../datum/record.js";
 
 export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decodeAs: (oid: number) => number } {
   const cache = new Map<number, TypeInfo>();
-  const types: TypeLookup = (oid) => {
+  const lookup = (oid: number): TypeInfo | undefined => {
     let t = cache.get(oid);
     if (t) return t;
     const r = cat.types.get(oid);
@@ -19,10 +19,11 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
       };
     } else if (r.type === "c" && r.relid) {
       t.decode = (d, toText) => recordText(d, cat.descriptor(r.relid), toText);
-    }
+    } else if (r.type === "d" && r.basetype) t.basetype = r.basetype;
     cache.set(oid, t);
     return t;
   };
+  const types: TypeLookup = Object.assign(lookup, { catalog: cat.outputCatalog });
   // Domains decode as their base type (repeatedly: a domain over a domain).
   const decodeAs = (oid: number): number => {
     for (let i = 0; i < 10; i++) {

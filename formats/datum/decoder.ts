@@ -1,4 +1,5 @@
 // The shape every type family module fills in: OID -> output function.
+import type { OutputCatalog } from "./output-catalog.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
 
 export interface DecodeContext {
@@ -7,6 +8,8 @@ export interface DecodeContext {
   types: TypeLookup;
   /** the pg_type facts of typeOid (from `types`, falling back to the built-in table) */
   info: TypeInfo | undefined;
+  /** the database's catalogs, for output functions that print names (reg*, aclitem); absent offline without a catalog */
+  catalog?: OutputCatalog;
   /** decode another datum (array elements, range bounds) */
   toText(data: Uint8Array, typeOid: number, typmod: number): string;
 }

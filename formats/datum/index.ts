@@ -8,11 +8,12 @@
 // (detoasted and decompressed) for varlena types, and the bytes without the NUL for cstring.
 //
 // Types without a decoder here print as `<typname>:\x<hex of data>` (e.g. `mytype:\x0a0b`), or
-// `#<oid>:\x...` when the lookup does not know the OID. That covers enums (pg_enum OIDs),
-// composites, domains (pass the base type's OID instead), non-built-in ranges, multiranges,
-// tsquery, jsonpath, aclitem and extension types. reg* types print the OID number
-// (names need the catalogs); InvalidOid prints "-" as in PostgreSQL ("0" for regoper and
-// regoperator).
+// `#<oid>:\x...` when the lookup does not know the OID (extension types, ranges whose subtype
+// is unknown). Enums and composites decode through the catalog's lookup (TypeInfo.decode),
+// domains as their base type (TypeInfo.basetype), ranges and multiranges through pg_range.
+// Output functions that print catalog names (reg*, aclitem) take them from the lookup's
+// catalog (TypeLookup.catalog); without one they print OIDs, as the server does for an OID
+// it cannot find.
 import type { DecodeContext, Decoder, DecoderTable } from "./decoder.js";
 import { arrayText, VECTOR_DECODERS } from "./arrays.js";
 import { builtinTypeLookup } from "./builtin-types.js";
@@ -26,11 +27,16 @@ import { JSONB_DECODERS } from "./jsonb.js";
 import { MISC_DECODERS } from "./misc.js";
 import { NETWORK_DECODERS } from "./network.js";
 import { NUMERIC_DECODERS } from "./numeric.js";
-import { RANGE_DECODERS } from "./ranges.js";
+import { multirangeText, rangeText } from "./ranges.js";
+import { ACL_DECODERS } from "./acl.js";
+import { REG_DECODERS } from "./reg.js";
+import { STATISTICS_DECODERS } from "./statistics.js";
+import { TSQUERY_DECODERS } from "./tsquery.js";
+import { JSONPATH_DECODERS } from "./jsonpath.js";
 import { TEXT_DECODERS } from "./text.js";
 import { TSVECTOR_DECODERS } from "./tsvector.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
-import { hex } from "./util.js";
+import { undecodedText } from "./util.js";
 import { FormatError } from "../schema/errors.js";
 import { UUID_DECODERS } from "./uuid.js";
 
@@ -50,7 +56,11 @@ const TABLES: DecoderTable[] = [
   NETWORK_DECODERS,
   MISC_DECODERS,
   GEOMETRY_DECODERS,
-  RANGE_DECODERS,
+  ACL_DECODERS,
+  REG_DECODERS,
+  STATISTICS_DECODERS,
+  TSQUERY_DECODERS,
+  JSONPATH_DECODERS,
   VECTOR_DECODERS,
   TSVECTOR_DECODERS,
 ];
@@ -76,29 +86,32 @@ export function isArrayType(info: TypeInfo | undefined): boolean {
   return info.len === -1 && info.elem !== 0 && (info.category === undefined || info.category === "A") && !DECODERS.has(info.oid);
 }
 
-/** The fallback text for a type we cannot decode. */
-export function unknownText(data: Uint8Array, typeOid: number, info: TypeInfo | undefined): string {
-  return `${info?.name ?? `#${typeOid}`}:\\x${hex(data)}`;
-}
+/** Output functions shared by every type of a typtype: ranges and multiranges. */
+const TYPTYPE_DECODERS: Readonly<Record<string, Decoder>> = { r: rangeText, m: multirangeText };
+
+/** Domains over domains resolve in a few steps; a cycle (damage) stops here. */
+const MAX_DOMAIN_DEPTH = 16;
 
 /** PostgreSQL's text output of a datum; throws FormatError when the bytes are malformed. */
 export function datumToText(data: Uint8Array, typeOid: number, typmod: number, types: TypeLookup): string {
   const lookup: TypeLookup = (oid) => types(oid) ?? builtinTypeLookup(oid);
+  const catalog = types.catalog;
   const toText = (d: Uint8Array, oid: number, mod: number): string => {
-    const info = lookup(oid);
-    const ctx: DecodeContext = { typeOid: oid, typmod: mod, types: lookup, info, toText };
-    const f = DECODERS.get(oid);
+    let info = lookup(oid);
+    for (let i = 0; info?.basetype && i < MAX_DOMAIN_DEPTH; i++) [oid, info] = [info.basetype, lookup(info.basetype)];
+    const ctx: DecodeContext = { typeOid: oid, typmod: mod, types: lookup, info, toText, catalog };
+    const f = DECODERS.get(oid) ?? (info?.typtype ? TYPTYPE_DECODERS[info.typtype] : undefined);
     if (f) return f(d, ctx);
     if (info?.decode) return info.decode(d, toText);
     if (isArrayType(info)) {
       try {
         return arrayText(d, ctx);
       } catch (e) {
-        if (e instanceof FormatError && e.code === "ARRAY_UNKNOWN_ELEMTYPE") return unknownText(d, oid, info);
+        if (e instanceof FormatError && e.code === "ARRAY_UNKNOWN_ELEMTYPE") return undecodedText(d, oid, info);
         throw e;
       }
     }
-    return unknownText(d, oid, info);
+    return undecodedText(d, oid, info);
   };
   return toText(data, typeOid, typmod);
 }

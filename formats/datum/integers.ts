@@ -1,5 +1,5 @@
 // bool, integer and OID-like types: boolout, int2out, int4out, int8out, oidout, xidout,
-// cidout, xid8out, and the reg* types.
+// cidout, xid8out (the reg* types are in reg.ts).
 import type { DecoderTable } from "./decoder.js";
 import { expectLength, view } from "./util.js";
 
@@ -17,17 +17,6 @@ const int8: DecoderTable[number] = (d) => {
 const uint4 = (type: string): DecoderTable[number] => (d) => (expectLength(d, 4, type), String(u32(d, 0)));
 const uint8 = (type: string): DecoderTable[number] => (d) => (expectLength(d, 8, type), String(view(d).getBigUint64(0, true)));
 
-/**
- * reg* types print a catalog object's name, which needs the catalogs; offline we print the
- * OID number instead. InvalidOid prints "-" as PostgreSQL does, except for regoper and
- * regoperator, whose output functions print "0".
- */
-const regOid = (type: string, zero = "-"): DecoderTable[number] => (d) => {
-  expectLength(d, 4, type);
-  const oid = view(d).getUint32(0, true);
-  return oid === 0 ? zero : String(oid);
-};
-
 export const INTEGER_DECODERS: DecoderTable = {
   16: (d) => (expectLength(d, 1, "bool"), d[0] !== 0 ? "t" : "f"),
   21: int2,
@@ -37,15 +26,4 @@ export const INTEGER_DECODERS: DecoderTable = {
   28: uint4("xid"),
   29: uint4("cid"),
   5069: uint8("xid8"),
-  24: regOid("regproc"),
-  2202: regOid("regprocedure"),
-  2203: regOid("regoper", "0"),
-  2204: regOid("regoperator", "0"),
-  2205: regOid("regclass"),
-  2206: regOid("regtype"),
-  3734: regOid("regconfig"),
-  3769: regOid("regdictionary"),
-  4089: regOid("regnamespace"),
-  4096: regOid("regrole"),
-  4191: regOid("regcollation"),
 };

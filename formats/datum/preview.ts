@@ -76,7 +76,7 @@ export function datumPreview(data: Uint8Array, typeOid: number, typmod: number, 
       const lookup: TypeLookup = (oid) => types(oid) ?? builtinTypeLookup(oid);
       const toText = (d: Uint8Array, oid: number, mod: number): string => datumToText(d, oid, mod, types);
       try {
-        const text = arrayText(data, { typeOid, typmod, types: lookup, info, toText }, limit);
+        const text = arrayText(data, { typeOid, typmod, types: lookup, info, toText, catalog: types.catalog }, limit);
         return { text, truncated: text.length > limit && !text.endsWith("}") };
       } catch {
         // anything unusual (unknown element types, damage): the full decoder says what it is

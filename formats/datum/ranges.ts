@@ -1,11 +1,16 @@
-// range_out for the built-in range types (src/include/utils/rangetypes.h, rangetypes.c).
-// Payload: uint32 rangetypid, then the lower and upper bound values if present (each aligned
-// to the subtype's alignment relative to the 4-byte-header start; varlena bounds may have
-// 1-byte headers, which are not aligned), and a flags byte as the very last byte.
+// range_out and multirange_out (src/include/utils/rangetypes.h, multirangetypes.h, rangetypes.c,
+// multirangetypes.c), for the built-in ranges and, through the catalog's pg_range, any range
+// whose subtype pgdisk decodes.
+// Range payload: uint32 rangetypid, then the lower and upper bound values if present (each
+// aligned to the subtype's alignment relative to the 4-byte-header start; varlena bounds may
+// have 1-byte headers, which are not aligned), and a flags byte as the very last byte.
+// Multirange payload: uint32 multirangetypid, uint32 rangeCount, rangeCount - 1 uint32 items
+// (every 4th the offset of a range's bounds, the others the length of the previous range's),
+// rangeCount flags bytes, then the ranges' bounds, from a start aligned to the subtype.
 import { FormatError } from "../schema/errors.js";
-import type { DecodeContext, DecoderTable } from "./decoder.js";
+import type { DecodeContext, Decoder } from "./decoder.js";
 import { alignBytes, alignUp } from "./types.js";
-import { embeddedVarlena } from "./util.js";
+import { embeddedVarlena, undecodedText, view } from "./util.js";
 
 const RANGE_EMPTY = 0x01;
 const RANGE_LB_INC = 0x02;
@@ -15,6 +20,8 @@ const RANGE_UB_INF = 0x10;
 const RANGE_LB_NULL = 0x20;
 const RANGE_UB_NULL = 0x40;
 const VARHDRSZ = 4;
+const MULTIRANGE_ITEM_OFF_BIT = 0x80000000;
+const MULTIRANGE_ITEM_OFFSET_STRIDE = 4;
 
 /** pg_range.rngsubtype of the built-in ranges (other ranges need the catalog). */
 export const BUILTIN_RANGE_SUBTYPES: Readonly<Record<number, number>> = {
@@ -26,39 +33,91 @@ export const BUILTIN_RANGE_SUBTYPES: Readonly<Record<number, number>> = {
   3926: 20, // int8range
 };
 
+/** The range type of each built-in multirange type. */
+const BUILTIN_MULTIRANGE_RANGES: Readonly<Record<number, number>> = {
+  4451: 3904, // int4multirange
+  4532: 3906, // nummultirange
+  4533: 3908, // tsmultirange
+  4534: 3910, // tstzmultirange
+  4535: 3912, // datemultirange
+  4536: 3926, // int8multirange
+};
+
+const rangeSubtype = (ctx: DecodeContext, range: number): number | undefined => BUILTIN_RANGE_SUBTYPES[range] ?? ctx.catalog?.rangeSubtype(range);
+
 /** range_bound_escape: quote if empty or containing " \ ( ) [ ] , or space; double " and \. */
 function boundText(s: string): string {
   const nq = s === "" || /["\\()[\],\s]/.test(s);
   return nq ? '"' + s.replace(/["\\]/g, "$&$&") + '"' : s;
 }
 
-export function rangeText(d: Uint8Array, ctx: DecodeContext): string {
-  if (d.length < 5) throw new FormatError("DATUM_TRUNCATED", `range datum needs at least 5 bytes, got ${d.length}`);
-  const flags = d[d.length - 1]!;
-  if (flags & RANGE_EMPTY) return "empty";
-  const subtype = BUILTIN_RANGE_SUBTYPES[ctx.typeOid]!;
-  const st = ctx.types(subtype)!;
-  let off = 4;
+/**
+ * The text of a range whose bound values start at `from` (aligned for the subtype in the
+ * 4-byte-header form) and end at or before `end`; returns the text and where the bounds end.
+ */
+function boundsText(d: Uint8Array, from: number, end: number, flags: number, subtype: number, ctx: DecodeContext): [string, number] {
+  if (flags & RANGE_EMPTY) return ["empty", from];
+  const st = ctx.types(subtype);
+  if (!st) throw new FormatError("RANGE_UNKNOWN_SUBTYPE", `range subtype ${subtype} is unknown, so its bounds cannot be located`, { offset: from });
+  let off = from;
   const bound = (): string => {
-    let from: number, to: number;
+    let at: number, to: number;
     if (st.len === -1 && d[off] !== 0) {
       const [p, total] = embeddedVarlena(d, off, "range bound");
-      [from, to] = [p, off + total];
+      [at, to] = [p, off + total];
     } else {
-      off = alignUp(off + VARHDRSZ, alignBytes(st.align)) - VARHDRSZ;
-      if (st.len > 0) [from, to] = [off, off + st.len];
-      else {
+      off = from + alignUp(off - from, alignBytes(st.align));
+      if (st.len > 0) [at, to] = [off, off + st.len];
+      else if (st.len === -1) {
         const [p, total] = embeddedVarlena(d, off, "range bound");
-        [from, to] = [p, off + total];
+        [at, to] = [p, off + total];
+      } else {
+        const nul = d.indexOf(0, off);
+        [at, to] = [off, nul < 0 ? d.length : nul + 1];
+        if (nul < 0 || to > end) throw new FormatError("RANGE_TRUNCATED", "cstring range bound has no terminator", { offset: off });
+        off = to;
+        return boundText(ctx.toText(d.subarray(at, to - 1), subtype, -1));
       }
     }
-    if (to > d.length - 1) throw new FormatError("RANGE_TRUNCATED", "range bound runs into the flags byte", { offset: off });
+    if (to > end) throw new FormatError("RANGE_TRUNCATED", "range bound runs past the end of its range", { offset: off });
     off = to;
-    return boundText(ctx.toText(d.subarray(from, to), subtype, -1));
+    return boundText(ctx.toText(d.subarray(at, to), subtype, -1));
   };
   const lower = flags & (RANGE_LB_INF | RANGE_LB_NULL) ? "" : bound();
   const upper = flags & (RANGE_UB_INF | RANGE_UB_NULL) ? "" : bound();
-  return `${flags & RANGE_LB_INC ? "[" : "("}${lower},${upper}${flags & RANGE_UB_INC ? "]" : ")"}`;
+  return [`${flags & RANGE_LB_INC ? "[" : "("}${lower},${upper}${flags & RANGE_UB_INC ? "]" : ")"}`, off];
 }
 
-export const RANGE_DECODERS: DecoderTable = Object.fromEntries(Object.keys(BUILTIN_RANGE_SUBTYPES).map((oid) => [oid, rangeText]));
+export const rangeText: Decoder = (d, ctx) => {
+  if (d.length < 5) throw new FormatError("DATUM_TRUNCATED", `range datum needs at least 5 bytes, got ${d.length}`);
+  const subtype = rangeSubtype(ctx, ctx.typeOid);
+  if (subtype === undefined) return undecodedText(d, ctx.typeOid, ctx.info);
+  return boundsText(d, 4, d.length - 1, d[d.length - 1]!, subtype, ctx)[0];
+};
+
+export const multirangeText: Decoder = (d, ctx) => {
+  if (d.length < 8) throw new FormatError("DATUM_TRUNCATED", `multirange datum needs at least 8 bytes, got ${d.length}`);
+  const range = BUILTIN_MULTIRANGE_RANGES[ctx.typeOid] ?? ctx.catalog?.multirangeRange(ctx.typeOid);
+  const subtype = range === undefined ? undefined : rangeSubtype(ctx, range);
+  const st = subtype === undefined ? undefined : ctx.types(subtype);
+  if (range === undefined || subtype === undefined || !st) return undecodedText(d, ctx.typeOid, ctx.info);
+  const dv = view(d);
+  const count = dv.getUint32(4, true);
+  if (count === 0) return "{}";
+  const flagsAt = 8 + 4 * (count - 1);
+  if (flagsAt + count > d.length) throw new FormatError("MULTIRANGE_TRUNCATED", `multirange of ${count} ranges cannot fit in ${d.length + VARHDRSZ} bytes`, { offset: 4 });
+  const begin = alignUp(flagsAt + count + VARHDRSZ, alignBytes(st.align)) - VARHDRSZ;
+  const rangeCtx: DecodeContext = { ...ctx, typeOid: range, info: ctx.types(range) };
+  const parts: string[] = [];
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) {
+      const item = dv.getUint32(8 + 4 * (i - 1), true);
+      offset = item & MULTIRANGE_ITEM_OFF_BIT ? item & ~MULTIRANGE_ITEM_OFF_BIT : offset + item;
+      if (i % MULTIRANGE_ITEM_OFFSET_STRIDE === 0 && !(item & MULTIRANGE_ITEM_OFF_BIT)) throw new FormatError("MULTIRANGE_BAD_ITEM", `multirange item ${i} should hold an offset`, { offset: 8 + 4 * (i - 1) });
+    }
+    if (begin + offset > d.length) throw new FormatError("MULTIRANGE_TRUNCATED", `range ${i + 1} of the multirange starts past its end`, { offset: 8 + 4 * (i - 1) });
+    parts.push(boundsText(d, begin + offset, d.length, d[flagsAt + i]!, subtype, rangeCtx)[0]);
+  }
+  return `{${parts.join(",")}}`;
+};

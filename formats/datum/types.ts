@@ -1,6 +1,7 @@
 // What the datum decoders need to know about a type: the pg_type columns that decide the
 // on-disk layout (typlen, typbyval, typalign), the element type of arrays, and the name
 // (used for the fallback text of types we cannot decode).
+import type { OutputCatalog } from "./output-catalog.js";
 
 export interface TypeInfo {
   oid: number;
@@ -15,6 +16,8 @@ export interface TypeInfo {
   category?: string;
   /** typtype: b base, c composite, d domain, e enum, p pseudo, r range, m multirange */
   typtype?: string;
+  /** typbasetype of a domain: its values print as the base type's */
+  basetype?: number;
   /**
    * An output function supplied by whoever knows more than the built-in table (the catalog:
    * enum labels, composite types' attributes). `toText` decodes nested datums.
@@ -22,7 +25,11 @@ export interface TypeInfo {
   decode?: (data: Uint8Array, toText: (data: Uint8Array, typeOid: number, typmod: number) => string) => string;
 }
 
-export type TypeLookup = (oid: number) => TypeInfo | undefined;
+/**
+ * The types of a database (or the built-in ones). A lookup built from a database's catalogs
+ * also carries them (`catalog`), for the output functions that print catalog names.
+ */
+export type TypeLookup = ((oid: number) => TypeInfo | undefined) & { readonly catalog?: OutputCatalog };
 
 /** Bytes of an alignment code. */
 export function alignBytes(align: TypeInfo["align"]): number {

@@ -1,5 +1,6 @@
 // Small shared helpers for the datum decoders.
 import { FormatError } from "../schema/errors.js";
+import type { TypeInfo } from "./types.js";
 
 export const view = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
@@ -48,4 +49,9 @@ export function embeddedVarlena(b: Uint8Array, off: number, what: string): [numb
   const total = view(b).getUint32(off, true) >>> 2;
   if (total < 4 || off + total > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena runs past end of datum`, { offset: off });
   return [off + 4, total];
+}
+
+/** The text of a value pgdisk cannot decode: its type's name (or #oid) and its bytes in hex. */
+export function undecodedText(data: Uint8Array, typeOid: number, info: TypeInfo | undefined): string {
+  return `${info?.name ?? `#${typeOid}`}:\\x${hex(data)}`;
 }

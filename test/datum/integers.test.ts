@@ -38,8 +38,9 @@ for (const [type, values] of cases) {
   });
 }
 
-// reg* types print names on the server; offline we print the OID ("-" for 0, but "0" for
-// regoper and regoperator, as the server does), so compare with v::oid.
+// reg* types print names on the server; through a type lookup without a catalog (names are in
+// test/inspect/dump-type-output.test.ts) they print the OID ("-" for 0, but "0" for regoper
+// and regoperator, as the server does), so compare with v::oid.
 const regs: [string, string[]][] = [
   ["regproc", ["'now'", "'int4in'", "'-'"]],
   ["regprocedure", ["'abs(int4)'", "'-'"]],

@@ -1,4 +1,5 @@
-// Types without a decoder (enums, composites, domains, multiranges, tsquery ...) print as
+// Types without a decoder (enums, composites and domains when the lookup has no catalog,
+// ranges whose subtype is unknown, extension types) print as
 // `<typname>:\x<hex of the datum>`, and `#<oid>:\x...` when the lookup does not know the OID.
 // The bytes are checked against the raw attribute bytes the server stores.
 import { after, before, test } from "node:test";
@@ -12,8 +13,9 @@ before(async () => {
   h.srv.sql(`CREATE TYPE mood AS ENUM ('sad', 'happy');
              CREATE TYPE pair AS (a int4, b text);
              CREATE DOMAIN posint AS int4 CHECK (VALUE > 0);
-             CREATE TABLE u (m mood, p pair, d posint, mr int4multirange, tv tsquery, ms mood[]);
-             INSERT INTO u VALUES ('happy', ROW(1, 'x'), 7, '{[1,3),[5,7)}', 'fat & (cat | rat)', '{sad,NULL,happy}');`);
+             CREATE TYPE trange AS RANGE (subtype = text);
+             CREATE TABLE u (m mood, p pair, d posint, tr trange, ms mood[]);
+             INSERT INTO u VALUES ('happy', ROW(1, 'x'), 7, '[a,b)', '{sad,NULL,happy}');`);
 });
 after(() => h?.stop());
 
@@ -39,7 +41,7 @@ function rawAttrs(): { typid: number; name: string; len: number; bytes: Uint8Arr
 test("undecodable types print <typname>:\\x<hex>", () => {
   const lookup = catalogLookup();
   const attrs = rawAttrs();
-  for (const a of attrs.slice(0, 5)) {
+  for (const a of attrs.slice(0, 4)) {
     const hex = Buffer.from(a.bytes).toString("hex");
     assert.equal(datumToText(a.bytes, a.typid, -1, lookup), `${a.name}:\\x${hex}`);
     // unknown to the lookup altogether
@@ -52,7 +54,7 @@ test("undecodable types print <typname>:\\x<hex>", () => {
 
 test("arrays of undecodable element types quote each element's fallback text", () => {
   const lookup = catalogLookup();
-  const ms = rawAttrs()[5]!;
+  const ms = rawAttrs()[4]!;
   const oids = h.srv.rows("SELECT oid FROM pg_enum ORDER BY enumsortorder").map((r) => Number(r[0]));
   const el = (oid: number): string => `"mood:\\\\x${Buffer.from(new Uint32Array([oid]).buffer).toString("hex")}"`;
   assert.equal(datumToText(ms.bytes, ms.typid, -1, lookup), `{${el(oids[0]!)},NULL,${el(oids[1]!)}}`);
