@@ -28,7 +28,7 @@ export async function runMigrateAction(extraOperational: readonly string[], run:
   const ac = new AbortController();
   const stop = (sig: NodeJS.Signals): void => {
     if (ac.signal.aborted) return;
-    process.stderr.write(`pgdisk: ${sig} received: stopping at the next safe point and removing the output\n`);
+    process.stderr.write(`pgdisk: ${sig} received: stopping at the next safe point (an output is removed; a cluster converted in place stays fenced, to resume or --abort)\n`);
     ac.abort(sig);
   };
   process.on("SIGINT", stop);

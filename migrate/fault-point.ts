@@ -7,7 +7,9 @@ export type FaultPoint =
   /** migrate toast: the new TOAST heap is in place, the TOAST index and the parent not yet */
   | "toast-heap-committed"
   | "relation-done"
-  | "before-unfence";
+  | "before-unfence"
+  /** the journal's record N is durable, its step not yet begun (migrate/journal.ts) */
+  | `journal-${number}`;
 
 export function faultPoint(point: FaultPoint): void {
   const want = process.env.PGDISK_FAULT_AT;
