@@ -57,7 +57,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
   const lock = lockInput(pgdata);
   try {
     let j: Journal | null = Journal.exists(pgdata) ? Journal.open(pgdata, owner) : null;
-    if (j && !j.fencedFrom) {
+    if (j?.changedNothing) {
       // killed before the fence went up: nothing was changed, start again
       j.remove();
       j = null;

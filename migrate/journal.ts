@@ -144,9 +144,18 @@ export class Journal {
     return (this.records[0] as { plan: unknown }).plan;
   }
 
-  /** The fence went up: the name pg_control had before (undefined: not yet, nothing was changed). */
+  /** The name pg_control had before the fence went up (undefined: the fence never went up). */
   get fencedFrom(): ControlName | undefined {
     return (this.records.find((r) => r.kind === "fence") as { from: ControlName } | undefined)?.from;
+  }
+
+  /**
+   * Nothing was changed yet: no fence record, or killed between it and the rename (the last
+   * record, and pg_control still under its old name). Such a journal is simply removed.
+   */
+  get changedNothing(): boolean {
+    const at = this.records.findIndex((r) => r.kind === "fence");
+    return at < 0 || (at === this.records.length - 1 && !existsSync(join(this.pgdata, "global", CONTROL_NAMES.incomplete)));
   }
 
   get committed(): { reason: string | null } | undefined {
