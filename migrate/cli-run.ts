@@ -15,7 +15,10 @@ and its own pg_wal; nothing is written through a link into the input. New files 
 data directory's owner with its modes. Until the run ends the output carries PGDISK_INCOMPLETE
 and global/pg_control.pgdisk-incomplete, so no server starts on an interrupted output; SIGINT
 and SIGTERM stop at the next safe point and remove it (exit 130, 143). For the whole run pgdisk
-holds the input's postmaster.pid, so no server starts on the input while it is read.`;
+holds the input's postmaster.pid, so no server starts on the input while it is read. In place
+(--in-place), every step is journaled first (PGDATA/pgdisk_journal) and pg_control is named
+pg_control.pgdisk-incomplete until the end: after a crash or a stop, rerun the same command to
+resume, or undo everything with pgdisk migrate --abort --pgdata DIR.`;
 
 /** Errors that mean "cannot do what was asked here", not damage in the input: exit 1. */
 const OPERATIONAL = new Set<string>([
