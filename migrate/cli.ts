@@ -15,6 +15,7 @@ import type { ControlNameAction } from "./control-name.js";
 import type { PrefixPolicyName } from "../formats/nbtree/prefix-policy.js";
 import type { ConvertMode, TargetFormat } from "./btree/convert.js";
 import type { TargetFlavour } from "./toast/plan.js";
+import type { CopyMode } from "./copy-mode.js";
 
 /** Options every conversion command takes: where to read, where to write, how to report. */
 export interface WhereCliOptions {
@@ -26,10 +27,12 @@ export interface WhereCliOptions {
   json?: boolean;
   quiet?: boolean;
   progress?: boolean;
+  copyMode: CopyMode;
 }
 
 /** Every conversion's refusals (exit 1) beyond the shared ones in cli-run.ts. */
 export const CONVERSION_REFUSALS = [
+  "OUTPUT_NO_SPACE", "LINK_CROSS_DEVICE",
   "NOT_A_TABLE", "NO_TOAST_RELATION", "NOT_A_BTREE_INDEX", "PREFIX_RECODE_DOES_NOT_FIT", "BT_VERSION_TOO_OLD", "BAD_RELOPTION",
   "JOURNAL_PLAN_MISMATCH", "JOURNAL_MISSING", "JOURNAL_COMMITTED", "JOURNAL_PRESENT",
 ];
@@ -39,6 +42,7 @@ export function addWhereOptions(cmd: Command): Command {
     .requiredOption("--pgdata <dir>", `data directory of a stopped, cleanly shut down PostgreSQL ${supportedRangeText()} cluster`)
     .option("--out <dir>", "new data directory for the converted cluster (must not exist or be empty); the input is only read")
     .option("--in-place", "convert the cluster itself, through a journal (rerun the same command to resume after a crash, or --abort)")
+    .addOption(new Option("--copy-mode <mode>", "with --out: untouched files cloned (reflinks; copied where the filesystem has none), copied, or hard-linked as pg_upgrade --link (the input's pg_control is then renamed pg_control.old)").choices(["clone", "copy", "link"]).default("clone"))
     .option("--tablespace-map <oid=dir...>", "with --out: directory of the output's copy of tablespace OID (default OUT.tblspc/OID); repeatable")
     .option("--no-sync", "do not wait for the written files to reach the disk (faster; unsafe if the machine crashes)")
     .option("--json", "print the report as JSON")
@@ -55,7 +59,7 @@ export function addBtreeModeOptions(cmd: Command): Command {
 export const measureOption = (): Option => new Option("--measure <n>", "values per class (single, multi, tree) read before and after to count pages touched; 0 skips (not measured in place)").default("200");
 
 /** The engine options the shared CLI options give. */
-export function whereFromCli(o: WhereCliOptions, abort: AbortSignal, measure?: string): Pick<MigrateOptions, "pgdata" | "out" | "inPlace" | "tablespaceMap" | "fsync" | "abort" | "progress" | "onProgress" | "measure"> {
+export function whereFromCli(o: WhereCliOptions, abort: AbortSignal, measure?: string): Pick<MigrateOptions, "pgdata" | "out" | "inPlace" | "copyMode" | "tablespaceMap" | "fsync" | "abort" | "progress" | "onProgress" | "measure"> {
   const m = measure === undefined ? undefined : Number(measure);
   if (m !== undefined && (!Number.isInteger(m) || m < 0)) throw new FormatError("USAGE", `--measure must be a whole number, not "${measure}"`);
   const say = (line: string): void => void process.stderr.write(`pgdisk: ${line}\n`);
@@ -63,6 +67,7 @@ export function whereFromCli(o: WhereCliOptions, abort: AbortSignal, measure?: s
     pgdata: o.pgdata,
     out: o.out,
     inPlace: o.inPlace,
+    copyMode: o.copyMode,
     tablespaceMap: parseTablespaceMap(o.tablespaceMap),
     fsync: o.sync,
     abort,
@@ -89,6 +94,8 @@ interface MigrateCliOptions extends WhereCliOptions {
   index?: string[];
   measure: string;
   abort?: boolean;
+  check?: boolean;
+  scratch?: string;
 }
 
 export function makeConvertCommand(): Command {
@@ -101,6 +108,8 @@ export function makeConvertCommand(): Command {
     .option("-t, --table <name...>", "only these tables' TOAST values (name or schema.name); repeatable")
     .option("--index <name...>", "only these btree indexes (name or schema.name); repeatable")
     .addOption(measureOption())
+    .option("--check", "the what-if report: every figure of the conversion, nothing written into the cluster (the new files go to a scratch directory, removed)")
+    .option("--scratch <dir>", "with --check: where the converted relations' new files are made (default: the system's temporary directory)")
     .option("--abort", "undo an interrupted --in-place run: every file of the cluster gets its original bytes back")
     .addHelpText(
       "after",
@@ -120,6 +129,7 @@ ${SAFETY_HELP}
 Exit status: 0 done, 1 usage error or a conversion that cannot be done here, 2 damage in the input.
 
 Examples:
+  pgdisk migrate --pgdata /srv/pg --check --toast direct --btree prefix
   pgdisk migrate --pgdata /srv/pg --out /srv/pg-new --toast direct --btree prefix
   pgdisk migrate --pgdata /srv/pg --in-place -d app --toast plain --btree plain -P
   pgdisk migrate --abort --pgdata /srv/pg`,
@@ -139,6 +149,8 @@ Examples:
           databases: o.database,
           tables: o.table,
           indexes: o.index,
+          check: o.check,
+          scratch: o.scratch,
         });
         printReport(o, r, () => renderMigrateText(r));
       }),

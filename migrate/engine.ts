@@ -22,6 +22,11 @@ import { convertIndex, SAVINGS_BUCKETS, type IndexConversion } from "./btree/con
 import { btreeSql } from "./btree/sql.js";
 import { ProgressMeter, type ProgressFigures } from "./progress.js";
 import { migrateInPlace } from "./in-place.js";
+import { migrateWhatIf, type WhatIfSummary } from "./what-if.js";
+import { assertFreeSpace, treeBytes, type CopyMode } from "./copy-mode.js";
+import type { OutputPlan } from "./output-copy.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 export const MIGRATE_SQL_FILE = "pgdisk-migrate.sql";
 
@@ -34,6 +39,10 @@ export interface MigrateOptions extends MigrateTargets, Omit<OutputRunOptions, "
   measure?: number;
   /** fsync every file written (default true) */
   fsync?: boolean;
+  /** the what-if report (what-if.ts): nothing is written into the cluster */
+  check?: boolean;
+  /** --check's scratch directory (default the system's temporary directory) */
+  scratch?: string;
   /** bytes done, rate and ETA after each unit (the CLI's -P) */
   onProgress?: (p: ProgressFigures) => void;
 }
@@ -82,6 +91,14 @@ export interface JournalSummary {
   redone: string[];
 }
 
+export interface CopySummary {
+  /** how the untouched files were made (clone falls back to copy without reflinks) */
+  mode: CopyMode;
+  notes: string[];
+  /** link mode: the input's pg_control now has this name (global/), as pg_upgrade --link leaves it */
+  inputControl: string | null;
+}
+
 export interface MigrateReport {
   schema: "pgdisk.migrate/1";
   input: string;
@@ -97,6 +114,10 @@ export interface MigrateReport {
   control: ControlNameAction;
   sqlFile: string;
   journal: JournalSummary | null;
+  /** --out: how the output was made */
+  copy: CopySummary | null;
+  /** --check: the run was a what-if (nothing written), and what the conversion costs */
+  check?: WhatIfSummary;
   seconds: number;
 }
 
@@ -112,6 +133,7 @@ export function checkTargets(o: MigrateOptions): void {
   }
   if (!o.toast && !o.btree) throw usage("nothing to convert: give --toast direct|plain, --btree prefix|plain, or both");
   if (o.inPlace && o.out) throw usage("give --out DIR or --in-place, not both");
+  if (o.check) return;
   if (!o.inPlace && !o.out) throw usage("say where the result goes: --out DIR (a new cluster) or --in-place (the cluster itself)");
 }
 
@@ -134,10 +156,17 @@ export interface UnitWriter {
 }
 
 /** Apply the plan's units, in order, to the cluster the writer writes. */
-export async function applyUnits(plan: MigratePlan, o: MigrateOptions, w: UnitWriter, prior: Map<string, TableConversion | IndexConversion> = new Map()): Promise<Map<string, TableConversion | IndexConversion>> {
+export async function applyUnits(
+  plan: MigratePlan,
+  o: MigrateOptions,
+  w: UnitWriter,
+  prior: Map<string, TableConversion | IndexConversion> = new Map(),
+  /** the input, opened before the output was made (its pg_control may have been renamed since, in link mode) */
+  input?: Cluster,
+): Promise<Map<string, TableConversion | IndexConversion>> {
   const progress = o.progress ?? (() => {});
   const cluster = new Cluster(w.root);
-  const inCluster = o.inPlace ? cluster : new Cluster(o.pgdata);
+  const inCluster = input ?? cluster;
   const meter = new ProgressMeter(plan.bytes, o.onProgress);
   const results = new Map(prior);
   for (const [i, u] of plan.units.entries()) {
@@ -243,7 +272,7 @@ export function btreeTotals(indexes: readonly IndexConversion[]): BtreeTotals {
 export function buildReport(
   plan: MigratePlan,
   o: MigrateOptions,
-  f: { input: string; output: string; checksums: boolean; results: Map<string, TableConversion | IndexConversion>; control: ControlNameAction; sqlFile: string; journal: JournalSummary | null; t0: number },
+  f: { input: string; output: string; checksums: boolean; results: Map<string, TableConversion | IndexConversion>; control: ControlNameAction; sqlFile: string; journal: JournalSummary | null; copy: CopySummary | null; t0: number },
 ): MigrateReport {
   const databases: DatabaseResult[] = plan.databases.map((d) => ({
     database: d.database,
@@ -265,6 +294,7 @@ export function buildReport(
     control: f.control,
     sqlFile: f.sqlFile,
     journal: f.journal,
+    copy: f.copy,
     seconds: (performance.now() - f.t0) / 1000,
   };
 }
@@ -276,7 +306,19 @@ export function checkInput(cluster: Cluster, plan: MigratePlan, units: readonly 
   assertInputPagesIntact([...catalogs, ...units.flatMap((u) => u.reads)], cluster.geometry, checksums);
 }
 
-/** Convert into a new cluster beside the input (--out): the input is only read. */
+/**
+ * Bytes the output needs: the converted relations written anew, plus the untouched files copied
+ * (all of them in copy mode; in link mode what is not relation data; nothing when cloned).
+ */
+function outputBytesNeeded(out: OutputPlan, plan: MigratePlan): number {
+  if (out.mode === "clone") return plan.bytes;
+  const all = treeBytes(out.input) + out.tablespaces.reduce((n, t) => n + treeBytes(t.input), 0) + (out.walLink ? treeBytes(out.walLink) : 0);
+  if (out.mode === "copy") return plan.bytes + all;
+  const data = (existsSync(join(out.input, "base")) ? treeBytes(join(out.input, "base")) : 0) + out.tablespaces.reduce((n, t) => n + treeBytes(t.input), 0);
+  return plan.bytes + all - data;
+}
+
+/** Convert into a new cluster beside the input (--out): the input is only read (in link mode, fenced). */
 async function migrateToOutput(o: MigrateOptions & { out: string }, t0: number): Promise<MigrateReport> {
   const progress = o.progress ?? (() => {});
   return withPreparedOutput({ ...o, out: o.out }, async (prep) => {
@@ -286,14 +328,16 @@ async function migrateToOutput(o: MigrateOptions & { out: string }, t0: number):
     const plan = planMigration(inCluster, o);
     const checksums = control.dataChecksumVersion !== 0;
     checkInput(inCluster, plan, plan.units, checksums, progress);
+    assertFreeSpace(output, outputBytesNeeded(prep.plan, plan), "the output");
     return convertInCopy(prep, { ...o, out: o.out }, async () => {
       const fsync = o.fsync ?? true;
       const writer: UnitWriter = { root: output, owner: prep.plan.owner, checksums, fsync, inputFenced: control.renamed, beginUnit: async () => {}, endUnit: async () => {}, done: new Set() };
-      const results = await applyUnits(plan, o, writer);
+      const results = await applyUnits(plan, o, writer, new Map(), inCluster);
       const reason = resultFence(plan, o, writer, results);
       const sqlFile = writeOutputFile(prep, MIGRATE_SQL_FILE, resultSql(plan, o, output));
       const controlAction = finishOutput(prep, reason, fsync);
-      return buildReport(plan, o, { input, output, checksums, results, control: controlAction, sqlFile, journal: null, t0 });
+      const copy: CopySummary = { mode: prep.plan.mode, notes: prep.plan.notes, inputControl: prep.plan.inputFence?.to ?? null };
+      return buildReport(plan, o, { input, output, checksums, results, control: controlAction, sqlFile, journal: null, copy, t0 });
     });
   });
 }
@@ -301,6 +345,7 @@ async function migrateToOutput(o: MigrateOptions & { out: string }, t0: number):
 export async function migrate(o: MigrateOptions): Promise<MigrateReport> {
   const t0 = performance.now();
   checkTargets(o);
+  if (o.check) return migrateWhatIf(o, t0);
   if (o.inPlace) return migrateInPlace(o, t0);
   return migrateToOutput(o as MigrateOptions & { out: string }, t0);
 }

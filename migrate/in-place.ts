@@ -17,6 +17,7 @@ import { FormatError } from "../formats/schema/errors.js";
 import { assertClusterStopped } from "./safety.js";
 import { assertCanWriteAs, clusterOwner } from "./file-owner.js";
 import { lockInput } from "./input-lock.js";
+import { assertFreeSpace } from "./copy-mode.js";
 import { Journal, JOURNAL_FILE } from "./journal.js";
 import { controlAction, unfenceOutput, type ControlNameAction } from "./control-name.js";
 import { planMigration, type MigrateTargets } from "./plan.js";
@@ -70,6 +71,8 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
     const redone: string[] = [];
     if (!j) {
       checkInput(cluster, plan, plan.units, checksums, progress);
+      // the new files of each unit stand beside the originals until commit
+      assertFreeSpace(pgdata, plan.bytes, "converting in place");
       j = Journal.create(pgdata, wanted, owner);
       j.fenceUp();
     } else {
@@ -135,6 +138,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
       control: action,
       sqlFile: join(pgdata, MIGRATE_SQL_FILE),
       journal: { records, resumed, redone },
+      copy: null,
       t0,
     });
   } finally {

@@ -23,7 +23,12 @@ export function progressLine(p: ProgressFigures): string {
 
 export function renderMigrateText(r: MigrateReport): string {
   const what = [r.toast && `TOAST to ${r.toast}`, r.btree && `btree ${r.btree.mode} to ${r.btree.to}${r.btree.policy ? ` (policy ${r.btree.policy})` : ""}`].filter(Boolean).join(", ");
-  const out: string[] = [`pgdisk migrate: ${what}; ${r.databases.length} database(s)`, ...whereLines(r)];
+  const out: string[] = [`pgdisk migrate${r.check ? " --check (what-if: nothing was written)" : ""}: ${what}; ${r.databases.length} database(s)`, ...(r.check ? [`  cluster ${r.input}`] : whereLines(r))];
+  if (r.copy) {
+    out.push(`  untouched files: ${r.copy.mode === "link" ? "hard-linked" : r.copy.mode === "clone" ? "cloned (reflinks)" : "copied"}`);
+    for (const n of r.copy.notes) out.push(`  note: ${n}`);
+    if (r.copy.inputControl) out.push(`  the input shares its relation files with the output: its pg_control is now global/${r.copy.inputControl}; start it again only without the output, after renaming it back (as after pg_upgrade --link)`);
+  }
   for (const d of r.databases) {
     if (!d.tables.length && !d.indexes.length && !d.skipped.length) continue;
     out.push("", `== database ${d.database}`);
@@ -35,6 +40,9 @@ export function renderMigrateText(r: MigrateReport): string {
   if (r.toast) out.push(toastTotalLine(r.totals.toast));
   if (r.btree) out.push(...btreeTotalLines(r.totals.btree, r.savingsBuckets));
   if (r.journal) out.push(`journal: ${r.journal.records} records${r.journal.resumed ? `; resumed an interrupted run${r.journal.redone.length ? `, ${r.journal.redone.length} unit(s) undone and done again` : ""}` : ""}`);
-  out.push(...controlReportLines(r.control, r.sqlFile, r.seconds));
+  if (r.check) {
+    out.push(`pg_control would be ${r.control.action === "unchanged" || r.control.action === "restored" ? `named pg_control (${r.control.reason})` : `named pg_control.pgdisk: ${r.control.reason}`}.`);
+    out.push(`cost: the relations convert in ${r.check.seconds.toFixed(1)} s here; their new files take ${(r.check.newFileBytes / 1048576).toFixed(1)} MiB (free beside the cluster until the commit in place; written besides the copy with --out); checked in ${r.seconds.toFixed(1)} s`);
+  } else out.push(...controlReportLines(r.control, r.sqlFile, r.seconds));
   return out.join("\n") + "\n";
 }
