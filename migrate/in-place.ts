@@ -19,7 +19,6 @@ import { assertCanWriteAs, clusterOwner } from "./file-owner.js";
 import { lockInput } from "./input-lock.js";
 import { assertFreeSpace } from "./copy-mode.js";
 import { Journal, JOURNAL_FILE } from "./journal.js";
-import { controlAction, unfenceOutput, type ControlNameAction } from "./control-name.js";
 import { planMigration, type MigrateTargets } from "./plan.js";
 import { applyUnits, buildReport, checkInput, MIGRATE_SQL_FILE, resultFence, resultSql, type MigrateOptions, type MigrateReport, type UnitWriter } from "./engine.js";
 import type { TableConversion } from "./toast/table.js";
@@ -35,17 +34,6 @@ const targetsOf = (o: MigrateOptions): MigrateTargets => ({ toast: o.toast, btre
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Commit done: drop the originals, give pg_control its final name, remove the journal (each step idempotent). */
-function finishCommitted(j: Journal, pgdata: string, reason: string | null, fsync: boolean): ControlNameAction {
-  j.dropOriginals();
-  const inputWasRenamed = j.fencedFrom === CONTROL_NAMES.renamed;
-  const action = existsSync(join(pgdata, "global", CONTROL_NAMES.incomplete))
-    ? unfenceOutput(pgdata, inputWasRenamed, reason, fsync)
-    : controlAction(join(pgdata, "global", reason ? CONTROL_NAMES.renamed : CONTROL_NAMES.plain), inputWasRenamed, reason);
-  j.remove();
-  return action;
 }
 
 export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<MigrateReport> {
@@ -93,9 +81,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
     }
     const journal = j;
     const prior = journal.results() as Map<string, TableConversion | IndexConversion>;
-    let reason: string | null;
-    if (journal.committed) reason = journal.committed.reason;
-    else {
+    if (!journal.committed) {
       const writer: UnitWriter = {
         root: pgdata,
         owner,
@@ -121,7 +107,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
         if (!(e instanceof FormatError)) throw e;
         throw new FormatError(e.code, e.message, e.location, `${e.detail ? e.detail + "; " : ""}every change was undone: ${pgdata} holds its original files`);
       }
-      reason = resultFence(plan, o, writer, results);
+      const reason = resultFence(plan, o, writer, results);
       const sqlPath = join(pgdata, MIGRATE_SQL_FILE);
       const sql = new TextEncoder().encode(resultSql(plan, o, pgdata));
       if (existsSync(sqlPath)) journal.replaceFile(sqlPath, sql);
@@ -129,7 +115,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
       journal.commit(reason);
     }
     const records = journal.records.length;
-    const action = finishCommitted(journal, pgdata, reason, fsync);
+    const action = journal.finish(fsync);
     return buildReport(plan, o, {
       input: pgdata,
       output: pgdata,

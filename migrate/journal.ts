@@ -24,7 +24,8 @@
 //                                        file and renamed, the original bytes kept in the journal
 //   j.commit(reason)                     the point of no return: null (stock formats only) or why a
 //                                        stock server must still not start (pg_control.pgdisk)
-//   j.finish()                           originals dropped, the fence comes down, journal removed;
+//   j.finish()                           originals dropped, the fence comes down (pg_control, or
+//                                        pg_control.pgdisk per the commit's reason), journal removed;
 //                                        after a crash past commit, open() + finish() completes it
 //   j.abort()                            every step undone, newest first, the fence down, journal
 //                                        removed: the directory holds its original bytes again
@@ -37,6 +38,7 @@ import { CONTROL_NAMES, controlFileName, type ControlName } from "../formats/cat
 import { decodeControlFile, encodeControlFile, PG_CONTROL_FILE_SIZE, type ControlFileFields } from "../formats/storage/control-file.js";
 import { ownPath, type ClusterOwner } from "./file-owner.js";
 import { faultPoint } from "./fault-point.js";
+import { controlAction, unfenceOutput, type ControlNameAction } from "./control-name.js";
 import { fsyncPath } from "./fsync.js";
 
 export const JOURNAL_FILE = "pgdisk_journal";
@@ -58,9 +60,9 @@ export type JournalRecord =
   | { kind: "undone"; from: number }
   | { kind: "commit"; reason: string | null };
 
-/** Write a whole file durably (not yet under its final name). */
-function writeDurably(path: string, bytes: Uint8Array, owner: ClusterOwner): void {
-  const fd = openSync(path, "w", owner.fileMode);
+/** Write bytes to a file ("w": anew, "a": at its end) and fsync it. */
+function writeSynced(path: string, flags: "w" | "a", bytes: Uint8Array, mode = 0o600): void {
+  const fd = openSync(path, flags, mode);
   try {
     let done = 0;
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
@@ -68,6 +70,11 @@ function writeDurably(path: string, bytes: Uint8Array, owner: ClusterOwner): voi
   } finally {
     closeSync(fd);
   }
+}
+
+/** Write a whole file durably (not yet under its final name), owned as the cluster's files. */
+function writeDurably(path: string, bytes: Uint8Array, owner: ClusterOwner): void {
+  writeSynced(path, "w", bytes, owner.fileMode);
   ownPath(path, owner, "file");
 }
 
@@ -232,14 +239,7 @@ export class Journal {
 
   appendToFile(path: string, bytes: Uint8Array): void {
     this.append({ kind: "append", path, length: statSync(path).size });
-    const fd = openSync(path, "a");
-    try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeSynced(path, "a", bytes);
   }
 
   removeFile(path: string): void {
@@ -282,15 +282,32 @@ export class Journal {
     this.append({ kind: "commit", reason });
   }
 
-  /** After commit: drop the originals kept for undo, remove the journal (the caller takes the fence down first, see in-place.ts). */
-  dropOriginals(): void {
+  /**
+   * After commit: drop the originals kept for undo, give pg_control its final name (pg_control, or
+   * pg_control.pgdisk when the commit's reason says a stock server must still not start), remove
+   * the journal. Each step is idempotent: after a crash here, open() and finish() again.
+   */
+  finish(fsync = true): ControlNameAction {
+    const committed = this.committed;
+    if (!committed) throw new FormatError("JOURNAL_NOT_COMMITTED", `finish() before commit() in ${join(this.pgdata, JOURNAL_FILE)}`);
+    this.dropOriginals();
+    const inputWasRenamed = this.fencedFrom === CONTROL_NAMES.renamed;
+    const global = join(this.pgdata, "global");
+    const action = existsSync(join(global, CONTROL_NAMES.incomplete))
+      ? unfenceOutput(this.pgdata, inputWasRenamed, committed.reason, fsync)
+      : controlAction(join(global, committed.reason ? CONTROL_NAMES.renamed : CONTROL_NAMES.plain), inputWasRenamed, committed.reason);
+    this.remove();
+    return action;
+  }
+
+  private dropOriginals(): void {
     for (const r of this.live()) {
       if (r.kind === "replace" || r.kind === "remove") rmSync(this.abs(r.path) + ORIG, { force: true });
       if (r.kind === "fork") for (let s = 0; s < r.segments; s++) rmSync(segment(this.abs(r.path), s) + ORIG, { force: true });
     }
   }
 
-  /** Remove the journal itself: the last step of finishing or aborting. */
+  /** Remove the journal itself: the last step of finishing or aborting (or of a run that changed nothing). */
   remove(): void {
     closeSync(this.fd);
     rmSync(join(this.pgdata, JOURNAL_FILE), { force: true });
