@@ -45,7 +45,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
   assertCanWriteAs(owner, pgdata);
   const lock = lockInput(pgdata);
   try {
-    let j: Journal | null = Journal.exists(pgdata) ? Journal.open(pgdata, owner) : null;
+    let j: Journal | null = Journal.exists(pgdata) ? Journal.open(pgdata, owner, fsync) : null;
     if (j?.changedNothing) {
       // killed before the fence went up: nothing was changed, start again
       j.remove();
@@ -61,7 +61,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
       checkInput(cluster, plan, plan.units, checksums, progress);
       // the new files of each unit stand beside the originals until commit
       assertFreeSpace(pgdata, plan.bytes, "converting in place");
-      j = Journal.create(pgdata, wanted, owner);
+      j = Journal.create(pgdata, wanted, owner, fsync);
       j.fenceUp();
     } else {
       if (!sameJson(j.plan, wanted)) {

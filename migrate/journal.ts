@@ -4,8 +4,10 @@
 // it announces is acted on, so after a crash the journal names every change that may have begun.
 //
 // API (plain data; paths are absolute, stored relative to the data directory):
-//   Journal.create(pgdata, plan, owner)  first record: the plan (any JSON the writer compares on resume)
-//   Journal.open(pgdata)                 the journal an interrupted run left (Journal.exists() first)
+//   Journal.create(pgdata, plan, owner, sync?)  first record: the plan (any JSON the writer compares
+//                                        on resume); sync false (--no-sync): no fsync at all, safe
+//                                        against a killed process, not against a machine crash
+//   Journal.open(pgdata, owner, sync?)   the journal an interrupted run left (Journal.exists() first)
 //   j.fenceUp()                          pg_control renamed to pg_control.pgdisk-incomplete: no server
 //                                        starts until finish(); call it before the first change
 //   j.beginUnit(key) / j.endUnit(key, result)
@@ -61,28 +63,28 @@ export type JournalRecord =
   | { kind: "commit"; reason: string | null };
 
 /** Write bytes to a file ("w": anew, "a": at its end) and fsync it. */
-function writeSynced(path: string, flags: "w" | "a", bytes: Uint8Array, mode = 0o600): void {
+function writeSynced(path: string, flags: "w" | "a", bytes: Uint8Array, sync: boolean, mode = 0o600): void {
   const fd = openSync(path, flags, mode);
   try {
     let done = 0;
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-    fsyncSync(fd);
+    if (sync) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
 /** Write a whole file durably (not yet under its final name), owned as the cluster's files. */
-function writeDurably(path: string, bytes: Uint8Array, owner: ClusterOwner): void {
-  writeSynced(path, "w", bytes, owner.fileMode);
+function writeDurably(path: string, bytes: Uint8Array, owner: ClusterOwner, sync: boolean): void {
+  writeSynced(path, "w", bytes, sync, owner.fileMode);
   ownPath(path, owner, "file");
 }
 
 /** Rename tmp over path, durably (the directory fsynced). */
-function switchInto(tmp: string, path: string): void {
-  fsyncPath(dirname(path));
+function switchInto(tmp: string, path: string, sync: boolean): void {
+  if (sync) fsyncPath(dirname(path));
   renameSync(tmp, path);
-  fsyncPath(dirname(path));
+  if (sync) fsyncPath(dirname(path));
 }
 
 /** Put the kept original back (a no-op rename when both names are one inode, so the link is then removed). */
@@ -102,6 +104,8 @@ export class Journal {
     readonly pgdata: string,
     readonly records: JournalRecord[],
     private readonly owner: ClusterOwner,
+    /** fsync records, files and directories (false: --no-sync, safe against a kill, not a machine crash) */
+    private readonly sync: boolean,
   ) {
     this.fd = openSync(join(pgdata, JOURNAL_FILE), "a");
   }
@@ -110,18 +114,18 @@ export class Journal {
     return existsSync(join(pgdata, JOURNAL_FILE));
   }
 
-  static create(pgdata: string, plan: unknown, owner: ClusterOwner): Journal {
+  static create(pgdata: string, plan: unknown, owner: ClusterOwner, sync = true): Journal {
     const file = join(pgdata, JOURNAL_FILE);
     if (existsSync(file)) throw new FormatError("JOURNAL_PRESENT", `${file} exists: an in-place run was interrupted; rerun it or abort it first`, { file });
-    writeDurably(file, new Uint8Array(), owner);
-    fsyncPath(pgdata);
-    const j = new Journal(pgdata, [], owner);
+    writeDurably(file, new Uint8Array(), owner, sync);
+    if (sync) fsyncPath(pgdata);
+    const j = new Journal(pgdata, [], owner, sync);
     j.append({ kind: "plan", plan });
     return j;
   }
 
   /** The records an interrupted run left (a torn last line, from a crash while it was written, is dropped). */
-  static open(pgdata: string, owner: ClusterOwner): Journal {
+  static open(pgdata: string, owner: ClusterOwner, sync = true): Journal {
     const file = join(pgdata, JOURNAL_FILE);
     const records: JournalRecord[] = [];
     const text = readFileSync(file, "utf8");
@@ -136,15 +140,19 @@ export class Journal {
       }
     }
     if (records[0]?.kind !== "plan") throw new FormatError("JOURNAL_DAMAGED", `${file} does not begin with a plan record`, { file });
-    const j = new Journal(pgdata, records, owner);
+    const j = new Journal(pgdata, records, owner, sync);
     // rewrite it whole when a torn line was dropped, so that appends start on a line of their own
     if (text.length && !text.endsWith("\n")) {
       closeSync(j.fd);
-      writeDurably(file + TMP, new TextEncoder().encode(records.map((r) => JSON.stringify(r) + "\n").join("")), owner);
-      switchInto(file + TMP, file);
+      writeDurably(file + TMP, new TextEncoder().encode(records.map((r) => JSON.stringify(r) + "\n").join("")), owner, sync);
+      switchInto(file + TMP, file, sync);
       j.fd = openSync(file, "a");
     }
     return j;
+  }
+
+  private syncPath(path: string): void {
+    if (this.sync) fsyncPath(path);
   }
 
   get plan(): unknown {
@@ -185,7 +193,7 @@ export class Journal {
     const bytes = new TextEncoder().encode(line);
     let done = 0;
     while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
-    fsyncSync(this.fd);
+    if (this.sync) fsyncSync(this.fd);
     this.records.push(JSON.parse(line) as JournalRecord);
     faultPoint(`journal-${this.records.length}`);
   }
@@ -207,7 +215,7 @@ export class Journal {
     this.append({ kind: "fence", from });
     const global = join(this.pgdata, "global");
     renameSync(join(global, from), join(global, CONTROL_NAMES.incomplete));
-    fsyncPath(global);
+    this.syncPath(global);
   }
 
   beginUnit(key: string): void {
@@ -219,33 +227,33 @@ export class Journal {
     const start = this.records.map((r) => r.kind === "unit" && r.key === key).lastIndexOf(true);
     const dirs = new Set<string>();
     for (const r of this.records.slice(start)) if ("path" in r) dirs.add(dirname(this.abs(r.path)));
-    for (const d of dirs) fsyncPath(d);
+    for (const d of dirs) this.syncPath(d);
     this.append({ kind: "unit-done", key, result });
   }
 
   createFile(path: string, bytes: Uint8Array): void {
     this.append({ kind: "create", path });
-    writeDurably(path + TMP, bytes, this.owner);
-    switchInto(path + TMP, path);
+    writeDurably(path + TMP, bytes, this.owner, this.sync);
+    switchInto(path + TMP, path, this.sync);
   }
 
   replaceFile(path: string, bytes: Uint8Array): void {
     this.append({ kind: "replace", path });
-    writeDurably(path + TMP, bytes, this.owner);
+    writeDurably(path + TMP, bytes, this.owner, this.sync);
     rmSync(path + ORIG, { force: true });
     linkSync(path, path + ORIG);
-    switchInto(path + TMP, path);
+    switchInto(path + TMP, path, this.sync);
   }
 
   appendToFile(path: string, bytes: Uint8Array): void {
     this.append({ kind: "append", path, length: statSync(path).size });
-    writeSynced(path, "a", bytes);
+    writeSynced(path, "a", bytes, this.sync);
   }
 
   removeFile(path: string): void {
     this.append({ kind: "remove", path });
     renameSync(path, path + ORIG);
-    fsyncPath(dirname(path));
+    this.syncPath(dirname(path));
   }
 
   guardFork(path: string): void {
@@ -256,7 +264,7 @@ export class Journal {
       rmSync(segment(path, s) + ORIG, { force: true });
       linkSync(segment(path, s), segment(path, s) + ORIG);
     }
-    fsyncPath(dirname(path));
+    this.syncPath(dirname(path));
   }
 
   /** Change pg_control's fields (its CRC recomputed), whatever name it has now. */
@@ -268,8 +276,8 @@ export class Journal {
     edit(fields);
     const bytes = encodeControlFile(fields, { fileSize: original.length || PG_CONTROL_FILE_SIZE });
     this.append({ kind: "control", original: Buffer.from(original).toString("base64") });
-    writeDurably(file + TMP, bytes, this.owner);
-    switchInto(file + TMP, file);
+    writeDurably(file + TMP, bytes, this.owner, this.sync);
+    switchInto(file + TMP, file, this.sync);
   }
 
   private controlPath(): string {
@@ -311,7 +319,7 @@ export class Journal {
   remove(): void {
     closeSync(this.fd);
     rmSync(join(this.pgdata, JOURNAL_FILE), { force: true });
-    fsyncPath(this.pgdata);
+    this.syncPath(this.pgdata);
   }
 
   /** Undo one record's step (idempotent). */
@@ -344,20 +352,20 @@ export class Journal {
       }
       case "control": {
         const file = this.controlPath();
-        writeDurably(file + TMP, new Uint8Array(Buffer.from(r.original, "base64")), this.owner);
-        switchInto(file + TMP, file);
+        writeDurably(file + TMP, new Uint8Array(Buffer.from(r.original, "base64")), this.owner, this.sync);
+        switchInto(file + TMP, file, this.sync);
         break;
       }
       case "fence": {
         const global = join(this.pgdata, "global");
         if (existsSync(join(global, CONTROL_NAMES.incomplete))) renameSync(join(global, CONTROL_NAMES.incomplete), join(global, r.from));
-        fsyncPath(global);
+        this.syncPath(global);
         break;
       }
       default:
         return;
     }
-    if (path) fsyncPath(dirname(path));
+    if (path) this.syncPath(dirname(path));
   }
 
   /** Undo the records from index `from` on (not those already undone), newest first, and record it. */

@@ -158,6 +158,20 @@ test("in place, kill -9 after every journal record and inside a unit: no stock s
   }
 });
 
+test("in place, SIGTERM and SIGINT: a stop at the next safe point (exit 143, 130), the cluster fenced, the rerun resumes to the same bytes", () => {
+  for (const [signal, status] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+    const pgdata = copy(`stop-${signal}`);
+    const r = migrateCli(forward(pgdata, "--in-place"), { PGDISK_FAULT_AT: `relation-done:${signal}` });
+    assert.equal(r.status, status, r.stderr);
+    assert.match(r.stderr, /INTERRUPTED: .*rerun the same command to resume/s);
+    assert.ok(existsSync(join(pgdata, "pgdisk_journal")));
+    assertServerRefuses(pgdata);
+    run(forward(pgdata, "--in-place"));
+    assert.deepEqual(digests(pgdata), forwardResult, `${signal}: resumed`);
+    removeDirs(join(pgdata, ".."));
+  }
+});
+
 test("in place, kill -9 after every journal record, then --abort: every file has its original bytes", () => {
   for (let k = 1; k < forwardRecords; k++) {
     const pgdata = copy(`abort-${k}`);
