@@ -23,8 +23,6 @@ interface LoadCliOptions {
   quiet?: boolean;
 }
 
-/** Refusals of the loader (exit 1); bad input and unique violations are exit 2. */
-const OPERATIONAL = ["LOAD_UNSUPPORTED", "LOAD_NEEDS_TOAST", "BAD_RELOPTION", "BT_VERSION_TOO_OLD", "REL_PARTIAL_BLOCK", "BLOCK_SIZE_UNSUPPORTED"];
 
 export function makeLoadCommand(): Command {
   return new Command("load")
@@ -65,7 +63,7 @@ Examples:
   pgdisk load --pgdata /srv/pg -d app -t public.users --format csv --header --columns id,name users.csv`,
     )
     .action((file: string, o: LoadCliOptions) =>
-      runMigrateAction(OPERATIONAL, async (abort) => {
+      runMigrateAction(async (abort) => {
         const tty = !o.quiet && !o.json && process.stderr.isTTY;
         const t0 = performance.now();
         const total = file === "-" ? 0 : statSync(file).size;

@@ -3,8 +3,7 @@
 // impossible request, 2 for damage in the input, 128 + the signal's number when stopped.
 import { constants } from "node:os";
 import { FormatError } from "../formats/schema/errors.js";
-import { EXIT_USAGE, reportError } from "../cli/exit.js";
-import { GATE_CODES } from "./safety.js";
+import { reportError } from "../cli/exit.js";
 
 /** The safety rules every converter's --help states (docs/migrate-safety.md has the whole list). */
 export const SAFETY_HELP = `Safety (docs/migrate-safety.md): the input must be stopped, shut down cleanly as a primary, with
@@ -15,20 +14,17 @@ and its own pg_wal; nothing is written through a link into the input. New files 
 data directory's owner with its modes. Until the run ends the output carries PGDISK_INCOMPLETE
 and global/pg_control.pgdisk-incomplete, so no server starts on an interrupted output; SIGINT
 and SIGTERM stop at the next safe point and remove it (exit 130, 143). For the whole run pgdisk
-holds the input's postmaster.pid, so no server starts on the input while it is read.`;
+holds the input's postmaster.pid, so no server starts on the input while it is read. In place
+(--in-place), every step is journaled first (PGDATA/pgdisk_journal) and pg_control is named
+pg_control.pgdisk-incomplete until the end: after a crash or a stop, rerun the same command to
+resume, or undo everything with pgdisk migrate --abort --pgdata DIR.`;
 
-/** Errors that mean "cannot do what was asked here", not damage in the input: exit 1. */
-const OPERATIONAL = new Set<string>([
-  ...GATE_CODES, "USAGE", "OUTPUT_EXISTS", "OUTPUT_INSIDE_INPUT", "OUTPUT_COPY_FAILED", "INPUT_SYMLINK_UNSUPPORTED", "RELATION_NOT_FOUND",
-  "RELATION_AMBIGUOUS", "RELATION_HAS_NO_STORAGE", "DATABASE_NOT_FOUND", "CLUSTER_NOT_FOUND", "CONTROL_MISSING", "CLUSTER_UNSUPPORTED_VERSION",
-]);
-
-/** Run a conversion with signal handling; `extraOperational` are the converter's own exit-1 codes. */
-export async function runMigrateAction(extraOperational: readonly string[], run: (abort: AbortSignal) => Promise<void>): Promise<void> {
+/** Run a writer with signal handling; the exit status is the error code's class (cli/exit.ts). */
+export async function runMigrateAction(run: (abort: AbortSignal) => Promise<void>): Promise<void> {
   const ac = new AbortController();
   const stop = (sig: NodeJS.Signals): void => {
     if (ac.signal.aborted) return;
-    process.stderr.write(`pgdisk: ${sig} received: stopping at the next safe point and removing the output\n`);
+    process.stderr.write(`pgdisk: ${sig} received: stopping at the next safe point (an output is removed; a cluster converted in place stays fenced, to resume or --abort)\n`);
     ac.abort(sig);
   };
   process.on("SIGINT", stop);
@@ -38,7 +34,7 @@ export async function runMigrateAction(extraOperational: readonly string[], run:
   } catch (e) {
     const code = reportError(e);
     if (e instanceof FormatError && e.code === "INTERRUPTED") process.exitCode = 128 + constants.signals[ac.signal.reason as NodeJS.Signals];
-    else process.exitCode = e instanceof FormatError && (OPERATIONAL.has(e.code) || extraOperational.includes(e.code)) ? EXIT_USAGE : code;
+    else process.exitCode = code;
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

@@ -2,7 +2,7 @@
 // started by a stock server, so its global/pg_control is named pg_control.pgdisk; converting back
 // restores the name once neither format remains anywhere. An output being written carries
 // pg_control.pgdisk-incomplete (output-copy.ts); unfenceOutput() gives it its final name, last.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "../formats/catalog/cluster.js";
 import { CONTROL_NAMES } from "../formats/catalog/control.js";
@@ -15,6 +15,7 @@ import { decodeChunk } from "../formats/toast/chunk.js";
 import { VARTAG_DIRECT } from "../formats/varlena/varlena.js";
 import { INCOMPLETE_MARKER } from "./output-copy.js";
 import { faultPoint } from "./fault-point.js";
+import { fsyncPath } from "./fsync.js";
 
 type Found = { found: boolean; where?: string };
 
@@ -138,16 +139,6 @@ export function fenceReason(out: string, f: FenceFacts): string | null {
   return null;
 }
 
-/** fsync a file or a directory (after a rename in it). */
-export function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The last step of every conversion: the output's files are complete (and fsynced), so give
  * pg_control its final name (pg_control.pgdisk while `reason` says a stock server must not start
@@ -162,6 +153,11 @@ export function unfenceOutput(out: string, inputWasRenamed: boolean, reason: str
   if (fsync) fsyncPath(global);
   rmSync(join(out, INCOMPLETE_MARKER), { force: true });
   if (fsync) fsyncPath(out);
+  return controlAction(file, inputWasRenamed, reason);
+}
+
+/** What giving pg_control its final name (`file`) did, for the report. */
+export function controlAction(file: string, inputWasRenamed: boolean, reason: string | null): ControlNameAction {
   if (reason) {
     return inputWasRenamed
       ? { action: "kept-renamed", file, reason }

@@ -11,7 +11,9 @@ export type FaultPoint =
   /** pgdisk load: everything staged and fsynced, the switch not begun */
   | "load-staged"
   /** pgdisk load: the switch's first step done, the others not */
-  | "load-switching";
+  | "load-switching"
+  /** the journal's record N is durable, its step not yet begun (migrate/journal.ts) */
+  | `journal-${number}`;
 
 export function faultPoint(point: FaultPoint): void {
   const want = process.env.PGDISK_FAULT_AT;

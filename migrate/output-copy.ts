@@ -8,13 +8,17 @@
 //  - fenced from the first write: OUT/PGDISK_INCOMPLETE is written first and pg_control is
 //    copied as global/pg_control.pgdisk-incomplete, so no server starts on an output that was
 //    interrupted (even by kill -9); unfenceOutput() gives pg_control its final name last.
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FormatError } from "../formats/schema/errors.js";
 import { CONTROL_NAMES } from "../formats/catalog/control.js";
 import { clusterOwner, ownPath, type ClusterOwner } from "./file-owner.js";
 import { runCommand } from "./interrupt.js";
 import { faultPoint } from "./fault-point.js";
+import { assertSameFilesystem, cpFlags, existingAncestor, reflinksWork, type CopyMode } from "./copy-mode.js";
+
+/** The name the input's pg_control gets while a --copy-mode link output shares its files (pg_upgrade's). */
+export const LINKED_INPUT_CONTROL = "pg_control.old";
 
 /** The marker an unfinished output carries (with pg_control under CONTROL_NAMES.incomplete). */
 export const INCOMPLETE_MARKER = "PGDISK_INCOMPLETE";
@@ -36,6 +40,11 @@ export interface OutputPlan {
   walLink: string | null;
   /** directories created outside OUT (removed with it when the conversion fails) */
   outside: string[];
+  /** how untouched files are made (clone downgraded to copy where reflinks do not work) */
+  mode: CopyMode;
+  notes: string[];
+  /** link mode: the input's pg_control was renamed (from, to), undone when the conversion fails */
+  inputFence: { from: string; to: string } | null;
 }
 
 const isInside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir + "/");
@@ -83,7 +92,7 @@ function assertFreshDir(dir: string, what: string): void {
 }
 
 /** Check everything the copy needs, write nothing: where each tablespace and pg_wal goes. */
-export function planOutputCopy(srcPgdata: string, outPgdata: string, tablespaceMap: ReadonlyMap<number, string> = new Map()): OutputPlan {
+export function planOutputCopy(srcPgdata: string, outPgdata: string, tablespaceMap: ReadonlyMap<number, string> = new Map(), wantMode: CopyMode = "clone"): OutputPlan {
   const input = realpathSync(srcPgdata);
   const output = realPath(outPgdata);
   if (isInside(output, input)) throw new FormatError("OUTPUT_INSIDE_INPUT", `the output ${output} must not be the input cluster or inside it`, { file: output });
@@ -125,7 +134,17 @@ export function planOutputCopy(srcPgdata: string, outPgdata: string, tablespaceM
     if (isInside(t.output, output)) throw new FormatError("USAGE", `the directory ${t.output} for tablespace ${t.oid} must be outside the output data directory ${output}`, { file: t.output });
     assertFreshDir(t.output, `the directory for tablespace ${t.oid}`);
   }
-  return { input, output, owner, tablespaces, walLink, outside: [] };
+  let mode = wantMode;
+  const notes: string[] = [];
+  if (mode === "link") {
+    assertSameFilesystem(input, output);
+    for (const t of tablespaces) assertSameFilesystem(t.input, t.output);
+  }
+  if (mode === "clone" && !reflinksWork(existingAncestor(dirname(output)))) {
+    mode = "copy";
+    notes.push(`the filesystem of ${existingAncestor(dirname(output))} has no reflinks (FICLONE): files are copied`);
+  }
+  return { input, output, owner, tablespaces, walLink, outside: [], mode, notes, inputFence: null };
 }
 
 /** Make parent directories of an outside directory (recorded for removal), owned by the cluster's owner. */
@@ -138,7 +157,17 @@ function makeParents(dir: string, plan: OutputPlan): void {
   plan.outside.push(parent);
 }
 
-const cp = (args: string[], abort: AbortSignal | undefined): Promise<void> => runCommand("cp", ["-a", "--reflink=auto", ...args], abort);
+const cp = (args: string[], abort: AbortSignal | undefined, flags: string[] = ["-a", "--reflink=auto"]): Promise<void> => runCommand("cp", [...flags, ...args], abort);
+
+/** Relation files of global/ (a filenode, a fork, a segment): linked in link mode; the rest is copied. */
+const isRelationFile = (name: string): boolean => /^\d+(_[a-z]+)?(\.\d+)?$/.test(name);
+
+/** Link mode: the input's pg_control renamed as pg_upgrade --link does, so the input is not started while the output shares its files. */
+function fenceLinkedInput(plan: OutputPlan, control: string): void {
+  const global = join(plan.input, "global");
+  renameSync(join(global, control), join(global, LINKED_INPUT_CONTROL));
+  plan.inputFence = { from: control, to: LINKED_INPUT_CONTROL };
+}
 
 /** Copy the input as the plan says, fenced as incomplete from the first file written. */
 export async function makeOutputCopy(plan: OutputPlan, abort?: AbortSignal): Promise<void> {
@@ -150,36 +179,41 @@ export async function makeOutputCopy(plan: OutputPlan, abort?: AbortSignal): Pro
   writeFileSync(marker, `pgdisk is writing (or was interrupted writing) this cluster from ${input}, pid ${process.pid}, started ${new Date().toISOString()}.\nIt is not a usable cluster: remove it and run the conversion again.\n`);
   ownPath(marker, owner, "file");
   faultPoint("copy-started");
+  const flags = (kind: "data" | "other"): string[] => cpFlags(plan.mode, kind);
+  // global/ first: pg_control arrives under the incomplete name, then (link mode) the input is fenced
+  ownedDirLike(join(input, "global"), join(output, "global"), owner);
+  const control = (Object.values(CONTROL_NAMES) as string[]).find((n) => existsSync(join(input, "global", n)));
+  if (control) await cp([join(input, "global", control), join(output, "global", CONTROL_NAMES.incomplete)], abort, flags("other"));
+  if (plan.mode === "link" && control) fenceLinkedInput(plan, control);
+  const globals = readdirSync(join(input, "global")).filter((n) => !(Object.values(CONTROL_NAMES) as string[]).includes(n) && n !== LINKED_INPUT_CONTROL);
+  const [globalData, globalOther] = [globals.filter(isRelationFile), globals.filter((n) => !isRelationFile(n))];
+  if (globalData.length) await cp([...globalData.map((n) => join(input, "global", n)), join(output, "global") + "/"], abort, flags("data"));
+  if (globalOther.length) await cp([...globalOther.map((n) => join(input, "global", n)), join(output, "global") + "/"], abort, flags("other"));
   const plain: string[] = [];
   for (const name of readdirSync(input).sort()) {
-    if (name === "postmaster.pid" || name === "global" || name === "pg_tblspc" || name === "pg_wal") continue;
+    if (name === "postmaster.pid" || name === "global" || name === "pg_tblspc" || name === "pg_wal" || name === "base") continue;
     plain.push(join(input, name));
   }
-  if (plain.length) await cp([...plain, output + "/"], abort);
-  // global/: everything but pg_control, which arrives under the incomplete name
-  ownedDirLike(join(input, "global"), join(output, "global"), owner);
-  const globals = readdirSync(join(input, "global")).filter((n) => !(Object.values(CONTROL_NAMES) as string[]).includes(n));
-  if (globals.length) await cp([...globals.map((n) => join(input, "global", n)), join(output, "global") + "/"], abort);
-  const control = (Object.values(CONTROL_NAMES) as string[]).find((n) => existsSync(join(input, "global", n)));
-  if (control) await cp([join(input, "global", control), join(output, "global", CONTROL_NAMES.incomplete)], abort);
+  if (existsSync(join(input, "base"))) await cp([join(input, "base"), output + "/"], abort, flags("data"));
+  if (plain.length) await cp([...plain, output + "/"], abort, flags("other"));
   // pg_wal: a directory of the output's own, whether or not the input's is a link
   if (plan.walLink) {
     ownedDirLike(plan.walLink, join(output, "pg_wal"), owner);
-    await cp([plan.walLink + "/.", join(output, "pg_wal")], abort);
-  } else if (existsSync(join(input, "pg_wal"))) await cp([join(input, "pg_wal"), output + "/"], abort);
+    await cp([plan.walLink + "/.", join(output, "pg_wal")], abort, flags("other"));
+  } else if (existsSync(join(input, "pg_wal"))) await cp([join(input, "pg_wal"), output + "/"], abort, flags("other"));
   // pg_tblspc/: in-place tablespaces copied, linked ones copied to their own directories
   if (existsSync(join(input, "pg_tblspc"))) {
     ownedDirLike(join(input, "pg_tblspc"), join(output, "pg_tblspc"), owner);
     for (const name of readdirSync(join(input, "pg_tblspc"))) {
       const t = plan.tablespaces.find((x) => String(x.oid) === name);
       if (!t) {
-        await cp([join(input, "pg_tblspc", name), join(output, "pg_tblspc") + "/"], abort);
+        await cp([join(input, "pg_tblspc", name), join(output, "pg_tblspc") + "/"], abort, flags("data"));
         continue;
       }
       makeParents(t.output, plan);
       if (existsSync(t.output)) rmdirSync(t.output);
       plan.outside.push(t.output);
-      await cp([t.input, t.output], abort);
+      await cp([t.input, t.output], abort, flags("data"));
       const link = join(output, "pg_tblspc", name);
       symlinkSync(t.output, link);
       ownPath(link, owner, "link");
@@ -201,6 +235,11 @@ function ownedDirLike(src: string, dst: string, owner: ClusterOwner): void {
  */
 export function abandonOutput(plan: OutputPlan, e: unknown): unknown {
   rmSync(plan.output, { recursive: true, force: true });
+  if (plan.inputFence) {
+    const global = join(plan.input, "global");
+    if (existsSync(join(global, plan.inputFence.to))) renameSync(join(global, plan.inputFence.to), join(global, plan.inputFence.from));
+    plan.inputFence = null;
+  }
   for (const d of [...plan.outside].reverse()) {
     if (lstatSync(d, { throwIfNoEntry: false })) rmSync(d, { recursive: true, force: true });
   }

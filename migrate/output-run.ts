@@ -10,6 +10,7 @@ import { assertCanWriteAs, ownPath } from "./file-owner.js";
 import { abandonOutput, makeOutputCopy, planOutputCopy, type OutputPlan } from "./output-copy.js";
 import { unfenceOutput, type ControlNameAction } from "./control-name.js";
 import { lockInput } from "./input-lock.js";
+import type { CopyMode } from "./copy-mode.js";
 
 export interface OutputRunOptions {
   pgdata: string;
@@ -19,6 +20,8 @@ export interface OutputRunOptions {
   /** stop at the next safe point when aborted (the CLI aborts on SIGINT/SIGTERM) */
   abort?: AbortSignal;
   progress?: (message: string) => void;
+  /** how the output's untouched files are made (default clone; copy-mode.ts) */
+  copyMode?: CopyMode;
 }
 
 export interface PreparedOutput {
@@ -35,7 +38,7 @@ export interface PreparedOutput {
  */
 export async function withPreparedOutput<T>(o: OutputRunOptions, work: (p: PreparedOutput) => Promise<T>): Promise<T> {
   const control = assertClusterStopped(resolve(o.pgdata));
-  const plan = planOutputCopy(o.pgdata, o.out, o.tablespaceMap);
+  const plan = planOutputCopy(o.pgdata, o.out, o.tablespaceMap, o.copyMode ?? "clone");
   assertCanWriteAs(plan.owner, plan.input);
   const lock = lockInput(plan.input);
   try {
@@ -47,7 +50,8 @@ export async function withPreparedOutput<T>(o: OutputRunOptions, work: (p: Prepa
 
 /** Copy the input, run the conversion in the copy; on any failure (or a stop) remove the output. */
 export async function convertInCopy<T>(p: PreparedOutput, o: OutputRunOptions, body: () => Promise<T>): Promise<T> {
-  o.progress?.(`copying ${p.input} to ${p.output}${p.plan.tablespaces.length ? ` (tablespaces to ${p.plan.tablespaces.map((t) => t.output).join(", ")})` : ""}`);
+  for (const n of p.plan.notes) o.progress?.(n);
+  o.progress?.(`${p.plan.mode === "link" ? "linking" : p.plan.mode === "clone" ? "cloning" : "copying"} ${p.input} to ${p.output}${p.plan.tablespaces.length ? ` (tablespaces to ${p.plan.tablespaces.map((t) => t.output).join(", ")})` : ""}`);
   try {
     await makeOutputCopy(p.plan, o.abort);
     return await body();

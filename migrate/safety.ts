@@ -10,11 +10,13 @@ import { FormatError } from "../formats/schema/errors.js";
 import { CONTROL_NAMES, readControlFile, type ControlSummary } from "../formats/catalog/control.js";
 import { xlogRecPtrText } from "../formats/storage/control-file.js";
 import { LOCK_TAG } from "./input-lock.js";
+import { JOURNAL_FILE } from "./journal.js";
 
 /** Every code the gate throws: an operational refusal (exit 1), not damage. */
 export const GATE_CODES = [
   "CLUSTER_RUNNING", "CLUSTER_SINGLE_USER_RUNNING", "CLUSTER_NOT_CLEAN", "CLUSTER_IN_RECOVERY", "CLUSTER_BACKUP_LABEL",
   "CLUSTER_STANDBY_SIGNAL", "CLUSTER_RECOVERY_SIGNAL", "CLUSTER_INCOMPLETE_OUTPUT", "CLUSTER_OWNER_MISMATCH", "CLUSTER_LOCKED_BY_PGDISK", "CLUSTER_STALE_LOCK",
+  "CLUSTER_JOURNAL_PRESENT",
 ] as const;
 
 function processAlive(pid: number): boolean {
@@ -68,15 +70,28 @@ const RECOVERY_FILES = [
   },
 ] as const;
 
-/** Throws one of GATE_CODES (with what to do) unless the cluster is safe to read offline for a conversion. */
-export function assertClusterStopped(pgdata: string): ControlSummary {
+/**
+ * Throws one of GATE_CODES (with what to do) unless the cluster is safe to read offline for a
+ * conversion. `journaled`: the caller resumes or aborts an in-place run, so its journal and the
+ * pg_control it fenced are expected; any other caller is refused a cluster with a journal.
+ */
+export function assertClusterStopped(pgdata: string, opts: { journaled?: boolean } = {}): ControlSummary {
   assertNoLiveServer(pgdata);
+  const journal = join(pgdata, JOURNAL_FILE);
+  const hasJournal = existsSync(journal);
+  if (hasJournal && !opts.journaled) {
+    throw new FormatError(
+      "CLUSTER_JOURNAL_PRESENT",
+      `${pgdata} holds the journal of an interrupted in-place conversion (${JOURNAL_FILE}); rerun the same pgdisk migrate --in-place command to finish it, or undo it with pgdisk migrate --abort --pgdata ${pgdata}`,
+      { file: journal },
+    );
+  }
   for (const r of RECOVERY_FILES) {
     const path = join(pgdata, r.file);
     if (existsSync(path)) throw new FormatError(r.code, `${pgdata} ${r.what}; pgdisk converts only a cluster shut down cleanly as a primary: ${r.todo}`, { file: path });
   }
   const control = readControlFile(pgdata);
-  if (control.name === CONTROL_NAMES.incomplete) {
+  if (control.name === CONTROL_NAMES.incomplete && !hasJournal) {
     throw new FormatError(
       "CLUSTER_INCOMPLETE_OUTPUT",
       `${pgdata} is an output pgdisk did not finish writing (global/${CONTROL_NAMES.incomplete}); it is not a usable cluster: remove it and convert again from the input`,

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
-export const COMMANDS = ["", "inspect", "inspect dump", "inspect list", "inspect control", "inspect value", "inspect browse", "verify", "migrate", "migrate toast", "migrate btree", "load", "samples", "samples make"];
+export const COMMANDS = ["", "inspect", "inspect dump", "inspect list", "inspect control", "inspect value", "inspect browse", "verify", "migrate", "migrate convert", "migrate toast", "migrate btree", "load", "samples", "samples make"];
 
 export function renderCliDocs(): string {
   const parts = ["# pgdisk command reference", "", "Generated from each command's `--help` by `scripts/gen-cli-docs.ts`; do not edit.", ""];

@@ -13,7 +13,7 @@
 //   switch, read back to finish it.
 import { closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { fsyncPath } from "../control-name.js";
+import { fsyncPath } from "../fsync.js";
 
 /** Owner and mode of files a step creates (the data directory's). */
 export interface PlanOwner {

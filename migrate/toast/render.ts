@@ -1,22 +1,23 @@
 // Text rendering of a `pgdisk migrate toast` report (the JSON form is the report itself).
 import { controlReportLines } from "../control-name.js";
 import type { MigrateToastReport } from "./engine.js";
+import type { ToastTotals } from "../engine.js";
+import { whereLines } from "../render.js";
 import type { PagesTouched } from "./measure.js";
+import type { TableConversion } from "./table.js";
+import type { TargetFlavour } from "./plan.js";
 
 const mib = (n: number): string => `${(n / 1048576).toFixed(2)} MiB`;
 const pct = (after: number, before: number): string => (before ? `${after >= before ? "+" : ""}${(((after - before) / before) * 100).toFixed(1)}%` : "n/a");
 const q = (x: PagesTouched["before"]): string => (x ? `${x.median} / ${x.p99} (heap ${x.heapMedian}, index ${x.indexMedian})` : "-");
 
-export function renderMigrateToastText(r: MigrateToastReport): string {
-  const out: string[] = [];
-  out.push(`pgdisk migrate toast: to ${r.to}, database ${r.database}`);
-  out.push(`  input  ${r.input} (not changed)`);
-  out.push(`  output ${r.output}${r.checksums ? " (data checksums set)" : ""}`);
-  for (const t of r.tables) {
-    out.push("");
+/** The lines of one table's conversion (a blank line first). */
+export function toastTableLines(t: TableConversion, to: TargetFlavour): string[] {
+  const out: string[] = [""];
+  {
     out.push(`${t.table}  (TOAST ${t.toastRelation}, index ${t.toastIndex})`);
     const kp = t.pointers.keptPlain;
-    out.push(`  pointers: ${t.pointers.total}; converted ${t.pointers.converted}; already ${r.to} ${t.pointers.alreadyTarget}; kept plain: ${kp["does-not-fit"]} did not fit, ${kp["chunks-missing"]} chunks missing (dead tuples)${t.pointers.brokenDirect ? `; ${t.pointers.brokenDirect} damaged direct values of dead tuples now name no chunk` : ""}`);
+    out.push(`  pointers: ${t.pointers.total}; converted ${t.pointers.converted}; already ${to} ${t.pointers.alreadyTarget}; kept plain: ${kp["does-not-fit"]} did not fit, ${kp["chunks-missing"]} chunks missing (dead tuples)${t.pointers.brokenDirect ? `; ${t.pointers.brokenDirect} damaged direct values of dead tuples now name no chunk` : ""}`);
     for (const k of t.keptPlainList.slice(0, 10)) out.push(`    kept plain (${k.block},${k.item}) attribute ${k.attnum} value ${k.valueId}: ${k.reason}`);
     if (t.keptPlainList.length > 10) out.push(`    ... (${t.keptPlainList.length - 10} more listed in --json)`);
     const d = t.values.direct;
@@ -35,10 +36,21 @@ export function renderMigrateToastText(r: MigrateToastReport): string {
     }
     out.push(`  ${t.seconds.toFixed(1)} s`);
   }
+  return out;
+}
+
+export function toastTotalLine(T: ToastTotals): string {
+  return `total: ${T.tables} table(s), ${T.converted} of ${T.pointers} pointers converted, ${T.keptPlain} kept plain; TOAST ${mib(T.toastBytesBefore)} -> ${mib(T.toastBytesAfter)}, TOAST indexes ${mib(T.indexBytesBefore)} -> ${mib(T.indexBytesAfter)}; ${T.oidsNoLongerUsed} OIDs no longer used`;
+}
+
+export function renderMigrateToastText(r: MigrateToastReport): string {
+  const out: string[] = [];
+  out.push(`pgdisk migrate toast: to ${r.to}, database ${r.database}`);
+  out.push(...whereLines(r));
+  for (const t of r.tables) out.push(...toastTableLines(t, r.to));
   for (const s of r.skipped) out.push(`skipped ${s.table}: ${s.reason}`);
-  const T = r.totals;
   out.push("");
-  out.push(`total: ${T.tables} table(s), ${T.converted} of ${T.pointers} pointers converted, ${T.keptPlain} kept plain; TOAST ${mib(T.toastBytesBefore)} -> ${mib(T.toastBytesAfter)}, TOAST indexes ${mib(T.indexBytesBefore)} -> ${mib(T.indexBytesAfter)}; ${T.oidsNoLongerUsed} OIDs no longer used`);
+  out.push(toastTotalLine(r.totals));
   out.push(...controlReportLines(r.control, r.sqlFile, r.seconds));
   return out.join("\n") + "\n";
 }

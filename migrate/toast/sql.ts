@@ -3,11 +3,9 @@
 // the index predicate are left for the server that understands them.
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import type { TargetFlavour } from "./plan.js";
+import { qualifiedIdent as q } from "../sql-ident.js";
 
-const ident = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
-const q = (r: RelationInfo): string => `${ident(r.namespaceName)}.${ident(r.name)}`;
-
-export function migrateSql(to: TargetFlavour, database: string, rels: RelationInfo[], cat: DatabaseCatalog): string {
+export function migrateSql(to: TargetFlavour, database: string, rels: readonly RelationInfo[], cat: DatabaseCatalog): string {
   const out = [
     `-- pgdisk migrate toast: to ${to}, database ${database}`,
     "-- Catalogs are not changed offline; run this on the patched server that reads Direct TOAST.",

@@ -10,7 +10,7 @@
 //  4. rewrite: parent pages holding changed pointers re-laid out in place (same line pointer
 //     numbers), the TOAST index rebuilt over the stock chunks, the TOAST relation's VM and FSM
 //     and the index's FSM removed.
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
@@ -36,9 +36,10 @@ import { writeDirectValue, writePlainValue } from "../../formats/toast/value-wri
 import { planPage, type KeepReason, type PointerDecision, type TargetFlavour } from "./plan.js";
 import type { ClusterOwner } from "../file-owner.js";
 import { faultPoint } from "../fault-point.js";
+import { FIRST_NORMAL_OBJECT_ID } from "../select.js";
+import { forkBytes } from "../plan.js";
 import { measureClasses, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";
 
-export const FIRST_NORMAL_OBJECT_ID = 16384;
 
 export interface TableContext {
   /** the output cluster's catalog (files are rewritten here) */
@@ -173,15 +174,6 @@ function oidRanges(oids: number[]): string {
   return out.join(",");
 }
 
-const fileBytes = (path: string): number => {
-  let total = 0;
-  for (let s = 0; ; s++) {
-    const p = s === 0 ? path : `${path}.${s}`;
-    if (!existsSync(p)) return total;
-    total += statSync(p).size;
-  }
-};
-
 function removeFork(path: string, removed: string[]): void {
   for (let s = 0; ; s++) {
     const p = s === 0 ? path : `${path}.${s}`;
@@ -216,8 +208,8 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
   t.progress(`${name}: scanning TOAST relation ${qualified(toast)}`);
   const toastFork = new RelationFork(toastPath, geometry);
   const toastPagesBefore = toastFork.nblocks;
-  const toastBytesBefore = fileBytes(toastPath);
-  const ixBytesBefore = fileBytes(ixPath);
+  const toastBytesBefore = forkBytes(toastPath);
+  const ixBytesBefore = forkBytes(ixPath);
   const ixFork = new RelationFork(ixPath, geometry);
   const ixPagesBefore = ixFork.nblocks;
   let allequalimage = true;
@@ -503,8 +495,8 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
         droppedPlain: { converted: droppedConverted, unreferenced: droppedUnreferenced, incomplete: droppedIncomplete, unusable: map.stats.unusable, duplicate: map.stats.duplicates },
         droppedDirect: map.stats.directChunks - reachedDirect.size,
       },
-      toastHeap: { pagesBefore: toastPagesBefore, pagesAfter: toastPagesAfter, bytesBefore: toastBytesBefore, bytesAfter: fileBytes(toastPath) },
-      toastIndexSize: { pagesBefore: ixPagesBefore, pagesAfter: built.nblocks, bytesBefore: ixBytesBefore, bytesAfter: fileBytes(ixPath), levels: built.root === 0 ? 0 : built.level + 1 },
+      toastHeap: { pagesBefore: toastPagesBefore, pagesAfter: toastPagesAfter, bytesBefore: toastBytesBefore, bytesAfter: forkBytes(toastPath) },
+      toastIndexSize: { pagesBefore: ixPagesBefore, pagesAfter: built.nblocks, bytesBefore: ixBytesBefore, bytesAfter: forkBytes(ixPath), levels: built.root === 0 ? 0 : built.level + 1 },
       parent: { pages: parentPages, pagesRewritten },
       oidsNoLongerUsed: { count: gone.length, ranges: oidRanges(gone) },
       forksRemoved,
