@@ -21,6 +21,7 @@ import { CopyRenderer } from "../../inspect/dump/render-copy.js";
 import { BrowseSession } from "../../inspect/browse/session.js";
 import { pageRegions } from "../../inspect/browse/hex-layout.js";
 import { runVerify } from "../../verify/run.js";
+import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRIBUTE_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_ENUM_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "../../formats/catalog/bootstrap.js";
 
 export type EntryPoint = "dump" | "dump-records" | "verify" | "browse";
 export const ENTRY_POINTS: readonly EntryPoint[] = ["dump", "dump-records", "verify", "browse"];
@@ -33,6 +34,12 @@ export interface FuzzTarget {
   kind: PageKind;
   /** the table whose verification reads this relation (itself, or the owner of a TOAST relation) */
   verifyAs: string;
+  /**
+   * a system catalog pgdisk reads to build its offline catalog: every reader depends on it, so
+   * a round on it also reads a user relation through the damaged catalog, and verifies the
+   * whole database
+   */
+  catalog: boolean;
 }
 
 /** Patches of one block of the target's main fork; `checksum`: the page's checksum is set after them. */
@@ -46,6 +53,8 @@ export interface RoundPlan {
   round: number;
   target: FuzzTarget;
   blocks: BlockPatches[];
+  /** a round on a catalog: the user relation also read through it */
+  through?: FuzzTarget;
 }
 
 export interface FuzzFailure {
@@ -55,6 +64,8 @@ export interface FuzzFailure {
   entry: EntryPoint | "memory" | "descriptors";
   error: string;
   blocks: BlockPatches[];
+  /** the user relation read through a damaged catalog (rounds on catalogs) */
+  through?: string;
 }
 
 export interface CampaignOptions {
@@ -69,6 +80,8 @@ export interface CampaignOptions {
   blocksPerRound: number;
   /** resident set size above which a round fails ("allocation beyond the bound") */
   rssLimitBytes: number;
+  /** mutate only the system catalogs' pages */
+  catalogsOnly?: boolean;
   onRound?: (done: number, pages: number, failures: number) => void;
 }
 
@@ -89,18 +102,22 @@ export interface CampaignResult {
 /** The entry point whose reading failed, or null for a failure of the whole round (memory, descriptors): nothing to minimise. */
 export const failedEntry = (f: FuzzFailure): EntryPoint | null => (f.entry === "memory" || f.entry === "descriptors" ? null : f.entry);
 
-/** Every relation of the database with storage that pgdisk reads page by page. */
+/** The system catalogs pgdisk reads to build its offline catalog (formats/catalog/cluster.ts). */
+export const CATALOG_TARGETS: ReadonlySet<number> = new Set([PG_CLASS_OID, PG_ATTRIBUTE_OID, PG_TYPE_OID, PG_NAMESPACE_OID, PG_INDEX_OID, PG_AM_OID, PG_DATABASE_OID, PG_OPCLASS_OID, PG_COLLATION_OID, PG_ENUM_OID, PG_AMPROC_OID]);
+
+/** Every user relation with storage that pgdisk reads page by page, and the catalogs it reads. */
 export function fuzzTargets(pgdata: string, database: string): FuzzTarget[] {
   const cat = new Cluster(pgdata).database(database);
   const out: FuzzTarget[] = [];
   for (const rel of cat.classes.values()) {
-    if (rel.oid < 16384 || rel.filenode === 0) continue;
+    const catalog = CATALOG_TARGETS.has(rel.oid);
+    if ((rel.oid < 16384 && !catalog) || rel.filenode === 0) continue;
     const kind: PageKind | null = rel.kind === "r" || rel.kind === "t" || rel.kind === "m" ? "heap" : rel.kind === "i" && rel.amName === "btree" ? "btree" : null;
     if (!kind) continue;
     const owner = rel.kind === "t" ? [...cat.classes.values()].find((c) => c.toastRelid === rel.oid) : undefined;
     const name = qualified(cat, rel);
     if (!existsSync(cat.path(rel)) || statSync(cat.path(rel)).size < 8192) continue;
-    out.push({ name, rel, path: cat.path(rel), kind, verifyAs: owner ? qualified(cat, owner) : name });
+    out.push({ name, rel, path: cat.path(rel), kind, verifyAs: owner ? qualified(cat, owner) : name, catalog });
   }
   return out.sort((a, b) => a.rel.oid - b.rel.oid);
 }
@@ -111,9 +128,9 @@ function qualified(cat: DatabaseCatalog, rel: RelationInfo): string {
 }
 
 /** The patches of round `round` of `seed`, made from the original pages. */
-export function planRound(seed: number, round: number, targets: FuzzTarget[], original: (t: FuzzTarget) => Uint8Array, blocksPerRound: number, catalog: DatabaseCatalog): RoundPlan {
+export function planRound(seed: number, round: number, targets: FuzzTarget[], original: (t: FuzzTarget) => Uint8Array, blocksPerRound: number, catalog: DatabaseCatalog, catalogsOnly = false): RoundPlan {
   const rng = new Rng(seed, `pgdisk-fuzz/round/${round}`);
-  const target = pickWeighted(rng, targets, (t) => Math.sqrt(original(t).length / 8192));
+  const target = pickWeighted(rng, catalogsOnly ? targets.filter((t) => t.catalog) : targets, (t) => Math.sqrt(original(t).length / 8192));
   const file = original(target);
   const nblocks = file.length / 8192;
   const desc = target.kind === "heap" ? catalog.descriptor(target.rel.oid) : undefined;
@@ -126,7 +143,10 @@ export function planRound(seed: number, round: number, targets: FuzzTarget[], or
     const page = file.slice(block * 8192, (block + 1) * 8192);
     blocks.push({ block, patches: mutatePage(page, rng, { kind: target.kind, desc }), checksum: rng.chance(0.75) });
   }
-  return { round, target, blocks };
+  // a damaged catalog is read on the way to every relation: read one of them through it
+  const users = targets.filter((t) => !t.catalog);
+  const through = target.catalog && users.length ? rng.pick(users) : undefined;
+  return { round, target, blocks, through };
 }
 
 /** Larger relations more often (by `weight`), so that rounds reach their many pages. */
@@ -148,11 +168,27 @@ export function patchedFile(original: Uint8Array, blocks: BlockPatches[]): Uint8
   return out;
 }
 
-/** The message of a failure, or null when the entry point ended as it may: findings or a FormatError. */
-export async function runEntry(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: { errors: Map<string, number>; findings: Map<string, number> }): Promise<string | null> {
+/** Blocks of a relation read through a damaged catalog: its first few. */
+const THROUGH_BLOCKS = 4;
+
+/**
+ * The message of a failure, or null when the entry point ended as it may: findings or a
+ * FormatError. On a catalog target, `through` (a user relation) is read too, through the
+ * damaged catalog, and verify checks the whole database.
+ */
+export async function runEntry(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: Tally, through?: FuzzTarget): Promise<string | null> {
+  const first = await runEntryOn(entry, o, target, blocks, tally);
+  if (first || !through || entry === "verify") return first;
+  const n = Math.min(THROUGH_BLOCKS, Math.floor(statSync(through.path).size / 8192));
+  return runEntryOn(entry, o, through, Array.from({ length: n }, (_, i) => i), tally);
+}
+
+type Tally = { errors: Map<string, number>; findings: Map<string, number> };
+
+async function runEntryOn(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: Tally): Promise<string | null> {
   try {
     if (entry === "verify") {
-      const run = await runVerify({ pgdata: o.pgdata, database: o.database, relations: [target.verifyAs] }, { jobs: 1 });
+      const run = await runVerify({ pgdata: o.pgdata, database: o.database, relations: target.catalog ? undefined : [target.verifyAs] }, { jobs: 1 });
       for (const r of run.reports) {
         for (const f of r.findings) {
           bump(tally.findings, f.code);
@@ -252,25 +288,25 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
   const result: CampaignResult = { rounds: 0, pages: 0, failures: [], errors: new Map(), findings: new Map(), peakRss: 0, ms: new Map() };
   const first = o.firstRound ?? 0;
   for (let round = first; round < first + o.rounds; round++) {
-    const plan = planRound(o.seed, round, targets, original, o.blocksPerRound, catalog);
+    const plan = planRound(o.seed, round, targets, original, o.blocksPerRound, catalog, o.catalogsOnly);
     const blocks = plan.blocks.map((b) => b.block);
     writeFileSync(plan.target.path, patchedFile(original(plan.target), plan.blocks));
     try {
       for (const entry of ENTRY_POINTS) {
         const t0 = performance.now();
-        const error = await runEntry(entry, o, plan.target, blocks, result);
+        const error = await runEntry(entry, o, plan.target, blocks, result, plan.through);
         result.ms.set(entry, (result.ms.get(entry) ?? 0) + performance.now() - t0);
-        if (error) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry, error, blocks: plan.blocks });
+        if (error) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry, error, blocks: plan.blocks, through: plan.through?.name });
       }
     } finally {
       writeFileSync(plan.target.path, original(plan.target));
     }
     const rss = process.memoryUsage().rss;
     result.peakRss = Math.max(result.peakRss, rss);
-    if (rss > o.rssLimitBytes) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "memory", error: `resident set ${rss} bytes after the round, bound ${o.rssLimitBytes}`, blocks: plan.blocks });
+    if (rss > o.rssLimitBytes) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "memory", error: `resident set ${rss} bytes after the round, bound ${o.rssLimitBytes}`, blocks: plan.blocks, through: plan.through?.name });
     // every reader closes what it opens: a round leaves no more files open than it found
     const fds = openDescriptors();
-    if (fds > fdsAtStart + DESCRIPTOR_SLACK) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "descriptors", error: `${fds} file descriptors open after the round, ${fdsAtStart} at the start`, blocks: plan.blocks });
+    if (fds > fdsAtStart + DESCRIPTOR_SLACK) result.failures.push({ seed: o.seed, round, relation: plan.target.name, entry: "descriptors", error: `${fds} file descriptors open after the round, ${fdsAtStart} at the start`, blocks: plan.blocks, through: plan.through?.name });
     result.rounds++;
     result.pages += plan.blocks.length;
     o.onRound?.(result.rounds, result.pages, result.failures.length);
@@ -282,13 +318,13 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
  * The smallest set of patches (one removed at a time, while the failure stays) that still makes
  * `entry` fail on the original file: what a regression test replays.
  */
-export async function minimise(o: { pgdata: string; database: string }, target: FuzzTarget, entry: EntryPoint, blocks: BlockPatches[]): Promise<{ blocks: BlockPatches[]; error: string } | null> {
+export async function minimise(o: { pgdata: string; database: string }, target: FuzzTarget, entry: EntryPoint, blocks: BlockPatches[], through?: FuzzTarget): Promise<{ blocks: BlockPatches[]; error: string } | null> {
   const original = new Uint8Array(readFileSync(target.path));
   const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
   const fails = async (bs: BlockPatches[]): Promise<string | null> => {
     writeFileSync(target.path, patchedFile(original, bs));
     try {
-      return await runEntry(entry, o, target, bs.map((b) => b.block), tally);
+      return await runEntry(entry, o, target, bs.map((b) => b.block), tally, through);
     } finally {
       writeFileSync(target.path, original);
     }

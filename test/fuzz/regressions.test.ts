@@ -11,6 +11,9 @@ import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { ENTRY_POINTS, fuzzTargets, openDescriptors, patchedFile, runEntry, type BlockPatches } from "../../samples/fuzz/campaign.js";
+import { HTH } from "../../formats/heap/tuple-header.js";
+import { itemIdWord, pageView } from "../../formats/page/page.js";
+import { lpOff } from "../../formats/page/item-id.js";
 
 interface Case {
   found: string;
@@ -72,5 +75,29 @@ test("fuzz regression: pg_control saying BLCKSZ 23 (CRC right) is refused, not a
     assert.throws(() => new Cluster(sample.pgdata).database("pgdisk_sample"), (e: unknown) => e instanceof FormatError && e.code === "CONTROL_BAD_GEOMETRY" && /block size 23/.test(e.message));
   } finally {
     writeFileSync(file, original);
+  }
+});
+
+test("fuzz regression: browse closes a relation's file when the damaged catalog cannot describe it (catalog seed 1 round 1)", async () => {
+  const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
+  const targets = fuzzTargets(o.pgdata, o.database);
+  const attribute = targets.find((t) => t.name === "pg_catalog.pg_attribute")!;
+  assert.ok(attribute.catalog, "pg_attribute is a catalog target");
+  const original = new Uint8Array(readFileSync(attribute.path));
+  // t_hoff of the first tuple of block 0 past the tuple: pg_attribute cannot be read whole
+  const damaged = original.slice();
+  damaged[lpOff(itemIdWord(pageView(damaged.subarray(0, 8192)), 1)) + HTH.t_hoff] = 0xf8;
+  writeFileSync(attribute.path, damaged);
+  try {
+    const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
+    const before = openDescriptors();
+    for (const name of ["toast_docs", "web_links_pkey"]) {
+      const through = targets.find((t) => t.name === name)!;
+      for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, attribute, [0], tally, through), null, entry);
+    }
+    assert.ok(tally.errors.has("HEAP_BAD_T_HOFF"), `errors: ${[...tally.errors.keys()].join(" ")}`);
+    assert.equal(openDescriptors() - before, 0, "file descriptors left open");
+  } finally {
+    writeFileSync(attribute.path, original);
   }
 });
