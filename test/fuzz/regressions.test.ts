@@ -19,6 +19,8 @@ interface Case {
   found: string;
   relation: string;
   blocks: BlockPatches[];
+  /** finding codes the damage must be reported with */
+  reported?: string[];
 }
 
 const CASES: Case[] = [
@@ -31,6 +33,18 @@ const CASES: Case[] = [
     found: "seed 20261201 round 131: the same, reached through a random byte",
     relation: "archive.places",
     blocks: [{ block: 89, patches: [{ offset: 4160, bytes: [226], what: "random bytes" }], checksum: true }],
+  },
+  {
+    found: "catalog seed 2 round 193: a pg_index row with a NULL indkey made heapallindexed throw a TypeError (Int32Array.from(null))",
+    relation: "pg_catalog.pg_index",
+    blocks: [{ block: 1, patches: [{ offset: 3264, bytes: [127], what: "item 51 null bitmap" }], checksum: true }],
+    reported: ["CATALOG_INDEX_ROW_INVALID"],
+  },
+  {
+    found: "catalog seed 2 round 253: a pg_index row naming a column its table lacks made heapallindexed throw a TypeError",
+    relation: "pg_catalog.pg_index",
+    blocks: [{ block: 2, patches: [{ offset: 3672, bytes: [0], what: "random bytes" }], checksum: false }],
+    reported: ["CATALOG_INDEX_ROW_INVALID", "PAGE_CHECKSUM_MISMATCH"],
   },
 ];
 
@@ -47,6 +61,7 @@ for (const c of CASES) {
     try {
       const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
       for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, target, c.blocks.map((b) => b.block), tally), null, entry);
+      for (const code of c.reported ?? []) assert.ok(tally.findings.has(code), `${code} reported; findings: ${[...tally.findings.keys()].join(" ")}`);
     } finally {
       writeFileSync(target.path, original);
     }
