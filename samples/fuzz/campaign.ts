@@ -1,8 +1,9 @@
 // The fuzz campaign: rounds of structure-aware mutations (mutate.ts) written into a private copy
 // of a sample cluster, each round read by every reader entry point pgdisk has for relation
 // files: the dump (its page model through the JSON, COPY and text renderers, and the text
-// renderer's own record path; TOAST resolved), verify, and browse's engine
-// (page model, summary, hex layout). A reader may report findings or throw a FormatError (a
+// renderer's own record path; TOAST resolved), verify, browse's engine (page model, summary,
+// hex layout), `inspect list`, value reading, and with `converters` `migrate toast` and
+// `migrate btree` into an output copy (readers.ts). A reader may report findings or throw a FormatError (a
 // precise error); anything else escaping it is a failure, and so is a round after which the
 // process holds more memory than the stated bound. Rounds are independent and replayable:
 // round r of seed s makes the same patches whatever ran before it.
@@ -21,10 +22,13 @@ import { CopyRenderer } from "../../inspect/dump/render-copy.js";
 import { BrowseSession } from "../../inspect/browse/session.js";
 import { pageRegions } from "../../inspect/browse/hex-layout.js";
 import { runVerify } from "../../verify/run.js";
+import { converterEntry, converterSubject, listEntry, valueEntry, type ConverterEntry } from "./readers.js";
 import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRIBUTE_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_ENUM_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "../../formats/catalog/bootstrap.js";
 
-export type EntryPoint = "dump" | "dump-records" | "verify" | "browse";
-export const ENTRY_POINTS: readonly EntryPoint[] = ["dump", "dump-records", "verify", "browse"];
+export type EntryPoint = "dump" | "dump-records" | "verify" | "browse" | "list" | "value" | ConverterEntry;
+export const ENTRY_POINTS: readonly EntryPoint[] = ["dump", "dump-records", "verify", "browse", "list", "value"];
+/** The converters, each run into an output copy of the cluster (a copy a run: only with `converters`). */
+export const CONVERTER_ENTRY_POINTS: readonly EntryPoint[] = ["migrate-toast", "migrate-btree"];
 
 export interface FuzzTarget {
   /** name as the CLI takes it (schema-qualified where needed) */
@@ -82,6 +86,8 @@ export interface CampaignOptions {
   rssLimitBytes: number;
   /** mutate only the system catalogs' pages */
   catalogsOnly?: boolean;
+  /** run the converters too (CONVERTER_ENTRY_POINTS) */
+  converters?: boolean;
   onRound?: (done: number, pages: number, failures: number) => void;
 }
 
@@ -94,6 +100,8 @@ export interface CampaignResult {
   errors: Map<string, number>;
   /** finding codes reported, with counts */
   findings: Map<string, number>;
+  /** converter runs by outcome: "migrate-toast done", "migrate-btree refused", ... */
+  conversions: Map<string, number>;
   peakRss: number;
   /** milliseconds spent in each entry point */
   ms: Map<EntryPoint, number>;
@@ -183,7 +191,8 @@ export async function runEntry(entry: EntryPoint, o: { pgdata: string; database:
   return runEntryOn(entry, o, through, Array.from({ length: n }, (_, i) => i), tally);
 }
 
-type Tally = { errors: Map<string, number>; findings: Map<string, number> };
+/** What the entry points reported: finding codes, FormatError codes, and converter runs ("migrate-toast done", "migrate-btree refused"). */
+type Tally = { errors: Map<string, number>; findings: Map<string, number>; conversions?: Map<string, number> };
 
 async function runEntryOn(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: Tally): Promise<string | null> {
   try {
@@ -210,6 +219,20 @@ async function runEntryOn(entry: EntryPoint, o: { pgdata: string; database: stri
       } finally {
         session.close();
       }
+    } else if (entry === "list") {
+      listEntry(o);
+    } else if (entry === "value") {
+      valueEntry(o, target, blocks, (e) => bump(tally.errors, e.code));
+    } else if (entry === "migrate-toast" || entry === "migrate-btree") {
+      const subject = target.catalog ? null : converterSubject(entry, o, target);
+      if (!subject) return null;
+      let refused = false;
+      const failure = await converterEntry(entry, o, subject, (e) => {
+        refused = true;
+        bump(tally.errors, e.code);
+      });
+      if (tally.conversions) bump(tally.conversions, `${entry} ${refused ? "refused" : (await verifyErrorsIn(o, target)) ? "converted a relation verify finds damaged" : "done"}`);
+      return failure;
     } else {
       dumpBlocks(entry, o, target, blocks, tally);
     }
@@ -223,12 +246,18 @@ async function runEntryOn(entry: EntryPoint, o: { pgdata: string; database: stri
   }
 }
 
+/** Does verify report an error in the target's own file? (the converters check pages, not tuples) */
+async function verifyErrorsIn(o: { pgdata: string; database: string }, target: FuzzTarget): Promise<boolean> {
+  const run = await runVerify({ pgdata: o.pgdata, database: o.database, relations: [target.verifyAs] }, { jobs: 1 });
+  return run.reports.some((r) => r.findings.some((f) => f.severity === "error" && f.location.file?.startsWith(target.path)));
+}
+
 /**
  * The dump of the mutated blocks (each run of consecutive ones in one call), rendered and
  * dropped: page events through the JSON, COPY and text renderers at once ("dump"), or the
  * reused records of text dumps through the text renderer ("dump-records").
  */
-function dumpBlocks(entry: EntryPoint, o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: { findings: Map<string, number> }): void {
+function dumpBlocks(entry: "dump" | "dump-records", o: { pgdata: string; database: string }, target: FuzzTarget, blocks: number[], tally: { findings: Map<string, number> }): void {
   const r = resolveByName(o.pgdata, o.database, target.name);
   const out = new ByteOut(() => {});
   const text = (s: string): void => out.text(s);
@@ -285,14 +314,14 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
     return b;
   };
   const fdsAtStart = openDescriptors();
-  const result: CampaignResult = { rounds: 0, pages: 0, failures: [], errors: new Map(), findings: new Map(), peakRss: 0, ms: new Map() };
+  const result: CampaignResult = { rounds: 0, pages: 0, failures: [], errors: new Map(), findings: new Map(), conversions: new Map(), peakRss: 0, ms: new Map() };
   const first = o.firstRound ?? 0;
   for (let round = first; round < first + o.rounds; round++) {
     const plan = planRound(o.seed, round, targets, original, o.blocksPerRound, catalog, o.catalogsOnly);
     const blocks = plan.blocks.map((b) => b.block);
     writeFileSync(plan.target.path, patchedFile(original(plan.target), plan.blocks));
     try {
-      for (const entry of ENTRY_POINTS) {
+      for (const entry of o.converters ? [...ENTRY_POINTS, ...CONVERTER_ENTRY_POINTS] : ENTRY_POINTS) {
         const t0 = performance.now();
         const error = await runEntry(entry, o, plan.target, blocks, result, plan.through);
         result.ms.set(entry, (result.ms.get(entry) ?? 0) + performance.now() - t0);

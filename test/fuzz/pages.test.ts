@@ -1,5 +1,6 @@
 // The fuzz campaign's seeded budget (samples/fuzz): structure-aware mutations of the tiny
-// sample's pages, read by dump, verify and browse's engine. Any failure is
+// sample's pages (user relations and system catalogs), read by dump, verify, browse's engine,
+// the listing and value reading, and in rounds of their own by the converters. Any failure is
 // printed minimised, ready to become a case in regressions.test.ts. bench/fuzz runs the long one.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,7 @@ const sample = tinySampleCopyForFile();
 const ROUNDS = Number(process.env.PGDISK_FUZZ_ROUNDS ?? 60);
 const SEED = Number(process.env.PGDISK_FUZZ_SEED ?? 20261201);
 const CATALOG_ROUNDS = Number(process.env.PGDISK_FUZZ_CATALOG_ROUNDS ?? 20);
+const CONVERTER_ROUNDS = Number(process.env.PGDISK_FUZZ_CONVERTER_ROUNDS ?? 12);
 
 test(`fuzz: ${ROUNDS} rounds of mutated pages, no reader fails`, { timeout: 900_000 }, async () => {
   const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
@@ -35,6 +37,16 @@ test(`fuzz: ${CATALOG_ROUNDS} rounds of mutated catalog pages, no reader fails`,
   // damage is reported: verify's catalog findings, and precise errors of the strict readers
   assert.ok(r.findings.has("CATALOG_TUPLE_UNREADABLE"), `finding codes: ${[...r.findings.keys()].join(" ")}`);
   assert.ok(r.errors.size >= 2, `error codes: ${[...r.errors.keys()].join(" ")}`);
+});
+
+test(`fuzz: ${CONVERTER_ROUNDS} rounds read by the converters too (migrate toast, migrate btree into an output copy)`, { timeout: 900_000 }, async () => {
+  const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
+  // two blocks a round: damage the page checks let through reaches the converters' own reading
+  const r = await runCampaign({ ...o, seed: SEED, rounds: CONVERTER_ROUNDS, blocksPerRound: 2, rssLimitBytes: 2 * 2 ** 30, converters: true });
+  assert.deepEqual(await failureReports(o, r.failures), [], `${r.failures.length} failures`);
+  // both converters ran on damaged input: refused it (no output left), or converted what they read
+  const ran = [...r.conversions.keys()].join(", ");
+  assert.ok(ran.includes("migrate-toast") && ran.includes("migrate-btree"), `converter runs: ${ran}`);
 });
 
 /** The first failures, minimised where an entry point failed: ready for regressions.test.ts. */
