@@ -1,0 +1,22 @@
+// What the rebuilt amcheck / pg_amcheck TAP tests compare: amcheck's own reports (verify_heapam
+// rows) and pgdisk's findings in amcheck's terms, on the same cluster.
+import type { PgServer } from "../pg/server.js";
+import type { Finding } from "../../formats/schema/errors.js";
+import { runVerify } from "../../verify/run.js";
+
+/** pgdisk's finding in amcheck's terms: "block B, offset O[, attribute A]: message" (amcheck counts attributes from 0). */
+export const asAmcheck = (f: Finding): string => `block ${f.location.block}, offset ${f.location.item}${f.location.attnum !== undefined ? `, attribute ${f.location.attnum - 1}` : ""}: ${f.message}`;
+
+/** verify_heapam's rows for a relation (server running, amcheck installed), in the same terms. */
+export function verifyHeapamRows(srv: PgServer, relation: string, args = "", db = "postgres"): string[] {
+  return srv.rows(`SELECT blkno, offnum, attnum, msg FROM verify_heapam('${relation}'${args ? `, ${args}` : ""})`, db).map(([b, o, a, m]) => `block ${b}, offset ${o}${a !== null ? `, attribute ${a}` : ""}: ${m}`);
+}
+
+/** Findings that say something is wrong (errors and warnings), not notes. */
+export const problems = (fs: readonly Finding[]): Finding[] => fs.filter((f) => f.severity === "error" || f.severity === "warning");
+
+/** pgdisk verify of some relations (all when none named) of a stopped cluster: each report's schema-qualified name and findings. */
+export async function pgdiskFindings(pgdata: string, database: string, relations?: string[]): Promise<{ relation: string; am: string; findings: Finding[] }[]> {
+  const run = await runVerify({ pgdata, database, relations }, { jobs: 1 });
+  return run.reports.map((r) => ({ relation: r.schema ? `${r.schema}.${r.name}` : r.name, am: r.am, findings: r.findings }));
+}
