@@ -15,8 +15,8 @@ export function verifyHeapamRows(srv: PgServer, relation: string, args = "", db 
 /** Findings that say something is wrong (errors and warnings), not notes. */
 export const problems = (fs: readonly Finding[]): Finding[] => fs.filter((f) => f.severity === "error" || f.severity === "warning");
 
-/** pgdisk verify of some relations (all when none named) of a stopped cluster: each report's schema-qualified name and findings. */
-export async function pgdiskFindings(pgdata: string, database: string, relations?: string[]): Promise<{ relation: string; am: string; findings: Finding[] }[]> {
+/** pgdisk verify of some relations (all when none named) of a stopped cluster: each report's schema-qualified name, checks run and findings. */
+export async function pgdiskFindings(pgdata: string, database: string, relations?: string[]): Promise<{ relation: string; am: string; checks: string[]; findings: Finding[] }[]> {
   const run = await runVerify({ pgdata, database, relations }, { jobs: 1 });
-  return run.reports.map((r) => ({ relation: r.schema ? `${r.schema}.${r.name}` : r.name, am: r.am, findings: r.findings }));
+  return run.reports.map((r) => ({ relation: r.schema ? `${r.schema}.${r.name}` : r.name, am: r.am, checks: r.checks, findings: r.findings }));
 }
