@@ -9,13 +9,11 @@
 // were not touched, before the damage in all three databases and after it in every untouched one.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../pg/server.js";
-import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
-import { SizeOfItemIdData } from "../../formats/page/item-id.js";
 import type { Finding } from "../../formats/schema/errors.js";
-import { asAmcheck, pgdiskFindings, problems } from "./tap-oracle.js";
+import { asAmcheck, overwriteLinePointers, pgdiskFindings, problems } from "./tap-oracle.js";
 
 const DBS = ["db1", "db2", "db3"];
 const SCHEMAS = ["s1", "s2", "s3", "s4", "s5"];
@@ -71,16 +69,7 @@ async function pgdiskByRelation(db: string): Promise<Map<string, Finding[]>> {
   return new Map((await pgdiskFindings(srv.pgdata, db)).map((r) => [r.relation, r.findings]));
 }
 
-function corruptFirstPage(path: string): void {
-  const words = Buffer.alloc(DAMAGE_WORDS.length * SizeOfItemIdData);
-  DAMAGE_WORDS.forEach((w, i) => words.writeUInt32LE(w, i * SizeOfItemIdData));
-  const fd = openSync(path, "r+");
-  try {
-    writeSync(fd, words, 0, words.length, SizeOfPageHeaderData + (FIRST_DAMAGED_LP - 1) * SizeOfItemIdData);
-  } finally {
-    closeSync(fd);
-  }
-}
+const corruptFirstPage = (path: string): void => overwriteLinePointers(path, DAMAGE_WORDS, FIRST_DAMAGED_LP);
 
 /** pg_amcheck's report lines: `heap table "db.s.t", block 0, offset 3:` or `btree index "db.s.i":`, then the message. */
 function parseAmcheck(out: string): Map<string, Map<string, string[]>> {

@@ -1,6 +1,9 @@
 // What the rebuilt amcheck / pg_amcheck TAP tests compare: amcheck's own reports (verify_heapam
 // rows) and pgdisk's findings in amcheck's terms, on the same cluster.
+import { closeSync, openSync, writeSync } from "node:fs";
 import type { PgServer } from "../pg/server.js";
+import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
+import { SizeOfItemIdData } from "../../formats/page/item-id.js";
 import type { Finding } from "../../formats/schema/errors.js";
 import { runVerify } from "../../verify/run.js";
 
@@ -19,4 +22,16 @@ export const problems = (fs: readonly Finding[]): Finding[] => fs.filter((f) => 
 export async function pgdiskFindings(pgdata: string, database: string, relations?: string[]): Promise<{ relation: string; am: string; checks: string[]; findings: Finding[] }[]> {
   const run = await runVerify({ pgdata, database, relations }, { jobs: 1 });
   return run.reports.map((r) => ({ relation: r.schema ? `${r.schema}.${r.name}` : r.name, am: r.am, checks: r.checks, findings: r.findings }));
+}
+
+/** The TAP tests' damage: `words` written over the line pointers of block 0 from line pointer `firstLp` on (server stopped). */
+export function overwriteLinePointers(path: string, words: readonly number[], firstLp: number): void {
+  const bytes = Buffer.alloc(words.length * SizeOfItemIdData);
+  words.forEach((w, i) => bytes.writeUInt32LE(w, i * SizeOfItemIdData));
+  const fd = openSync(path, "r+");
+  try {
+    writeSync(fd, bytes, 0, bytes.length, SizeOfPageHeaderData + (firstLp - 1) * SizeOfItemIdData);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -7,13 +7,10 @@
 // the same block and offset, in the same words.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../pg/server.js";
-import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
-import { SizeOfItemIdData } from "../../formats/page/item-id.js";
 import type { Finding } from "../../formats/schema/errors.js";
-import { asAmcheck, pgdiskFindings, problems, verifyHeapamRows } from "./tap-oracle.js";
+import { asAmcheck, overwriteLinePointers, pgdiskFindings, problems, verifyHeapamRows } from "./tap-oracle.js";
 
 /** The TAP test's line pointer words, written from line pointer 3 on (byte 32 of the page). */
 const DAMAGE_WORDS = [0xaaa15550, 0xaaa0d550, 0x00010000, 0x00008000, 0x0000800f, 0x001e8000];
@@ -39,17 +36,7 @@ function freshTable(): void {
     COMMIT;`);
 }
 
-/** Overwrite line pointers 3..8 of block 0 with the TAP test's words (server stopped). */
-function corruptFirstPage(path: string): void {
-  const words = Buffer.alloc(DAMAGE_WORDS.length * SizeOfItemIdData);
-  DAMAGE_WORDS.forEach((w, i) => words.writeUInt32LE(w, i * SizeOfItemIdData));
-  const fd = openSync(path, "r+");
-  try {
-    writeSync(fd, words, 0, words.length, SizeOfPageHeaderData + (FIRST_DAMAGED_LP - 1) * SizeOfItemIdData);
-  } finally {
-    closeSync(fd);
-  }
-}
+const corruptFirstPage = (path: string): void => overwriteLinePointers(path, DAMAGE_WORDS, FIRST_DAMAGED_LP);
 
 /** amcheck's verdict on the running server, then pgdisk's on the stopped cluster; the server is left running. */
 async function record(name: string, relation: string, damage?: (path: string) => void): Promise<void> {
