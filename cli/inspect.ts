@@ -137,7 +137,7 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   const records = o.format === "text";
   try {
     if (parallel) {
-      const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean) => (json ? json.fragmentBytes(b, empty) : passThrough(b)) };
+      const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean, continued: boolean) => (json ? json.fragmentBytes(b, empty, continued) : passThrough(b)) };
       summary = await dumpParallel(rels, opts, { jobs, format: o.format as "text" | "json" | "copy", copy, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {

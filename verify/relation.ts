@@ -25,6 +25,7 @@ import type { EntryExchange, EntryPayload } from "./entry-exchange.js";
 import { indexKeysFor, type IndexKeyPlan } from "./nbtree/index-keys.js";
 import { checkPage, type PageAm } from "./page-check.js";
 import { isIndexAmWithItems } from "../formats/am/line-pointers.js";
+import { indexRowProblem } from "./nbtree/index-row.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
 
@@ -301,8 +302,10 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   if (env.opts.heapallindexed && !heap) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for index "${label}": its table (oid ${info.tableOid}) has no pg_class row`, { file: fork.basePath });
   else if (env.opts.heapallindexed && !existsSync(heapPath)) sink.add("REL_FILE_MISSING", `relation file ${heapPath} of table "${heap!.name}" does not exist: heapallindexed of index "${label}" could not run`, { file: heapPath });
   else if (env.opts.heapallindexed && heap) {
-    const trees = compiledTrees(cat, info);
-    if (trees instanceof FormatError) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for ${info.exprs ? "expression" : "partial"} index "${label}": ${trees.message}`, { file: fork.basePath });
+    const badRow = heap.kind === "t" ? null : indexRowProblem(info, cat.descriptor(heap.oid));
+    const trees = badRow ? null : compiledTrees(cat, info);
+    if (badRow) sink.add("CATALOG_INDEX_ROW_INVALID", `pg_index row of index "${label}" does not fit its table "${heap.name}": ${badRow}; heapallindexed not run`, { file: fork.basePath });
+    else if (trees instanceof FormatError) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for ${info.exprs ? "expression" : "partial"} index "${label}": ${trees.message}`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize, !!env.opts.exactHeapallindexed);
   }
   const v = new BtreeVerifier({ fork, relName: rel.name, blockSize: ctx.cluster.geometry.blockSize, checksums, checksumSeverity: ctx.checksumSeverity, keys: plan.keys, opcintypes: plan.opcintypes, collector: entries ?? undefined, rootdescend: env.opts.rootdescend, onPages: env.onPages, wholeBuffer: env.wholeBuffer }, sink);

@@ -1,4 +1,6 @@
-// The long fuzz run: `npx tsx bench/fuzz/run.ts [--pages N] [--seed S] [--workers W] [--blocks B]`.
+// The long fuzz run: `npx tsx bench/fuzz/run.ts [--pages N] [--seed S] [--workers W] [--blocks B] [--catalogs]`
+// (--catalogs: mutate only the system catalogs' pages; --converters: run migrate toast and
+// migrate btree on each round too, each into an output copy of the cluster).
 // Child processes each run a share of the rounds (samples/fuzz/campaign.ts) on their own copy of
 // the tiny sample; a child silent for --hang-seconds is a hang (the round it was on is named) and
 // is killed; a child is limited to --heap-mb of JavaScript heap, and a round ending above
@@ -17,8 +19,10 @@ interface Job {
   rounds: number;
   blocks: number;
   rssLimitBytes: number;
+  catalogsOnly: boolean;
+  converters: boolean;
 }
-type Msg = { type: "round"; round: number; pages: number; failures: number } | { type: "done"; pages: number; rounds: number; failures: FuzzFailure[]; findings: [string, number][]; errors: [string, number][]; peakRss: number; ms: [string, number][] };
+type Msg = { type: "round"; round: number; pages: number; failures: number } | { type: "done"; pages: number; rounds: number; failures: FuzzFailure[]; findings: [string, number][]; errors: [string, number][]; conversions: [string, number][]; peakRss: number; ms: [string, number][] };
 
 const DB = "pgdisk_sample";
 const send = (m: Msg): void => void process.send!(m);
@@ -32,6 +36,8 @@ async function workerMain(job: Job): Promise<void> {
     rounds: job.rounds,
     blocksPerRound: job.blocks,
     rssLimitBytes: job.rssLimitBytes,
+    catalogsOnly: job.catalogsOnly,
+    converters: job.converters,
     onRound: (done, pages, failures) => send({ type: "round", round: job.firstRound + done - 1, pages, failures } satisfies Msg),
   });
   const failures: FuzzFailure[] = [];
@@ -41,11 +47,12 @@ async function workerMain(job: Job): Promise<void> {
       failures.push(f);
       continue;
     }
-    const target = fuzzTargets(job.pgdata, DB).find((t) => t.name === f.relation)!;
-    const m = await minimise({ pgdata: job.pgdata, database: DB }, target, entry, f.blocks);
+    const targets = fuzzTargets(job.pgdata, DB);
+    const target = targets.find((t) => t.name === f.relation)!;
+    const m = await minimise({ pgdata: job.pgdata, database: DB }, target, entry, f.blocks, targets.find((t) => t.name === f.through));
     failures.push(m ? { ...f, blocks: m.blocks, error: m.error } : f);
   }
-  send({ type: "done", pages: res.pages, rounds: res.rounds, failures, findings: [...res.findings], errors: [...res.errors], peakRss: res.peakRss, ms: [...res.ms] } satisfies Msg);
+  send({ type: "done", pages: res.pages, rounds: res.rounds, failures, findings: [...res.findings], errors: [...res.errors], conversions: [...res.conversions], peakRss: res.peakRss, ms: [...res.ms] } satisfies Msg);
 }
 
 async function main(): Promise<void> {
@@ -56,6 +63,8 @@ async function main(): Promise<void> {
   const hangMs = Number(argValue("--hang-seconds", "300")) * 1000;
   const heapMb = Number(argValue("--heap-mb", "2048"));
   const rssLimitBytes = Number(argValue("--rss-mb", "3072")) * 2 ** 20;
+  const catalogsOnly = process.argv.includes("--catalogs");
+  const converters = process.argv.includes("--converters");
   const sample = await benchSample("tiny", argValue("--sample", "/tmp/pgdisk-bench-tiny"));
   // a round mutates between blocks/2 and `blocks` blocks (at most the relation's): about blocks / 4 on the tiny sample
   const rounds = Math.ceil(pages / Math.max(1, blocks / 4));
@@ -74,7 +83,7 @@ async function main(): Promise<void> {
         const root = mkdtempSync(join(tmpdir(), "pgdisk-fuzz-"));
         copies.push(root);
         cpSync(sample, join(root, "data"), { recursive: true });
-        const job: Job = { pgdata: join(root, "data"), seed, firstRound, rounds: end - firstRound, blocks, rssLimitBytes };
+        const job: Job = { pgdata: join(root, "data"), seed, firstRound, rounds: end - firstRound, blocks, rssLimitBytes, catalogsOnly, converters };
         const worker = fork(new URL(import.meta.url).pathname, ["--worker", JSON.stringify(job)], { execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] });
         let last = firstRound - 1;
         let counted = 0;
@@ -116,16 +125,19 @@ async function main(): Promise<void> {
   for (const d of done) for (const [k, v] of d.findings) findings.set(k, (findings.get(k) ?? 0) + v);
   const errors = new Map<string, number>();
   for (const d of done) for (const [k, v] of d.errors) errors.set(k, (errors.get(k) ?? 0) + v);
-  console.log(`pgdisk fuzz: seed ${seed}, ${done.reduce((s, d) => s + d.rounds, 0)} rounds, ${total} mutated pages, each read by dump (page model: text, JSON, COPY; records: text), verify and browse; ${((Date.now() - t0) / 1000).toFixed(0)} s with ${workers} workers`);
+  console.log(`pgdisk fuzz: seed ${seed}, ${done.reduce((s, d) => s + d.rounds, 0)} rounds, ${total} mutated pages, each read by dump (page model: text, JSON, COPY; records: text), verify, browse, list and value${converters ? ", migrate toast and migrate btree" : ""}; ${((Date.now() - t0) / 1000).toFixed(0)} s with ${workers} workers`);
   console.log(`peak resident set per worker process: ${(Math.max(...done.map((d) => d.peakRss)) / 2 ** 20).toFixed(0)} MiB (bound ${rssLimitBytes / 2 ** 20} MiB; heap limit ${heapMb} MiB)`);
   console.log(`finding codes reported: ${findings.size} (${[...findings].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${v}`).join(", ")}, ...)`);
   console.log(`FormatErrors thrown (precise errors, allowed): ${[...errors].map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+  const conversions = new Map<string, number>();
+  for (const d of done) for (const [k, v] of d.conversions) conversions.set(k, (conversions.get(k) ?? 0) + v);
+  if (converters) console.log(`converter runs: ${[...conversions].map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
   const ms = new Map<string, number>();
   for (const d of done) for (const [k, v] of d.ms) ms.set(k, (ms.get(k) ?? 0) + v);
   console.log(`time per entry point (all workers): ${[...ms].map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")}`);
   console.log(`failures: ${failures.length + hangs.length}`);
   for (const h of hangs) console.log(`  ${h}`);
-  for (const f of failures) console.log(`  ${f.entry} on ${f.relation}, seed ${f.seed} round ${f.round}: ${JSON.stringify(f.blocks)}\n    ${f.error.split("\n").slice(0, 6).join("\n    ")}`);
+  for (const f of failures) console.log(`  ${f.entry} on ${f.relation}${f.through ? ` (through ${f.through})` : ""}, seed ${f.seed} round ${f.round}: ${JSON.stringify(f.blocks)}\n    ${f.error.split("\n").slice(0, 6).join("\n    ")}`);
   for (const c of copies) rmSync(c, { recursive: true, force: true });
   process.exitCode = failures.length + hangs.length > 0 ? 1 : 0;
 }

@@ -356,7 +356,8 @@ export class DatabaseCatalog {
       const opc = this.opclasses();
       this.indexCache = new Map(
         this.scanCatalog(PG_INDEX_OID, this.cluster.profile.catalogs.pg_index).map((r) => {
-          const opclasses = r.indclass as number[];
+          // a damaged row can decode with NULL arrays: empty, so that verify reports the row
+          const opclasses = (r.indclass as number[] | null) ?? [];
           return [
             r.indexrelid as number,
             {
@@ -368,11 +369,11 @@ export class DatabaseCatalog {
               nullsNotDistinct: (r.indnullsnotdistinct as boolean | undefined) ?? false,
               primary: r.indisprimary as boolean,
               valid: r.indisvalid as boolean,
-              keys: r.indkey as number[],
-              collations: r.indcollation as number[],
+              keys: (r.indkey as number[] | null) ?? [],
+              collations: (r.indcollation as number[] | null) ?? [],
               opclasses,
               opclassNames: opclasses.map((o) => opc.get(o)?.name ?? String(o)),
-              options: r.indoption as number[],
+              options: (r.indoption as number[] | null) ?? [],
               exprs: r.indexprs as string | null,
               pred: r.indpred as string | null,
             },

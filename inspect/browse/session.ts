@@ -133,6 +133,17 @@ export class BrowseSession {
       resolved = { path: catalog.path(rel), fork: "main", rel, catalog, cluster: this.cluster, singleFile: false, geometry: this.cluster!.geometry };
     }
     const fork = openFork(resolved);
+    // the handle owns the fork once it exists; a catalog that cannot describe the relation
+    // (damaged pg_attribute, pg_type, pg_index) must not leave the file open
+    try {
+      return this.relationHandle(ref, resolved, fork);
+    } catch (e) {
+      fork.close();
+      throw e;
+    }
+  }
+
+  private relationHandle(ref: RelRef, resolved: ResolvedRelation, fork: RelationFork): RelHandle {
     const label = fork.segments[0]?.path ?? resolved.path;
     const ctx = dumpContext(resolved, { detoast: false, fileLabel: label });
     const light: PageDumpContext = { file: ctx.file, pageSize: ctx.pageSize, am: ctx.am, checksums: ctx.checksums, clog: ctx.clog };

@@ -20,8 +20,6 @@ export interface DumpJob {
   values: boolean;
 }
 
-const encoder = new TextEncoder();
-
 // Chunk buffers the main thread has written out and handed back: reused, so a long dump does
 // not allocate (and the main thread does not collect) a fresh megabyte per chunk.
 const CHUNK = 1 << 20;
@@ -53,19 +51,22 @@ parentPort!.on("message", (msg: DumpJob | { recycle: ArrayBuffer[] }) => {
       chunks = parts;
       empty = out.written === 0;
     } else {
-      const parts: string[] = [];
-      const write = (s: string): void => void parts.push(s);
+      // encoded into chunks as rendered: no string of the whole range, no second copy of it
+      const parts: Uint8Array[] = [];
+      const out = new ByteOut((c) => void parts.push(c), CHUNK, alloc);
+      const write = (s: string): void => out.text(s);
       const renderer = job.format === "copy" ? new CopyRenderer(write, job.copy) : undefined;
       let first = true;
       for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary)) {
         if (renderer) renderer.event(e);
         else if (e.type === "page") {
-          parts.push(first ? JSON.stringify(e.page) : `,\n${JSON.stringify(e.page)}`);
+          write(first ? JSON.stringify(e.page) : `,\n${JSON.stringify(e.page)}`);
           first = false;
         } else if (e.type === "finding") findings.push(e.finding);
       }
-      chunks = [encoder.encode(parts.join(""))];
-      empty = parts.length === 0;
+      out.flush();
+      chunks = parts.length ? parts : [new Uint8Array(0)];
+      empty = out.written === 0;
     }
     // The bytes move to the main thread without a copy (transferred, not cloned): ByteOut
     // gives each chunk a buffer of its own.

@@ -40,10 +40,10 @@ export class JsonRenderer {
     }
   }
 
-  /** Pages rendered elsewhere (a worker): JSON objects joined by ",\n", as UTF-8. */
-  fragmentBytes(bytes: Uint8Array, empty: boolean): void {
+  /** Pages rendered elsewhere (a worker): JSON objects joined by ",\n", as UTF-8; `continued`: more of the previous range. */
+  fragmentBytes(bytes: Uint8Array, empty: boolean, continued = false): void {
     if (empty) return;
-    this.write(this.firstPage ? "\n" : ",\n");
+    if (!continued) this.write(this.firstPage ? "\n" : ",\n");
     this.writeBytes(bytes);
     this.firstPage = false;
   }

@@ -11,11 +11,16 @@ import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
 import { ENTRY_POINTS, fuzzTargets, openDescriptors, patchedFile, runEntry, type BlockPatches } from "../../samples/fuzz/campaign.js";
+import { HTH } from "../../formats/heap/tuple-header.js";
+import { itemIdWord, pageView } from "../../formats/page/page.js";
+import { lpOff } from "../../formats/page/item-id.js";
 
 interface Case {
   found: string;
   relation: string;
   blocks: BlockPatches[];
+  /** finding codes the damage must be reported with */
+  reported?: string[];
 }
 
 const CASES: Case[] = [
@@ -28,6 +33,18 @@ const CASES: Case[] = [
     found: "seed 20261201 round 131: the same, reached through a random byte",
     relation: "archive.places",
     blocks: [{ block: 89, patches: [{ offset: 4160, bytes: [226], what: "random bytes" }], checksum: true }],
+  },
+  {
+    found: "catalog seed 2 round 193: a pg_index row with a NULL indkey made heapallindexed throw a TypeError (Int32Array.from(null))",
+    relation: "pg_catalog.pg_index",
+    blocks: [{ block: 1, patches: [{ offset: 3264, bytes: [127], what: "item 51 null bitmap" }], checksum: true }],
+    reported: ["CATALOG_INDEX_ROW_INVALID"],
+  },
+  {
+    found: "catalog seed 2 round 253: a pg_index row naming a column its table lacks made heapallindexed throw a TypeError",
+    relation: "pg_catalog.pg_index",
+    blocks: [{ block: 2, patches: [{ offset: 3672, bytes: [0], what: "random bytes" }], checksum: false }],
+    reported: ["CATALOG_INDEX_ROW_INVALID", "PAGE_CHECKSUM_MISMATCH"],
   },
 ];
 
@@ -44,6 +61,7 @@ for (const c of CASES) {
     try {
       const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
       for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, target, c.blocks.map((b) => b.block), tally), null, entry);
+      for (const code of c.reported ?? []) assert.ok(tally.findings.has(code), `${code} reported; findings: ${[...tally.findings.keys()].join(" ")}`);
     } finally {
       writeFileSync(target.path, original);
     }
@@ -72,5 +90,29 @@ test("fuzz regression: pg_control saying BLCKSZ 23 (CRC right) is refused, not a
     assert.throws(() => new Cluster(sample.pgdata).database("pgdisk_sample"), (e: unknown) => e instanceof FormatError && e.code === "CONTROL_BAD_GEOMETRY" && /block size 23/.test(e.message));
   } finally {
     writeFileSync(file, original);
+  }
+});
+
+test("fuzz regression: browse closes a relation's file when the damaged catalog cannot describe it (catalog seed 1 round 1)", async () => {
+  const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
+  const targets = fuzzTargets(o.pgdata, o.database);
+  const attribute = targets.find((t) => t.name === "pg_catalog.pg_attribute")!;
+  assert.ok(attribute.catalog, "pg_attribute is a catalog target");
+  const original = new Uint8Array(readFileSync(attribute.path));
+  // t_hoff of the first tuple of block 0 past the tuple: pg_attribute cannot be read whole
+  const damaged = original.slice();
+  damaged[lpOff(itemIdWord(pageView(damaged.subarray(0, 8192)), 1)) + HTH.t_hoff] = 0xf8;
+  writeFileSync(attribute.path, damaged);
+  try {
+    const tally = { errors: new Map<string, number>(), findings: new Map<string, number>() };
+    const before = openDescriptors();
+    for (const name of ["toast_docs", "web_links_pkey"]) {
+      const through = targets.find((t) => t.name === name)!;
+      for (const entry of ENTRY_POINTS) assert.equal(await runEntry(entry, o, attribute, [0], tally, through), null, entry);
+    }
+    assert.ok(tally.errors.has("HEAP_BAD_T_HOFF"), `errors: ${[...tally.errors.keys()].join(" ")}`);
+    assert.equal(openDescriptors() - before, 0, "file descriptors left open");
+  } finally {
+    writeFileSync(attribute.path, original);
   }
 });

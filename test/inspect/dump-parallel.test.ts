@@ -4,7 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { tinySample } from "../fixtures/sample.js";
 import { dumpRelation, emptySummary, type DumpEvent, type DumpOptions } from "../../inspect/dump/dump.js";
-import { dumpParallel } from "../../inspect/dump/parallel.js";
+import { dumpParallel, type ParallelDumpStats } from "../../inspect/dump/parallel.js";
+import { CopyRenderer } from "../../inspect/dump/render-copy.js";
 import { resolveDatabase } from "../../inspect/dump/target.js";
 import { TextRenderer } from "../../inspect/dump/render-text.js";
 import { JsonRenderer } from "../../inspect/dump/render-json.js";
@@ -24,12 +25,12 @@ for (const format of ["text", "json"] as const) {
 
     let par = "";
     const dec = new TextDecoder();
-    const r2 = make((s) => (par += s), (b) => (par += dec.decode(b)));
+    const r2 = make((s) => (par += s), (b) => (par += dec.decode(b, { stream: true })));
     const s2 = await dumpParallel(rels, opts, { jobs: 2, format, colour: false, values: true, unitBlocks: 37 }, {
       event: (e) => r2.event(e),
-      fragmentBytes: (b, empty) => {
-        if (r2 instanceof JsonRenderer) r2.fragmentBytes(b, empty);
-        else par += dec.decode(b);
+      fragmentBytes: (b, empty, continued) => {
+        if (r2 instanceof JsonRenderer) r2.fragmentBytes(b, empty, continued);
+        else par += dec.decode(b, { stream: true });
         return true; // decoded (copied): the workers may reuse the buffers
       },
     });
@@ -41,3 +42,37 @@ for (const format of ["text", "json"] as const) {
     if (format === "json") assert.equal(JSON.parse(par).summary.pages, s1.pages);
   });
 }
+
+test("a parallel COPY dump with TOAST resolved holds ranges of bounded output, equal to the serial dump", async () => {
+  const info = await tinySample();
+  const rels = resolveDatabase(info.pgdata, "pgdisk_sample").filter((r) => r.rel?.name === "toast_docs");
+  assert.equal(rels.length, 1);
+  const opts: DumpOptions = { detoast: true };
+  let serial = "";
+  const r1 = new CopyRenderer((s) => (serial += s));
+  const s1 = emptySummary();
+  for (const e of dumpRelation(rels[0], opts, s1)) r1.event(e as DumpEvent);
+  let par = "";
+  const dec = new TextDecoder();
+  const r2 = new CopyRenderer((s) => (par += s));
+  const stats: ParallelDumpStats = { units: 0, largestUnitBytes: 0, peakWaitingBytes: 0 };
+  const unitBytes = 1 << 20;
+  await dumpParallel(rels, opts, { jobs: 2, format: "copy", colour: false, values: true, unitBytes }, { event: (e) => r2.event(e), fragmentBytes: (b) => ((par += dec.decode(b, { stream: true })), true) }, stats);
+  assert.ok(par === serial, "identical output");
+  // 1024-block ranges would make the whole table one range of all its values; sized by the
+  // TOAST relation, a range is a few blocks: at most the budget (times the values' compression)
+  // and the range's largest block (a block can hold a value of megabytes: the least a range holds)
+  const total = Buffer.byteLength(serial);
+  assert.ok(total > 8 * unitBytes, `${total} bytes of COPY output`);
+  assert.ok(stats.units >= 8, `${stats.units} ranges`);
+  let largestBlock = 0;
+  for (let b = 0; b < s1.pages; b++) {
+    let one = 0;
+    const r = new CopyRenderer((x) => (one += Buffer.byteLength(x)));
+    for (const e of dumpRelation(rels[0], { ...opts, blocks: { from: b, to: b + 1 } })) r.event(e as DumpEvent);
+    largestBlock = Math.max(largestBlock, one);
+  }
+  assert.ok(stats.largestUnitBytes <= 4 * unitBytes + largestBlock, `largest range ${stats.largestUnitBytes} bytes, largest block ${largestBlock}`);
+  // what waits to be written: a bounded number of ranges, not the table
+  assert.ok(stats.peakWaitingBytes <= 4 * 2 * (4 * unitBytes + largestBlock), `waiting ${stats.peakWaitingBytes} bytes`);
+});

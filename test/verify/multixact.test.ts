@@ -5,9 +5,8 @@
 // the cluster verifies clean.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { join } from "node:path";
-import { PgServer, PG_BIN, pgAvailable } from "../pg/server.js";
+import { PgServer, pgAvailable } from "../pg/server.js";
+import { PsqlSession } from "../pg/session.js";
 import { runVerify } from "../../verify/run.js";
 import { MultiXactReader } from "../../verify/heap/multixact.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
@@ -18,39 +17,6 @@ import { Damager } from "./damage.js";
 const DB = "mxdb";
 let srv: PgServer | undefined;
 
-/** A psql session kept open: statements run in order; each call waits for its own marker. */
-class Session {
-  private readonly p: ChildProcessWithoutNullStreams;
-  private buf = "";
-  private n = 0;
-  constructor(s: PgServer) {
-    const args = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", s.socketDir, "-p", String(s.port), "-U", "postgres", "-d", DB];
-    this.p = process.getuid?.() === 0 ? spawn("runuser", ["-u", "postgres", "--", join(PG_BIN, "psql"), ...args]) : spawn(join(PG_BIN, "psql"), args);
-    this.p.stdout.on("data", (b) => (this.buf += b.toString()));
-    this.p.stderr.on("data", (b) => (this.buf += b.toString()));
-  }
-  run(sql: string): Promise<string> {
-    const mark = `__done_${++this.n}__`;
-    this.p.stdin.write(`${sql}\n\\echo ${mark}\n`);
-    return new Promise((resolve, reject) => {
-      const t0 = Date.now();
-      const poll = (): void => {
-        const i = this.buf.indexOf(mark);
-        if (i >= 0) {
-          const out = this.buf.slice(0, i);
-          this.buf = this.buf.slice(i + mark.length);
-          resolve(out);
-        } else if (Date.now() - t0 > 30000) reject(new Error(`timeout: ${sql}\n${this.buf}`));
-        else setTimeout(poll, 20);
-      };
-      poll();
-    });
-  }
-  close(): void {
-    this.p.stdin.end("\\q\n");
-  }
-}
-
 before(async () => {
   if (!pgAvailable()) return;
   srv = await PgServer.create({ checksums: true });
@@ -58,14 +24,14 @@ before(async () => {
   srv.sql("CREATE TABLE parent (id int PRIMARY KEY, v int, pad text); INSERT INTO parent SELECT g, g, repeat('p', 50) FROM generate_series(1, 200) g; CREATE INDEX parent_v ON parent (v);", DB);
   // lockers that roll back: a lock-only MultiXact of aborted members (first: later scans would
   // prune the versions the update below leaves dead)
-  const c = new Session(srv);
-  const e = new Session(srv);
+  const c = new PsqlSession(srv, DB);
+  const e = new PsqlSession(srv, DB);
   await c.run("BEGIN; SELECT count(*) FROM (SELECT * FROM parent WHERE id BETWEEN 100 AND 120 FOR SHARE) s;");
   await e.run("BEGIN; SELECT count(*) FROM (SELECT * FROM parent WHERE id BETWEEN 100 AND 120 FOR SHARE) s;");
   await c.run("ROLLBACK;");
   await e.run("ROLLBACK;");
-  const a = new Session(srv);
-  const b = new Session(srv);
+  const a = new PsqlSession(srv, DB);
+  const b = new PsqlSession(srv, DB);
   await a.run("BEGIN; SELECT count(*) FROM (SELECT * FROM parent WHERE id <= 40 FOR KEY SHARE) s;");
   await b.run("BEGIN; SELECT count(*) FROM (SELECT * FROM parent WHERE id <= 40 FOR KEY SHARE) s;");
   // B updates rows A also locks: the new xmax is a MultiXact of A's locker and B's update

@@ -18,6 +18,7 @@ import { VarattExternal } from "../../formats/varlena/toast-pointer.js";
 import { makeLp, LP_REDIRECT, SizeOfItemIdData } from "../../formats/page/item-id.js";
 import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
 import type { Finding } from "../../formats/schema/errors.js";
+import { asAmcheck } from "./tap-oracle.js";
 
 let srv: PgServer;
 /** pg_amcheck's reports: "block B, offset O[, attribute A]: message" */
@@ -122,8 +123,6 @@ before(async () => {
 });
 after(() => srv?.stop());
 
-/** pgdisk's finding in pg_amcheck's terms (amcheck counts attributes from 0). */
-const asAmcheck = (f: Finding): string => `block ${f.location.block}, offset ${f.location.item}${f.location.attnum !== undefined ? `, attribute ${f.location.attnum - 1}` : ""}: ${f.message}`;
 
 test("TAP 004: every problem pg_amcheck reports, pgdisk reports with its location and words", () => {
   assert.ok(amcheck.length >= 16, `pg_amcheck reported ${amcheck.length} problems:\n${amcheck.join("\n")}`);
