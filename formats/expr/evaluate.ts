@@ -61,23 +61,11 @@ function constValue(n: PgNode): ExprValue {
   const b = n.fields.constvalue;
   if (!(b instanceof Uint8Array)) return unsupported("a constant without a value");
   const typ = num(n.fields.consttype);
-  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  switch (typ) {
-    case INT2OID:
-      return dv.getInt16(0, true);
-    case INT4OID:
-      return dv.getInt32(0, true);
-    case INT8OID:
-      return dv.getBigInt64(0, true);
-    case BOOLOID:
-      return b[0] !== 0;
-  }
-  const payload = varlenaPayload(b);
-  if (typ === TEXTOID || typ === VARCHAROID || typ === BPCHAROID) return utf8Text(payload);
-  if (typ === JSONBOID) return { jsonb: payload };
   // a text[] constant (a #>> path) travels as its JSON text: no other array type is evaluated
-  if (typ === TEXTARRAYOID) return JSON.stringify(readArray(payload, builtinTypeLookup).elements.map((e) => (e === null ? null : utf8Text(e))));
-  return unsupported(`a constant of type ${typ}`);
+  if (typ === TEXTARRAYOID) return JSON.stringify(readArray(varlenaPayload(b), builtinTypeLookup).elements.map((e) => (e === null ? null : utf8Text(e))));
+  if (!ROW_TYPES.has(typ)) return unsupported(`a constant of type ${typ}`);
+  const v = num(n.fields.constlen) > 0 ? b : varlenaPayload(b);
+  return decodeExprValue(v, 0, v.length, typ);
 }
 
 /** The payload of a constant's varlena (4-byte or 1-byte header, never compressed here). */
