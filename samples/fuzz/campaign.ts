@@ -28,7 +28,7 @@ import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRIBUTE_OID, PG_CLASS_OID, PG_COLLATION_
 export type EntryPoint = "dump" | "dump-records" | "verify" | "browse" | "list" | "value" | ConverterEntry;
 export const ENTRY_POINTS: readonly EntryPoint[] = ["dump", "dump-records", "verify", "browse", "list", "value"];
 /** The converters, each run into an output copy of the cluster (a copy a run: only with `converters`). */
-export const CONVERTER_ENTRY_POINTS: readonly EntryPoint[] = ["migrate-toast", "migrate-btree"];
+export const CONVERTER_ENTRY_POINTS: readonly EntryPoint[] = ["migrate-toast", "migrate-btree", "load"];
 
 export interface FuzzTarget {
   /** name as the CLI takes it (schema-qualified where needed) */
@@ -223,7 +223,7 @@ async function runEntryOn(entry: EntryPoint, o: { pgdata: string; database: stri
       listEntry(o);
     } else if (entry === "value") {
       valueEntry(o, target, blocks, (e) => bump(tally.errors, e.code));
-    } else if (entry === "migrate-toast" || entry === "migrate-btree") {
+    } else if (entry === "migrate-toast" || entry === "migrate-btree" || entry === "load") {
       const subject = target.catalog ? null : converterSubject(entry, o, target);
       if (!subject) return null;
       let refused = false;

@@ -1,6 +1,7 @@
 // The fuzz campaign's entry points beyond dump, verify and browse: the listing (`inspect list`),
 // value reading (`pgdisk value` by TID, TOAST values resolved), and the converters (`migrate
-// toast`, `migrate btree`, through their engines' exported functions) run into an output copy.
+// toast`, `migrate btree`, through their engines' exported functions) run into an output copy,
+// and the loader (`pgdisk load --dry-run` of an empty input, which reads all a load would).
 // Each returns nothing when the reader ended as it may (a result, or a FormatError it throws);
 // the converters return a failure message when a refusal left an output behind.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -16,6 +17,9 @@ import { listCluster, renderListText } from "../../inspect/list.js";
 import { readValue } from "../../inspect/value/value.js";
 import { migrateToast } from "../../migrate/toast/engine.js";
 import { migrateBtree } from "../../migrate/btree/engine.js";
+import { loadTable } from "../../migrate/load/engine.js";
+
+async function* emptyInput(): AsyncIterable<Uint8Array> {}
 
 export interface ReaderTarget {
   /** the relation as the CLI names it */
@@ -80,13 +84,18 @@ function ownerOf(cat: DatabaseCatalog, rel: RelationInfo): RelationInfo | undefi
   return rel;
 }
 
-/** What a converter was asked to do on a target: a table for `migrate toast`, an index for `migrate btree`. */
-export type ConverterEntry = "migrate-toast" | "migrate-btree";
+/** What a writer was asked to do on a target: a table for `migrate toast` and `load`, an index for `migrate btree`. */
+export type ConverterEntry = "migrate-toast" | "migrate-btree" | "load";
 
 /** The converter's subject for a target, or null when the converter does not read it. */
 export function converterSubject(entry: ConverterEntry, o: { pgdata: string; database: string }, target: ReaderTarget): string | null {
   const cat = new Cluster(o.pgdata).database(o.database);
   if (entry === "migrate-btree") return target.rel.kind === "i" && target.rel.amName === "btree" && target.rel.namespaceName !== "pg_toast" ? target.name : null;
+  // load reads the table's last page, the catalog that describes it and its indexes' leaves
+  if (entry === "load") {
+    const table = target.rel.kind === "i" ? ownerOf(cat, target.rel) : target.rel;
+    return table && table.kind === "r" && table.namespaceName !== "pg_toast" && table.namespaceName !== "pg_catalog" ? `${table.namespaceName}.${table.name}` : null;
+  }
   // migrate toast reads the table, its TOAST relation and the TOAST index, not the table's own indexes
   if (target.rel.kind === "i" && target.rel.namespaceName !== "pg_toast") return null;
   const table = ownerOf(cat, target.rel);
@@ -103,7 +112,9 @@ export async function converterEntry(entry: ConverterEntry, o: { pgdata: string;
   const common = { pgdata: o.pgdata, out, database: o.database, fsync: false };
   try {
     try {
-      if (entry === "migrate-toast") await migrateToast({ ...common, tables: [subject], to: "direct", measure: 0 });
+      // a dry run of an empty input: the loader reads everything it would append to and rebuilds the indexes in memory
+      if (entry === "load") await loadTable({ pgdata: o.pgdata, database: o.database, table: subject, format: { format: "text" }, input: emptyInput(), inputName: "-", dryRun: true });
+      else if (entry === "migrate-toast") await migrateToast({ ...common, tables: [subject], to: "direct", measure: 0 });
       else await migrateBtree({ ...common, indexes: [subject], to: "prefix", mode: "recode", policy: "lead" });
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;

@@ -39,14 +39,14 @@ test(`fuzz: ${CATALOG_ROUNDS} rounds of mutated catalog pages, no reader fails`,
   assert.ok(r.errors.size >= 2, `error codes: ${[...r.errors.keys()].join(" ")}`);
 });
 
-test(`fuzz: ${CONVERTER_ROUNDS} rounds read by the converters too (migrate toast, migrate btree into an output copy)`, { timeout: 900_000 }, async () => {
+test(`fuzz: ${CONVERTER_ROUNDS} rounds read by the writers too (migrate toast, migrate btree into an output copy, load --dry-run)`, { timeout: 900_000 }, async () => {
   const o = { pgdata: sample.pgdata, database: "pgdisk_sample" };
   // two blocks a round: damage the page checks let through reaches the converters' own reading
   const r = await runCampaign({ ...o, seed: SEED, rounds: CONVERTER_ROUNDS, blocksPerRound: 2, rssLimitBytes: 2 * 2 ** 30, converters: true });
   assert.deepEqual(await failureReports(o, r.failures), [], `${r.failures.length} failures`);
-  // both converters ran on damaged input: refused it (no output left), or converted what they read
+  // every writer ran on damaged input: refused it (no output left), or converted (loaded) what it read
   const ran = [...r.conversions.keys()].join(", ");
-  assert.ok(ran.includes("migrate-toast") && ran.includes("migrate-btree"), `converter runs: ${ran}`);
+  assert.ok(ran.includes("migrate-toast") && ran.includes("migrate-btree") && ran.includes("load "), `writer runs: ${ran}`);
 });
 
 /** The first failures, minimised where an entry point failed: ready for regressions.test.ts. */
