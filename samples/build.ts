@@ -5,7 +5,7 @@
 // build's own objects, free space left by timing-independent but order-dependent activity) may differ.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { PgServer } from "../test/pg/server.js";
+import { PgServer } from "./pg-server.js";
 import { sqlLiteral } from "./copy.js";
 import { SampleDb, type GenContext, type TableReport } from "./loader.js";
 import { Rng } from "./prng.js";

@@ -1,6 +1,6 @@
 // Talks to the build server for the generators: plain SQL, and COPY fed through psql's stdin in
 // batches of bounded size, so memory stays flat however many rows a large sample has.
-import type { PgServer } from "../test/pg/server.js";
+import type { PgServer } from "./pg-server.js";
 import { copyLine, ident, type Field } from "./copy.js";
 import type { SizeProfile } from "./sizes.js";
 import { Rng } from "./prng.js";

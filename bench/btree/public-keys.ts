@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync, statSync } from "n
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { cpus, tmpdir } from "node:os";
-import { PgServer, writeForPg } from "../../test/pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { comparePages, convertInPlace, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
 import type { IndexConversion } from "../../migrate/btree/convert.js";
 import { PREFIX_POLICIES, planGroups, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";

@@ -5,7 +5,7 @@
 import { chmodSync, mkdtempSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
-import { PgServer, writeForPg } from "../../test/pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { convertInPlace, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
 import { PREFIX_POLICIES, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
 import { keySets } from "./public-keys-sources.js";

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cpus } from "node:os";
-import { PgServer } from "../../test/pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { KEY_SHAPES, shapeTableSql, type KeyShape } from "../../test/nbtree/key-shapes.js";
 import { comparePages, convertInPlace, leafStream, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
 import type { IndexConversion } from "../../migrate/btree/convert.js";

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer } from "../../test/pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot } from "../../test/nbtree/build-helpers.js";
 import { Rng } from "../../samples/prng.js";
 

@@ -5,7 +5,7 @@
 //  - --check (the what-if report), against one read of the same relation files (cat > /dev/null);
 //  - --in-place, forward and back (on a private copy);
 //  - --out with --copy-mode clone (copy where the filesystem has no reflinks) and copy.
-// No fsync on either side (the bench server runs with fsync = off, test/pg/server.ts).
+// No fsync on either side (the bench server runs with fsync = off, samples/pg-server.ts).
 // Run: npx tsx bench/migrate/bench.ts [--size tiny|small|large] [--dir DIR]
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { migrate, type MigrateOptions, type MigrateReport } from "../../migrate/engine.js";
 import { planMigration } from "../../migrate/plan.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
-import { PgServer } from "../../test/pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { argValue, benchSample, timeCommand } from "../common.js";
 import type { SizeName } from "../../samples/sizes.js";
 

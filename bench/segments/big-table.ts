@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer, PG_BIN } from "../../test/pg/server.js";
+import { PgServer, PG_BIN } from "../../samples/pg-server.js";
 import { argValue } from "../common.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { BrowseSession } from "../../inspect/browse/session.js";

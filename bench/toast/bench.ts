@@ -12,7 +12,7 @@ import { Cluster, type DatabaseCatalog } from "../../formats/catalog/cluster.js"
 import { emptyStats, type ToastReadStats } from "../../formats/toast/pages.js";
 import type { ToastPointer } from "../../formats/varlena/toast-pointer.js";
 import { migrateToast, type MigrateToastReport } from "../../migrate/toast/engine.js";
-import { PgServer } from "../../test/pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { pointersOf, toastReaderOf } from "../../test/toast/cluster-helpers.js";
 import { argValue, benchSample } from "../common.js";
 import type { SizeName } from "../../samples/sizes.js";
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     log("converting to direct with fsync (the default)");
     const synced = await migrateToast({ pgdata: input, out: join(work, "synced", "data"), database: DB, tables: TABLES, to: "direct", measure: 0 });
     rmSync(join(work, "synced"), { recursive: true, force: true });
-    // the bench server runs with fsync = off (test/pg/server.ts), so the compared runs do not fsync either
+    // the bench server runs with fsync = off (samples/pg-server.ts), so the compared runs do not fsync either
     log("converting to direct (timed, no fsync, no measurement reads)");
     const direct = join(work, "direct", "data");
     const fwd = await migrateToast({ pgdata: input, out: direct, database: DB, tables: TABLES, to: "direct", measure: 0, fsync: false });

@@ -9,7 +9,7 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer, PG_BIN } from "../../test/pg/server.js";
+import { PgServer, PG_BIN } from "../../samples/pg-server.js";
 import { spawnSync } from "node:child_process";
 import { argValue, benchSample } from "../common.js";
 import type { SizeName } from "../../samples/sizes.js";

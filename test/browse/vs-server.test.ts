@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { tinySampleCopy } from "../fixtures/sample.js";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { BrowseSession } from "../../inspect/browse/session.js";
 import { toastChunks, toastValue } from "../../inspect/browse/toast.js";
 import { searchIndex } from "../../inspect/browse/search.js";

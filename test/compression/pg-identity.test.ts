@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { PgServer, pgAvailable } from "../pg/server.js";
+import { PgServer, pgAvailable } from "../../samples/pg-server.js";
 import { compressDatum, decompressTcinfo, lz4Decompress, pglzCompress, pglzDecompress, PayloadStream, readTcinfo, toastCompressionPays } from "../../formats/compression/index.js";
 import { corpus, type Sample } from "./corpus.js";
 import { liblz4 } from "./oracle.js";

@@ -2,7 +2,7 @@
 // pseudo, range and multirange type.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { BUILTIN_TYPES, builtinTypeLookup } from "../../formats/datum/index.js";
 
 let srv: PgServer;

@@ -3,7 +3,7 @@
 // the server's own output function text (format('%s', v), which calls the type's output
 // function; psql's `col::text` would differ for bpchar, "char" and inet, whose casts to text are
 // not the output function).
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { datumToText, builtinTypeLookup, type TypeLookup } from "../../formats/datum/index.js";
 
 export interface Mismatch {

@@ -4,7 +4,7 @@
 // must be the bytes pgdisk makes; a text the server refuses, pgdisk must refuse too.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { sqlLiteral } from "../../samples/copy.js";
 import { INPUT_FUNCTIONS } from "../../formats/datum/input.js";
 import { FormatError } from "../../formats/schema/errors.js";

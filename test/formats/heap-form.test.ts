@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { CopyParser } from "../../migrate/load/copy-parse.js";
 import { INPUT_FUNCTIONS } from "../../formats/datum/input.js";

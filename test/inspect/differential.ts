@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync, chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { dumpRelation } from "../../inspect/dump/dump.js";
 import type { DumpPage } from "../../inspect/dump/model.js";

@@ -3,7 +3,7 @@
 // strings against NULLs, a lone `\.`), with the default options and with every option changed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { pgdisk } from "../toast/cluster-helpers.js";
 
 let srv: PgServer;

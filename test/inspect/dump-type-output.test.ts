@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { QUOTED_KEYWORDS } from "../../formats/datum/keywords.js";
 
 const BIN = join(import.meta.dirname, "../../bin/pgdisk");

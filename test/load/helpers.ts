@@ -2,7 +2,7 @@
 // sees them (pageinspect), and the digest of a table's rows.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 
 /** Run `pgdisk load ...` through cli/main.ts. */

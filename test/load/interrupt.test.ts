@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { PgServer, writeForPg } from "../pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
 import { fileDigests } from "../migrate/helpers.js";
 import { ROOT } from "../toast/cluster-helpers.js";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { comparePages, copyRoot, indexPath, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
 import { heapTuples, pgdiskLoad, tableDigest } from "./helpers.js";

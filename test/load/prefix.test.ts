@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { convertInPlace, copyRoot, indexPath, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
 import { pgdiskLoad } from "./helpers.js";
 import { RelationFork } from "../../formats/storage/relfile.js";

@@ -6,7 +6,7 @@
 // indexes) exit 1 naming the object; --dry-run reports and writes nothing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { stoppedCluster } from "../nbtree/build-helpers.js";
 import { fileDigests } from "../migrate/helpers.js";
 import { pgdiskLoad } from "./helpers.js";

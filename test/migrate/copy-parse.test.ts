@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { CopyParser, type CopyFormat, type CopyRow } from "../../migrate/load/copy-parse.js";
 import { FormatError } from "../../formats/schema/errors.js";
 

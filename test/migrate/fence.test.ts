@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { truncateSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { clusterHasDirectToast } from "../../migrate/control-name.js";
 import { migrateCli, pgDir, removeDirs } from "./helpers.js";

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { PG_BIN, PgServer } from "../pg/server.js";
+import { PG_BIN, PgServer } from "../../samples/pg-server.js";
 import { readControlFile } from "../../formats/catalog/control.js";
 import { migrateCli, pgDir, removeDirs } from "./helpers.js";
 

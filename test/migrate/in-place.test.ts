@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
 import { copyRoot, removeRoot } from "../nbtree/build-helpers.js";
 import { fileDigests, migrateCli, pgDir, removeDirs } from "./helpers.js";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { PageHeaderData } from "../../formats/page/page-header.js";
 import { migrateCli, pgDir, removeDirs } from "./helpers.js";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot } from "../nbtree/build-helpers.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 import { Journal } from "../../migrate/journal.js";

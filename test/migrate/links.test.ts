@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { existsSync, lstatSync, readdirSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
 import { DB, fileDigests, linkedCluster, migrateCli, ownersUnder, pgDir, pgIds, removeDirs, type LinkedCluster } from "./helpers.js";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 import { DB, fileDigests, linkedCluster, migrateCli, pgDir, removeDirs, type LinkedCluster } from "./helpers.js";
 

@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { migrateCli, ownersUnder, pgDir, pgIds, removeDirs } from "./helpers.js";
 
 let srv: PgServer;

@@ -3,7 +3,7 @@
 // functions, and the SP-GiST fixed blocks; every struct round-trips on every page.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { readRelation, serverPageMd5s, md5 } from "./helpers.js";
 import { detectPageKind, type AmName } from "../../formats/am/detect.js";
 import { HashMetaPageData, HashPageOpaqueData, HASH_META_OFFSET, hashMapp, hashSpares } from "../../formats/am/hash.js";

@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { readRelation, BLCKSZ } from "./helpers.js";
 import { btMetap, btMetapText, btPageItems, btPageItemText, btPageStats, btPageStatsText } from "../../formats/nbtree/page-items.js";
 import { BTPageOpaqueData, BTP_DELETED, BTP_HALF_DEAD, BTP_HAS_FULLXID, BTP_LEAF, readBTOpaque } from "../../formats/nbtree/opaque.js";

@@ -2,7 +2,7 @@
 // for every page of indexes of many shapes, plus byte-exact struct round trips on those pages.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { readRelation, serverPageMd5s, md5 } from "./helpers.js";
 import { btMetap, btMetapText, btPageItems, btPageItemText, btPageStats, btPageStatsText, btItemAt } from "../../formats/nbtree/page-items.js";
 import { BTPageOpaqueData, BTDeletedPageData, BTP_DELETED, BTP_HAS_FULLXID } from "../../formats/nbtree/opaque.js";

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
 import { leafTuples } from "../../formats/nbtree/reader.js";

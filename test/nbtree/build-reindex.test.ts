@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { readFileSync } from "node:fs";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { KEY_SHAPES, shapeIndexVariants, shapeTableSql } from "./key-shapes.js";
 import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot, stoppedCluster } from "./build-helpers.js";
 

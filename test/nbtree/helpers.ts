@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PgServer } from "../pg/server.js";
+import type { PgServer } from "../../samples/pg-server.js";
 import { maxAlign } from "../../formats/page/page.js";
 import { INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, openSync, writeSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tinySampleCopy } from "../fixtures/sample.js";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { indexPath, removeRoot, stoppedCluster } from "./build-helpers.js";
 import { KEY_SHAPES, shapeTableSql } from "./key-shapes.js";
 import type { MigrateBtreeReport } from "../../migrate/btree/engine.js";

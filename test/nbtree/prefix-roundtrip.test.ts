@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { KEY_SHAPES, shapeIndexVariants, shapeTableSql, type KeyShape } from "./key-shapes.js";
 import { comparePages, indexPath, leafStream, reindexCopy, removeRoot, stoppedCluster } from "./build-helpers.js";
 import { migrateBtree, type MigrateBtreeReport } from "../../migrate/btree/engine.js";

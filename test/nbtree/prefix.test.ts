@@ -3,7 +3,7 @@
 // back; every malformed case gives its code.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { mkTuple, prng, readRelation } from "./helpers.js";
 import {
   BTPrefixCodedItemHeader,

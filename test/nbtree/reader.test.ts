@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { typeLookupFor } from "../../formats/catalog/types.js";
 import { RelationFork } from "../../formats/storage/relfile.js";

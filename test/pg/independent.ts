@@ -15,7 +15,7 @@
 //   - schema exotic: enum, domain, composite and range columns (readers may not decode these);
 //   - a large object (pg_largeobject).
 // The cluster is stopped (clean shutdown) when the promise resolves.
-import { PgServer } from "./server.js";
+import { PgServer } from "../../samples/pg-server.js";
 
 export interface IndependentRelation {
   schema: string;

@@ -4,7 +4,7 @@
 // everything sent and exited.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import { PG_BIN, type PgServer } from "./server.js";
+import { PG_BIN, type PgServer } from "../../samples/pg-server.js";
 
 /** Only a server that stopped answering reaches this. */
 const CEILING_MS = 120_000;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SIZE_NAMES } from "../../samples/sizes.js";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const parent = mkdtempSync(join(tmpdir(), "pgdisk-samples-cli-"));

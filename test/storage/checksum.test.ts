@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pgChecksumPage, setPageChecksum, storedPageChecksum } from "../../formats/page/checksum.js";
-import type { PgServer } from "../pg/server.js";
+import type { PgServer } from "../../samples/pg-server.js";
 import { buildCluster, DB, relationFiles } from "./fixture.js";
 
 const RELSEG_SIZE = 131072;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { ControlFileData, decodeControlFile, encodeControlFile, type ControlFile } from "../../formats/storage/control-file.js";
 import { crc32c } from "../../formats/storage/crc32c.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 
 process.env.TZ = "UTC"; // pg_controldata prints times with localtime(); the children inherit this
 

@@ -2,7 +2,7 @@
 // free space map forks in varied states, for the storage tests. Each test file builds its own.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 
 export const DB = "storagedb";
 

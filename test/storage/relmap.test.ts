@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { FormatError } from "../../formats/schema/errors.js";
 import { crc32c } from "../../formats/storage/crc32c.js";
 import { decodeRelMap, encodeRelMap, encodeRelMapFields, RelMapFile, RelMapFile64, relMapLookup } from "../../formats/storage/relmap.js";
-import type { PgServer } from "../pg/server.js";
+import type { PgServer } from "../../samples/pg-server.js";
 import { buildCluster, DB } from "./fixture.js";
 
 let srv: PgServer;

@@ -20,7 +20,7 @@ import {
 } from "../../formats/storage/fsm.js";
 import { forkBlockCount, forkPage } from "../../formats/storage/fork-pages.js";
 import { decodeVmPage, vmBitsForHeapBlock, vmLocation, vmStatusForHeapBlocks, VM_HEAPBLOCKS_PER_PAGE } from "../../formats/storage/vm.js";
-import type { PgServer } from "../pg/server.js";
+import type { PgServer } from "../../samples/pg-server.js";
 import { buildCluster, DB, readFork } from "./fixture.js";
 
 interface Rel {

@@ -13,7 +13,7 @@ import { readToastPointer, type ToastPointer } from "../../formats/varlena/toast
 import { RelationFork as Fork } from "../../formats/storage/relfile.js";
 import { ToastReader } from "../../formats/toast/reader.js";
 import { checkDirectPointers, type DirectCheck } from "./direct-verify.js";
-import type { PgServer } from "../pg/server.js";
+import type { PgServer } from "../../samples/pg-server.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
 import { pageView, pdLower, pdUpper } from "../../formats/page/page.js";

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { tinySample, tinySampleCopy } from "../fixtures/sample.js";
 import { Cluster, type DatabaseCatalog } from "../../formats/catalog/cluster.js";
 import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { rmSync, writeFileSync, readFileSync } from "node:fs";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { tinySampleCopy } from "../fixtures/sample.js";
 import { Cluster, type DatabaseCatalog } from "../../formats/catalog/cluster.js";
 import { typeLookupFor } from "../../formats/catalog/types.js";

@@ -6,7 +6,7 @@
 // location, and the states the AM does use (LP_DEAD in hash and GiST, LP_UNUSED in BRIN) pass.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { Damager, BLCKSZ } from "./damage.js";
 import { detectPageKind, type AmName } from "../../formats/am/detect.js";

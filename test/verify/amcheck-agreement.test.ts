@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tinySampleCopy } from "../fixtures/sample.js";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { HEAP_HASEXTERNAL, HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/tuple-header.js";
 import { LP_REDIRECT, lpFlags, makeLp } from "../../formats/page/item-id.js";
 import { maxOffsetNumber, pageView } from "../../formats/page/page.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CHECKS, CHECK_BY_CODE } from "../../formats/codes/checks.js";
 import { isCode } from "../../formats/codes/index.js";
 import { renderChecksDoc } from "../../verify/checks-doc.js";
-import { PG_BIN } from "../pg/server.js";
+import { PG_BIN } from "../../samples/pg-server.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 

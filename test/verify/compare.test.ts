@@ -5,7 +5,7 @@
 // and a swap of two adjacent distinct keys in each is caught as an item order violation.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer, pgAvailable } from "../pg/server.js";
+import { PgServer, pgAvailable } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { pageView } from "../../formats/page/page.js";
 import { readBTOpaque } from "../../formats/nbtree/opaque.js";

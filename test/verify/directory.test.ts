@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
-import { PG_BIN } from "../pg/server.js";
+import { PG_BIN } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { renderText } from "../../verify/report/text.js";
 import { readCatalog } from "../../formats/catalog/rows.js";

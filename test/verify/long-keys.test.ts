@@ -6,7 +6,7 @@
 // one key changed behind the index's back, the finding sits under the index, located in it.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 
 let srv: PgServer;

@@ -5,7 +5,7 @@
 // the cluster verifies clean.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer, pgAvailable } from "../pg/server.js";
+import { PgServer, pgAvailable } from "../../samples/pg-server.js";
 import { PsqlSession } from "../pg/session.js";
 import { runVerify } from "../../verify/run.js";
 import { MultiXactReader } from "../../verify/heap/multixact.js";

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { tinySampleCopyForFile } from "../fixtures/sample.js";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { Damager, infomask, setInfomask } from "./damage.js";
 import { HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID, HTH } from "../../formats/heap/tuple-header.js";

@@ -5,7 +5,7 @@
 // corrupt) does not pass as checked: both get a counted BT_ORDER_NOT_CHECKED naming the function.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 
 let srv: PgServer;

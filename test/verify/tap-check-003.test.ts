@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import type { Finding } from "../../formats/schema/errors.js";
 import { asAmcheck, overwriteLinePointers, pgdiskFindings, problems } from "./tap-oracle.js";
 

@@ -8,7 +8,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../pg/server.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { PsqlSession } from "../pg/session.js";
 import { asAmcheck, pgdiskFindings, problems } from "./tap-oracle.js";
 import type { Finding } from "../../formats/schema/errors.js";

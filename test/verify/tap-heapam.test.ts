@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { PgServer, PG_BIN } from "../pg/server.js";
+import { PgServer, PG_BIN } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { HTH, HEAP_HASNULL, HEAP_HOT_UPDATED, HEAP_NATTS_MASK, HEAP_ONLY_TUPLE, HEAP_XMAX_COMMITTED, HEAP_XMAX_INVALID, HEAP_XMAX_IS_MULTI, HEAP_XMIN_COMMITTED, HEAP_XMIN_INVALID, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import { ItemPointerData } from "../../formats/page/item-pointer.js";

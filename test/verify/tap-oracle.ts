@@ -1,7 +1,7 @@
 // What the rebuilt amcheck / pg_amcheck TAP tests compare: amcheck's own reports (verify_heapam
 // rows) and pgdisk's findings in amcheck's terms, on the same cluster.
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { PgServer } from "../pg/server.js";
+import type { PgServer } from "../../samples/pg-server.js";
 import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
 import { SizeOfItemIdData } from "../../formats/page/item-id.js";
 import type { Finding } from "../../formats/schema/errors.js";

@@ -8,7 +8,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PgServer } from "../pg/server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import type { Finding } from "../../formats/schema/errors.js";
 import { asAmcheck, overwriteLinePointers, pgdiskFindings, problems, verifyHeapamRows } from "./tap-oracle.js";
 

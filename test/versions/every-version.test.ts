@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { differentialSuite } from "../inspect/differential.js";
 import { buildIndependentCluster, INDEPENDENT_DB } from "../pg/independent.js";
-import { NPM_SERVER_VERSIONS } from "../pg/server.js";
+import { NPM_SERVER_VERSIONS } from "../../samples/pg-server.js";
 
 for (const version of NPM_SERVER_VERSIONS) {
   describe(`PostgreSQL ${version}`, () => {

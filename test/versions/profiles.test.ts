@@ -13,7 +13,7 @@ import { Cluster } from "../../formats/catalog/cluster.js";
 import { decodeControlFile, encodeControlFile, type ControlFile } from "../../formats/storage/control-file.js";
 import { decodeRelMap } from "../../formats/storage/relmap.js";
 import { NEWEST_PROFILE, PROFILES, profileByMajor } from "../../formats/version/index.js";
-import { NPM_SERVER_VERSIONS, PgServer } from "../pg/server.js";
+import { NPM_SERVER_VERSIONS, PgServer } from "../../samples/pg-server.js";
 import { pgdisk } from "../toast/cluster-helpers.js";
 
 test("the profiles are the npm servers' versions, oldest first", () => {

