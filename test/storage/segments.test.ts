@@ -3,7 +3,7 @@
 // pg_control's relseg_size saying so, and every reader must give exactly what it gives on the
 // uncut cluster: dump (COPY and JSON), verify (checksums use relation-wide block numbers, so a
 // segment-local number would fail every page past the first segment), value, browse, and the
-// TOAST conversion, whose output must be cut the same way.
+// TOAST and btree conversions and the loader, whose output must be cut the same way.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
@@ -189,5 +189,30 @@ test("segments: the TOAST conversion writes segments of the cluster's size, same
 test("segments: the btree conversion reads and writes across segments, same bytes", () => {
   const out = convertBoth("prefix", ["btree", "--index", "web_links_url_idx", "--to", "prefix"]);
   const v = pgdisk("verify", "--pgdata", out, "-d", SAMPLE_DB, "-i", "web_links_url_idx", "--jobs", "1");
+  assert.equal(v.status, 0, v.stdout + v.stderr);
+});
+
+test("segments: the loader appends across segment boundaries, same bytes", () => {
+  // 1000 rows take about 17 new heap pages: more than two 8-block segments
+  const rows = Array.from({ length: 1000 }, (_, i) => [10_000_000 + i, `https://example.org/seg/${i}`, `/srv/seg/${i}`, i % 50, "eu", i % 7 ? "active" : "error", `name-${i}`, i, "2026-01-01 00:00:00+00"].join("\t")).join("\n") + "\n";
+  const input = join(root, "seg-rows.tsv");
+  writeFileSync(input, rows);
+  const outs = { whole: join(root, "whole-load"), cut: join(root, "cut-load") };
+  for (const [k, src] of [["whole", whole], ["cut", cut]] as const) {
+    cpSync(src, outs[k], { recursive: true });
+    const r = pgdisk("load", "--pgdata", outs[k], "-d", SAMPLE_DB, "-t", "web_links", "--columns", "id,url,path,tenant_id,region,status,name,score,created_at", input);
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+  }
+  const dbOid = new Cluster(whole).database(SAMPLE_DB).db.oid;
+  const a = joinedFiles(outs.whole, dbOid);
+  const b = joinedFiles(outs.cut, dbOid);
+  assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort());
+  for (const [file, bytes] of a) assert.ok(b.get(file)!.equals(bytes), `${file}: same bytes, segments joined`);
+  const dir = join(outs.cut, "base", String(dbOid));
+  for (const seg of readdirSync(dir).filter((n) => /^\d+(_\w+)?\.\d+$/.test(n))) {
+    const base = seg.replace(/\.\d+$/, "");
+    assert.equal(statSync(join(dir, base)).size, SEG_BLOCKS * 8192, `${base} before ${seg}`);
+  }
+  const v = pgdisk("verify", "--pgdata", outs.cut, "-d", SAMPLE_DB, "-t", "web_links", "--jobs", "1");
   assert.equal(v.status, 0, v.stdout + v.stderr);
 });
