@@ -1,19 +1,12 @@
 // Seeded test corpus for the compression tests: text (inserted as `text`) and binary (as `bytea`).
 // Everything derives from a seed, so a failure names a reproducible sample.
 
+import { mulberry32 } from "../../samples/prng.js";
+
 export type Rng = () => number;
 
-/** mulberry32: small, fast, good enough to make varied data. */
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded stream (samples/prng.ts). */
+export const rng: (seed: number) => Rng = mulberry32;
 export const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 export const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 

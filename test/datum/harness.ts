@@ -5,6 +5,7 @@
 // not the output function).
 import { PgServer } from "../../samples/pg-server.js";
 import { datumToText, builtinTypeLookup, type TypeLookup } from "../../formats/datum/index.js";
+import { mulberry32 } from "../../samples/prng.js";
 
 export interface Mismatch {
   row: string;
@@ -107,17 +108,8 @@ export class DatumHarness {
   }
 }
 
-/** A seeded PRNG (mulberry32) so that "random" test values are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG so that "random" test values are the same on every run (samples/prng.ts). */
+export const seededRandom = mulberry32;
 
 /** A readable assertion message listing the first mismatches. */
 export function describe(type: string, r: CheckResult): string {

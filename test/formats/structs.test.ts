@@ -7,6 +7,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { registry, type AnyStruct } from "../../formats/schema/struct.js";
 import "../../formats/all.js";
+import { mulberry32 } from "../../samples/prng.js";
 import { renderStructDocs } from "../../scripts/gen-format-docs.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -48,14 +49,7 @@ test("layouts tile each struct exactly (offsets, sizes, bit ranges)", () => {
   }
 });
 
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = mulberry32;
 
 /** Random bytes a decoder takes back exactly: bool bytes 0/1, floats not NaN (NaN payloads are not kept). */
 function randomValidBytes(s: AnyStruct, rnd: () => number): Uint8Array {

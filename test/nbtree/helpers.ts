@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { PgServer } from "../../samples/pg-server.js";
 import { maxAlign } from "../../formats/page/page.js";
 import { INDEX_NULL_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
+import { mulberry32 } from "../../samples/prng.js";
 
 export const BLCKSZ = 8192;
 
@@ -25,17 +26,8 @@ export function serverPageMd5s(srv: PgServer, rel: string, n: number): string[] 
   return srv.rows(`select md5(get_raw_page('${rel}', b)) from generate_series(0, ${n - 1}) b order by b`).map((r) => r[0]!);
 }
 
-/** A small seeded PRNG (mulberry32) for property tests. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG for property tests (samples/prng.ts). */
+export const prng = mulberry32;
 
 /** A plain index tuple with key bytes K (size = MAXALIGN(8 [+8] + |K|)). */
 export function mkTuple(K: Uint8Array, opts: { nullBits?: number; var?: boolean; tid?: [number, number] } = {}): Uint8Array {

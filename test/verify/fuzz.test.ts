@@ -7,6 +7,7 @@ import { rmSync } from "node:fs";
 import { tinySampleCopy } from "../fixtures/sample.js";
 import { runVerify } from "../../verify/run.js";
 import { Damager } from "./damage.js";
+import { mulberry32 } from "../../samples/prng.js";
 
 let root = "";
 let pgdata = "";
@@ -22,17 +23,7 @@ after(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const TARGETS = ["web_links", "accounts", "compressed_docs", "web_links_pkey", "web_links_url_idx", "web_links_status_idx", "web_links_tenant_idx", "accounts_email_idx"];
 const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 120);
