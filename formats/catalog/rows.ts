@@ -14,6 +14,7 @@ import { RelationFork, scanBlocks } from "../storage/relfile.js";
 import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../page/page.js";
 import type { CheckCode } from "../codes/checks.js";
+import { u32At } from "../schema/bytes.js";
 
 export type CatalogValue = number | boolean | string | number[] | string[] | Uint8Array | null;
 export type CatalogRow = Record<string, CatalogValue>;
@@ -22,7 +23,6 @@ const utf8 = new TextDecoder("utf-8");
 
 const f32 = new Float32Array(1);
 const f32Bytes = new Uint8Array(f32.buffer);
-const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 
 /** A name (NUL-padded to 64 bytes): ASCII decoded directly (TextDecoder per short string costs more than the scan). */
 function nameText(tuple: Uint8Array, o: number): string {
@@ -46,9 +46,9 @@ export function catalogValue(tuple: Uint8Array, slot: AttrSlot, typid: number): 
     case 26: // oid
     case 28: // xid
     case 24: // regproc
-      return u32(tuple, o);
+      return u32At(tuple, o);
     case 23:
-      return u32(tuple, o) | 0;
+      return u32At(tuple, o) | 0;
     case 21:
       return ((tuple[o] | (tuple[o + 1] << 8)) << 16) >> 16;
     case 16:

@@ -17,6 +17,16 @@ export interface Tid {
 }
 export const InvalidBlockNumber = 0xffffffff;
 
+const tidGet = ItemPointerData.get;
+/** The block number of the TID at `at`. */
+export const tidBlockAt = (b: Uint8Array, at: number): number => tidGet.bi_hi(b, at) * 65536 + tidGet.bi_lo(b, at);
+/** The offset number of the TID at `at`. */
+export const tidOffsetAt = (b: Uint8Array, at: number): number => tidGet.ip_posid(b, at);
+/** A TID as one number, block * 65536 + offset: exact below 2^53, a Set or Map key without a string. */
+export const tidKey = (block: number, offset: number): number => block * 65536 + offset;
+/** tidKey of the TID at `at`. */
+export const tidKeyAt = (b: Uint8Array, at: number): number => tidBlockAt(b, at) * 65536 + tidGet.ip_posid(b, at);
+
 export function readTid(dv: DataView, off: number): Tid {
   return { block: dv.getUint16(off, true) * 65536 + dv.getUint16(off + 2, true), offset: dv.getUint16(off + 4, true) };
 }

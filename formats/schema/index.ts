@@ -1,2 +1,3 @@
 export * from "./struct.js";
 export * from "./errors.js";
+export * from "./bytes.js";

@@ -52,6 +52,22 @@ export type InferStruct<S> = S extends Struct<infer F> ? FieldsValue<F> : never;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyStruct = Struct<any>;
 
+/** A generated little-endian getter: the field of the struct that starts at `at` in `buf`. It
+ * does not check bounds: a hot path checks the struct's extent once (`check`) and then reads. */
+export type FieldGetter<V> = (buf: Uint8Array, at: number) => V;
+type GetterOf<F> = F extends ScalarField<infer N, infer T>
+  ? { [K in N]: FieldGetter<ScalarValue<T>> }
+  : F extends BytesField<infer N>
+    ? { [K in N]: FieldGetter<Uint8Array> }
+    : F extends BitsField<infer N>
+      ? { [K in N]: FieldGetter<number> }
+      : F extends NestField<infer N, infer S>
+        ? { [K in N]: S extends Struct<infer G> ? Getters<G> : never }
+        : never;
+/** One getter per field (a bit-field word as a whole; a nested struct as its own getters, offsets
+ * already added). */
+export type Getters<F extends readonly Field[]> = Flatten<UnionToIntersection<GetterOf<F[number]>>>;
+
 /** Every name a value of the struct has (bit-field parts are flattened into the struct). */
 type ValueKeys<F extends readonly Field[]> = keyof FieldsValue<F> & string;
 
@@ -106,6 +122,9 @@ export class Struct<F extends readonly Field[]> {
   readonly offsets: { readonly [K in ValueKeys<F>]: number } & { readonly [K in F[number]["name"]]: number };
   /** binary-parser decoder generated from the declaration. */
   readonly parser: Parser;
+  /** Fast little-endian getters generated from the declaration, for hot paths (no DataView, no
+   * allocation): `HeapTupleHeaderData.get.t_hoff(page, at)`. */
+  readonly get: Getters<F>;
   private readonly bitFields: BitsField[];
   private readonly nestFields: NestField[];
 
@@ -145,15 +164,24 @@ export class Struct<F extends readonly Field[]> {
     this.size = off;
     this.offsets = offsets as never;
     this.parser = p;
+    this.get = getters(fields as readonly Field[], 0) as never;
     this.bitFields = (fields as readonly Field[]).filter((f): f is BitsField => f.kind === "bits");
     this.nestFields = (fields as readonly Field[]).filter((f): f is NestField => f.kind === "nest");
   }
 
-  /** Decode from `buf` at `offset`. Throws FormatError when fewer than `size` bytes remain. */
+  /** Throw STRUCT_TRUNCATED unless the whole struct fits in `buf` at `offset`; the error names
+   * the struct, the first field cut off, its offset and the bytes needed. */
+  check(buf: Uint8Array, offset = 0, what: string = this.name): void {
+    if (offset >= 0 && offset + this.size <= buf.length) return;
+    const avail = Math.max(0, buf.length - offset);
+    const cut = this.layout().find((l) => l.offset + l.size > avail);
+    const field = cut ? ` (${what}.${cut.path}, ${cut.size} bytes at offset ${offset + cut.offset}, is cut off)` : "";
+    throw new FormatError("STRUCT_TRUNCATED", `${what} needs ${this.size} bytes at offset ${offset}, only ${avail} available${field}`, { offset, path: cut ? `${what}.${cut.path}` : what });
+  }
+
+  /** Decode from `buf` at `offset`. Throws FormatError (check()) when fewer than `size` bytes remain. */
   decode(buf: Uint8Array, offset = 0): FieldsValue<F> {
-    if (offset < 0 || offset + this.size > buf.length) {
-      throw new FormatError("STRUCT_TRUNCATED", `${this.name} needs ${this.size} bytes at offset ${offset}, only ${Math.max(0, buf.length - offset)} available`, { offset });
-    }
+    this.check(buf, offset);
     const view = offset === 0 && buf.length === this.size ? buf : buf.subarray(offset, offset + this.size);
     const raw = this.parser.parse(view as Buffer) as Record<string, unknown>;
     return this.finish(raw) as FieldsValue<F>;
@@ -257,6 +285,48 @@ export class Struct<F extends readonly Field[]> {
     }
     return out;
   }
+}
+
+/** A getter per scalar type reading at a fixed offset from the struct's start. */
+function scalarGetter(t: ScalarType, off: number): FieldGetter<unknown> {
+  switch (t) {
+    case "u8":
+      return (b, at) => b[at + off]!;
+    case "i8":
+      return (b, at) => (b[at + off]! << 24) >> 24;
+    case "bool":
+      return (b, at) => b[at + off] !== 0;
+    case "u16":
+      return (b, at) => b[at + off]! | (b[at + off + 1]! << 8);
+    case "i16":
+      return (b, at) => ((b[at + off]! | (b[at + off + 1]! << 8)) << 16) >> 16;
+    case "u32":
+      return (b, at) => (b[at + off]! | (b[at + off + 1]! << 8) | (b[at + off + 2]! << 16) | (b[at + off + 3]! << 24)) >>> 0;
+    case "i32":
+      return (b, at) => b[at + off]! | (b[at + off + 1]! << 8) | (b[at + off + 2]! << 16) | (b[at + off + 3]! << 24);
+    case "u64":
+      return (b, at) => new DataView(b.buffer, b.byteOffset).getBigUint64(at + off, true);
+    case "i64":
+      return (b, at) => new DataView(b.buffer, b.byteOffset).getBigInt64(at + off, true);
+    case "f32":
+      return (b, at) => new DataView(b.buffer, b.byteOffset).getFloat32(at + off, true);
+    case "f64":
+      return (b, at) => new DataView(b.buffer, b.byteOffset).getFloat64(at + off, true);
+  }
+}
+
+function getters(fields: readonly Field[], base: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  let off = base;
+  for (const f of fields) {
+    const at = off;
+    if (f.kind === "scalar") out[f.name] = scalarGetter(f.type, at);
+    else if (f.kind === "bits") out[f.name] = scalarGetter(f.word, at);
+    else if (f.kind === "bytes") out[f.name] = (b: Uint8Array, s: number) => b.subarray(s + at, s + at + f.length);
+    else out[f.name] = getters(f.struct.fields as readonly Field[], at);
+    off += fieldSize(f);
+  }
+  return Object.freeze(out);
 }
 
 function addScalar(p: Parser, f: ScalarField): Parser {

@@ -4,6 +4,7 @@
 // attributes are NULL) and short (1-byte header, unaligned) varlena forms; whether the shape
 // suits the chunk's role (plain chunk, leaf, root, internal node) is the caller's decision.
 import { FormatError } from "../schema/errors.js";
+import { i32At, u32At } from "../schema/bytes.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../heap/tuple-header.js";
 import { ArrayTypeHeader } from "../datum/arrays.js";
 import type { Tid } from "../page/item-pointer.js";
@@ -14,6 +15,13 @@ export const TID_TYPE_OID = 27;
 export const INT8_TYPE_OID = 20;
 export const TID_ELEM_SIZE = 6;
 export const INT8_ELEM_SIZE = 8;
+/** chunk_id (oid) and chunk_seq (int4) are the first two columns: offsets from t_hoff (no NULLs before them). */
+export const CHUNK_ID_AT = 0;
+export const CHUNK_SEQ_AT = 4;
+/** chunk_id of the chunk tuple whose data starts at `dataAt` (its t_hoff), when not NULL. */
+export const chunkIdAt = (t: Uint8Array, dataAt: number): number => u32At(t, dataAt + CHUNK_ID_AT);
+/** chunk_seq of the chunk tuple whose data starts at `dataAt`, when neither column is NULL. */
+export const chunkSeqAt = (t: Uint8Array, dataAt: number): number => i32At(t, dataAt + CHUNK_SEQ_AT);
 /** A 1-D NULL-free array, offsets after the varlena header: ArrayType, dims[0], lbound[0], then data. */
 export const ARRAY_DIMS_AT = ArrayTypeHeader.size; // 12
 export const ARRAY_LBOUND_AT = ARRAY_DIMS_AT + 4; // 16

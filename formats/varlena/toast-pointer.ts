@@ -2,7 +2,7 @@
 // (VARTAG_DIRECT 19): new-formats.md §1.1, 18 packed bytes with the root chunk's TID.
 import { defineStruct, i32, nest, register, u32, type InferStruct } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
-import { ItemPointerData, type Tid } from "../page/item-pointer.js";
+import { ItemPointerData, tidBlockAt, tidOffsetAt, type Tid } from "../page/item-pointer.js";
 import { VARHDRSZ, VARTAG_DIRECT, VARTAG_ONDISK } from "./varlena.js";
 
 export const VarattExternal = register(
@@ -35,6 +35,43 @@ export type ToastPointer =
   | ({ tag: typeof VARTAG_ONDISK; extsize: number; method: number; compressed: boolean } & VarattExternalValue)
   | ({ tag: typeof VARTAG_DIRECT; extsize: number; method: number; compressed: boolean; root: Tid } & VarattDirectValue);
 
+/** A direct pointer's fields as verify's scans keep them (no nested objects). */
+export interface DirectPointerFields {
+  rawsize: number;
+  extinfo: number;
+  toastrelid: number;
+  rootBlock: number;
+  rootItem: number;
+}
+/** A plain pointer's fields as verify's scans keep them. */
+export interface ExternalPointerFields {
+  rawsize: number;
+  extinfo: number;
+  valueId: number;
+  toastrelid: number;
+}
+
+const directGet = VarattDirect.get;
+const externalGet = VarattExternal.get;
+
+/** The fields of the VARTAG_DIRECT pointer whose 0x01 byte is at `off` (bounds checked by the caller). */
+export function readDirectPointerFields(buf: Uint8Array, off: number): DirectPointerFields {
+  const at = off + 2;
+  return {
+    rawsize: directGet.va_rawsize(buf, at),
+    extinfo: directGet.va_extinfo(buf, at),
+    toastrelid: directGet.va_toastrelid(buf, at),
+    rootBlock: tidBlockAt(buf, at + VarattDirect.offsets.va_tid),
+    rootItem: tidOffsetAt(buf, at + VarattDirect.offsets.va_tid),
+  };
+}
+
+/** The fields of the VARTAG_ONDISK pointer whose 0x01 byte is at `off` (bounds checked by the caller). */
+export function readExternalPointerFields(buf: Uint8Array, off: number): ExternalPointerFields {
+  const at = off + 2;
+  return { rawsize: externalGet.va_rawsize(buf, at), extinfo: externalGet.va_extinfo(buf, at), valueId: externalGet.va_valueid(buf, at), toastrelid: externalGet.va_toastrelid(buf, at) };
+}
+
 /** Decode the pointer whose 0x01 byte is at `off`. */
 export function readToastPointer(buf: Uint8Array, off: number): ToastPointer {
   const tag = buf[off + 1];
@@ -52,7 +89,7 @@ export function readToastPointer(buf: Uint8Array, off: number): ToastPointer {
       extsize,
       method: v.va_extinfo >>> VARLENA_EXTSIZE_BITS,
       compressed: extsize < v.va_rawsize - VARHDRSZ,
-      root: { block: v.va_tid.bi_hi * 65536 + v.va_tid.bi_lo, offset: v.va_tid.ip_posid },
+      root: { block: tidBlockAt(buf, off + 2 + VarattDirect.offsets.va_tid), offset: v.va_tid.ip_posid },
     };
   }
   throw new FormatError("TOAST_POINTER_BAD_TAG", `external datum at offset ${off} has vartag ${tag}, which cannot appear on disk`, { offset: off });

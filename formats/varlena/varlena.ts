@@ -87,4 +87,7 @@ export function set4bCompressedHeader(dv: DataView, off: number, total: number):
   dv.setUint32(off, ((total << 2) | 2) >>> 0, true);
 }
 /** VARATT_CAN_MAKE_SHORT for a payload of `len` bytes. */
+/** VARSIZE_4B: the total size (header included) of the 4-byte-header varlena at `at`. */
+export const varsize4BAt = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 2;
+
 export const canMakeShort = (len: number): boolean => len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX;

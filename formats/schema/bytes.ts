@@ -1,0 +1,12 @@
+// Little-endian integers at a byte offset, for the few layouts that are arrays rather than
+// declared structs (SLRU pages of xids, datum payloads, sort keys). A declared struct reads its
+// fields with its generated getters (`Struct.get`) instead.
+export const u16At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8);
+export const i32At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+export const u32At = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+export function setU32At(b: Uint8Array, at: number, v: number): void {
+  b[at] = v & 0xff;
+  b[at + 1] = (v >>> 8) & 0xff;
+  b[at + 2] = (v >>> 16) & 0xff;
+  b[at + 3] = (v >>> 24) & 0xff;
+}
