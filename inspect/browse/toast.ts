@@ -19,6 +19,8 @@ import type { AttrDesc } from "../../formats/heap/descriptor.js";
 import { btreeDescend, keyComparator } from "./btree-search.js";
 import type { BrowseSession } from "./session.js";
 import { relKey, type RelRef } from "./navigation.js";
+import { VARTAG_ONDISK } from "../../formats/varlena/varlena.js";
+import { chunkIdAt, chunkSeqAt } from "../../formats/toast/chunk.js";
 
 export interface ToastChunk {
   seq: number;
@@ -140,9 +142,8 @@ function findChunks(session: BrowseSession, ref: RelRef, block: number, item: nu
       const t = page.subarray(lpOff(w), lpOff(w) + lpLen(w));
       const hoff = t[HTH.t_hoff];
       if (hoff + 8 > t.length) continue;
-      const tv = new DataView(t.buffer, t.byteOffset, t.byteLength);
-      if (tv.getUint32(hoff, true) !== pointer.va_valueid) continue;
-      chunks.push({ seq: tv.getInt32(hoff + 4, true), tid: { block: b, offset: i }, dead: false });
+      if (chunkIdAt(t, hoff) !== pointer.va_valueid) continue;
+      chunks.push({ seq: chunkSeqAt(t, hoff), tid: { block: b, offset: i }, dead: false });
     }
   }
   chunks.sort((a, b) => a.seq - b.seq);
@@ -164,12 +165,12 @@ function readValue(session: BrowseSession, ref: RelRef, block: number, item: num
   for (const c of list.chunks) {
     const got = chunkTuple(session, list.toastRel, c.tid);
     if (!got || !got.live) continue;
-    const l = deformHeapTuple(got.tuple, p.tag === 18 ? toastChunkDesc3 : toastChunkDesc5);
+    const l = deformHeapTuple(got.tuple, p.tag === VARTAG_ONDISK ? toastChunkDesc3 : toastChunkDesc5);
     const data = l.attrs[2];
     if (data.isnull) throw new FormatError("TOAST_CHUNK_NULL_DATA", `chunk ${c.seq} at ${tidText(c.tid)} has NULL chunk_data`, { block: c.tid.block, item: c.tid.offset });
     const vh = data.varlena ?? readVarlenaHeader(got.tuple, data.off);
     const bytes = got.tuple.subarray(data.off + vh.header, data.off + vh.total);
-    if (p.tag === 18 && c.seq !== k) throw new FormatError("TOAST_CHUNK_MISSING", `toast value ${p.va_valueid}: chunk ${k} is missing (next is ${c.seq})`, { block: c.tid.block, item: c.tid.offset });
+    if (p.tag === VARTAG_ONDISK && c.seq !== k) throw new FormatError("TOAST_CHUNK_MISSING", `toast value ${p.va_valueid}: chunk ${k} is missing (next is ${c.seq})`, { block: c.tid.block, item: c.tid.offset });
     const want = k < list.expected - 1 ? maxChunk : p.extsize - (list.expected - 1) * maxChunk;
     if (bytes.length !== want) throw new FormatError("TOAST_CHUNK_BAD_SIZE", `chunk ${k} at ${tidText(c.tid)} has ${bytes.length} bytes, expected ${want}`, { block: c.tid.block, item: c.tid.offset });
     stored.set(bytes, pos);

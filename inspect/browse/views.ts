@@ -14,6 +14,7 @@ import type { Row, RowsView, ViewModel } from "./rows.js";
 import type { BrowseSession, RelHandle } from "./session.js";
 import type { ScreenLayout } from "./layout.js";
 import { oneLine, wrapText } from "./format.js";
+import { VARTAG_ONDISK } from "../../formats/varlena/varlena.js";
 
 /** Text views show at most this much of a value. */
 export const TEXT_LIMIT = 256 * 1024;
@@ -82,10 +83,10 @@ function toastView(session: BrowseSession, loc: Extract<Location, { view: "toast
   const list = toastChunks(session, loc.rel, loc.block, loc.item, loc.attnum);
   const p = list.pointer;
   const rows: Row[] = [];
-  rows.push({ key: "h.pointer", text: `TOAST pointer (${p.tag === 18 ? "varatt_external" : "varatt_direct"}) in ${list.attr.name}`, style: "heading" });
+  rows.push({ key: "h.pointer", text: `TOAST pointer (${p.tag === VARTAG_ONDISK ? "varatt_external" : "varatt_direct"}) in ${list.attr.name}`, style: "heading" });
   rows.push({ key: "va_rawsize", label: "va_rawsize", text: `${p.va_rawsize}  (raw size + 4-byte header)`, style: "field" });
   rows.push({ key: "va_extinfo", label: "va_extinfo", text: `stored size ${p.extsize}${p.compressed ? `, compressed (${p.method === 0 ? "pglz" : p.method === 1 ? "lz4" : `method ${p.method}`})` : ", not compressed"}`, style: "field" });
-  if (p.tag === 18) rows.push({ key: "va_valueid", label: "va_valueid", text: String(p.va_valueid), style: "field" });
+  if (p.tag === VARTAG_ONDISK) rows.push({ key: "va_valueid", label: "va_valueid", text: String(p.va_valueid), style: "field" });
   else rows.push({ key: "va_tid", label: "va_tid", text: `${tidText(p.root)} (root chunk)`, style: "field" });
   rows.push({ key: "va_toastrelid", label: "va_toastrelid", text: `${p.va_toastrelid}  ${list.toastRel.label}`, style: "link", target: at({ view: "relation", rel: list.toastRel }) });
   rows.push({ key: "value", label: "value", text: "show the detoasted value  →", style: "link", target: at({ view: "text", rel: loc.rel, block: loc.block, item: loc.item, attnum: loc.attnum }) });
@@ -94,7 +95,7 @@ function toastView(session: BrowseSession, loc: Extract<Location, { view: "toast
   for (const c of list.chunks) {
     rows.push({ key: `chunk.${c.seq}.${tidText(c.tid)}`, label: `chunk_seq ${c.seq}`, text: `${tidText(c.tid)}${c.dead ? "  (dead)" : ""}  →`, style: "link", target: at({ view: "item", rel: list.toastRel, block: c.tid.block, item: c.tid.offset }) });
   }
-  return { kind: "rows", title: `${h.name} › (${loc.block},${loc.item}) › ${list.attr.name} › TOAST`, subtitle: `${list.toastRel.label}  value ${p.tag === 18 ? p.va_valueid : tidText(p.root)}`, rows, defaultCursor: rows.findIndex((r) => r.key === "value"), labelWidth: 16 };
+  return { kind: "rows", title: `${h.name} › (${loc.block},${loc.item}) › ${list.attr.name} › TOAST`, subtitle: `${list.toastRel.label}  value ${p.tag === VARTAG_ONDISK ? p.va_valueid : tidText(p.root)}`, rows, defaultCursor: rows.findIndex((r) => r.key === "value"), labelWidth: 16 };
 }
 
 function textView(session: BrowseSession, loc: Extract<Location, { view: "text" }>, screen: ScreenLayout): ViewModel {

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AttrDesc, Align } from "../../formats/heap/descriptor.js";
+import { AttrSpans } from "../../formats/heap/attr-spans.js";
 import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../verify/nbtree/index-form.js";
 
 let seed = 4242;
@@ -13,6 +14,16 @@ const rnd = (n: number): number => {
   seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
   return (seed >>> 8) % n;
 };
+
+/** Spans as AttrSpans keeps them (0-based) from this test's attnum-indexed arrays. */
+function spansOf(off: Int32Array, len: Int32Array, isnull: Uint8Array, natts: number): AttrSpans {
+  const s = new AttrSpans(off.length - 1);
+  s.off.set(off.subarray(1));
+  s.len.set(len.subarray(1));
+  s.isnull.set(isnull.subarray(1));
+  s.natts = natts;
+  return s;
+}
 
 const attr = (attnum: number, typid: number, len: number, align: Align, storage: string): AttrDesc => ({ attnum, name: `a${attnum}`, typid, typmod: -1, len, byval: len > 0 && len <= 8, align, storage, dropped: false, notnull: false, missing: null });
 
@@ -79,7 +90,7 @@ test("formFromHeap forms the bytes formIndexTuple forms", () => {
       len[attnum] = l;
       pos += l + rnd(9);
     }
-    const size = formFromHeap(new HeapFormPlan(indexAttrs, indkey, heapAttrs), page, off, len, isnull, ncols, fast);
+    const size = formFromHeap(new HeapFormPlan(indexAttrs, indkey, heapAttrs), page, spansOf(off, len, isnull, ncols), fast);
     // the reference: values as the slow path hands them to formIndexTuple
     vals.n = ncols;
     for (let k = 0; k < ncols; k++) {
@@ -114,16 +125,16 @@ test("formFromHeap declines compressed and external varlenas and fast defaults",
   // compressed inline (4-byte header, VARATT_IS_4B_C)
   len[1] = 20;
   page[8] = (20 << 2) | 2;
-  assert.equal(formFromHeap(plan, page, off, len, isnull, 1, out), -1);
+  assert.equal(formFromHeap(plan, page, spansOf(off, len, isnull, 1), out), -1);
   // external TOAST pointer (1-byte header 0x01, tag 18)
   page[8] = 0x01;
   page[9] = 18;
   len[1] = 18;
-  assert.equal(formFromHeap(plan, page, off, len, isnull, 1, out), -1);
+  assert.equal(formFromHeap(plan, page, spansOf(off, len, isnull, 1), out), -1);
   // a column added after the tuple was written, with a fast default
   const withDefault = { ...text, missing: new Uint8Array(32) };
   isnull[1] = 1;
-  assert.equal(formFromHeap(new HeapFormPlan([text], [1], [withDefault]), page, off, len, isnull, 0, out), -1);
+  assert.equal(formFromHeap(new HeapFormPlan([text], [1], [withDefault]), page, spansOf(off, len, isnull, 0), out), -1);
   // ... while a plain NULL forms
-  assert.equal(formFromHeap(plan, page, off, len, isnull, 1, out), 16);
+  assert.equal(formFromHeap(plan, page, spansOf(off, len, isnull, 1), out), 16);
 });

@@ -23,6 +23,9 @@ import { Bounds, Commit, fxidText, type XidContext } from "./xid.js";
 import { ctidBlock, ctidOffset, isHotUpdated, T_BITS, T_FIELD3, T_HOFF, T_INFOMASK, T_INFOMASK2, T_XMAX, tupleXmin, xmaxLockedOnly, xminHintCommitted, xminHintInvalid } from "./tuple-walk.js";
 import { viewOf } from "../page-view.js";
 import type { CheckCode } from "../../formats/codes/checks.js";
+import { DIRECT_POINTER_SIZE, readDirectPointerFields, readExternalPointerFields, TOAST_POINTER_SIZE, VARLENA_EXTSIZE_MASK } from "../../formats/varlena/toast-pointer.js";
+import { VARHDRSZ, VARTAG_DIRECT, VARTAG_ONDISK } from "../../formats/varlena/varlena.js";
+import { u32At } from "../../formats/schema/bytes.js";
 
 export interface HeapTarget {
   fork: RelationFork;
@@ -397,11 +400,11 @@ export class HeapVerifier {
       let size: number;
       if (b0 === 0x01) {
         const tag = page[p + 1];
-        if (tag !== 18 && tag !== 19) {
+        if (tag !== VARTAG_ONDISK && tag !== VARTAG_DIRECT) {
           this.report("HEAP_TOAST_BAD_TAG", `toasted attribute has unexpected TOAST tag ${tag}`, attnum);
           return;
         }
-        size = tag === 18 ? 18 : 20;
+        size = tag === VARTAG_ONDISK ? TOAST_POINTER_SIZE : DIRECT_POINTER_SIZE;
       } else if (b0 & 1) size = b0 >>> 1;
       else {
         if (p + 4 > page.length) {
@@ -427,7 +430,7 @@ export class HeapVerifier {
 
   private checkInlineCompressed(p: number, size: number, attnum: number): void {
     const payload = this.page.subarray(p + 4, p + size);
-    const tc = this.dv.getUint32(p + 4, true);
+    const tc = u32At(this.page, p + VARHDRSZ);
     const method = tc >>> 30;
     if (method > 1) {
       this.report("TOAST_BAD_COMPRESSION_METHOD", `inline compressed value has invalid compression method id ${method}`, attnum);
@@ -437,14 +440,10 @@ export class HeapVerifier {
   }
 
   private checkToastPointer(p: number, infomask: number, attnum: number): void {
-    const dv = this.dv;
     const tag = this.page[p + 1];
-    const rawsize = dv.getInt32(p + 2, true);
-    const extinfo = dv.getUint32(p + 6, true);
-    const extsize = extinfo & 0x3fffffff;
     const where = this.loc(attnum);
-    if (tag === 19) {
-      const ptr: DirectPointer = { rawsize, extinfo, toastrelid: dv.getUint32(p + 10, true), rootBlock: dv.getUint16(p + 14, true) * 65536 + dv.getUint16(p + 16, true), rootItem: dv.getUint16(p + 18, true) };
+    if (tag === VARTAG_DIRECT) {
+      const ptr: DirectPointer = readDirectPointerFields(this.page, p);
       this.sawDirect = true;
       let ok = checkDirectPointer(ptr, this.target.toastRelid || ptr.toastrelid, where, this.sink);
       if (!this.flagsAllowExternal(infomask, `direct toast value at (${ptr.rootBlock},${ptr.rootItem})`, attnum)) ok = false;
@@ -454,8 +453,8 @@ export class HeapVerifier {
       }
       return;
     }
-    const valueId = dv.getUint32(p + 10, true);
-    const toastrelid = dv.getUint32(p + 14, true);
+    const { rawsize, extinfo, valueId, toastrelid } = readExternalPointerFields(this.page, p);
+    const extsize = extinfo & VARLENA_EXTSIZE_MASK;
     let ok = true;
     if (rawsize > 0x3fffffff) {
       this.report("TOAST_RAWSIZE_TOO_LARGE", `toast value ${valueId} rawsize ${rawsize} exceeds limit ${0x3fffffff}`, attnum);

@@ -5,6 +5,7 @@
 // Both are SLRUs of 32 pages per segment file named %04X.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { u32At } from "../../formats/schema/bytes.js";
 
 const SLRU_PAGES_PER_SEGMENT = 32;
 const MEMBERS_PER_GROUP = 4;
@@ -50,7 +51,7 @@ export class MultiXactReader {
     const s = this.segment("offsets", page);
     if (!s) return null;
     const p = s.at + (multi % this.offsetsPerPage) * 4;
-    return (s.seg[p] | (s.seg[p + 1] << 8) | (s.seg[p + 2] << 16) | (s.seg[p + 3] << 24)) >>> 0;
+    return u32At(s.seg, p);
   }
 
   /** MultiXactIdGetUpdateXid: the member with an update status, 0 when there is none. */
@@ -78,7 +79,7 @@ export class MultiXactReader {
       const g = s.at + group * GROUP_SIZE;
       const status = s.seg[g + within];
       const x = g + 4 + within * 4;
-      const xid = (s.seg[x] | (s.seg[x + 1] << 8) | (s.seg[x + 2] << 16) | (s.seg[x + 3] << 24)) >>> 0;
+      const xid = u32At(s.seg, x);
       if (status > MultiXactStatusForUpdate) update = xid;
     }
     return { ok: true, xid: update };

@@ -7,6 +7,7 @@ import { itemIdWord, maxAlign, maxOffsetNumber } from "../../formats/page/page.j
 import { BTP_DELETED, BTP_HALF_DEAD, BTP_HAS_FULLXID, BTP_HAS_GARBAGE, BTP_INCOMPLETE_SPLIT, BTP_LEAF, BTP_META, BTP_PREFIX, BTP_ROOT, P_FIRSTKEY, P_HIKEY, readBTOpaque } from "../../formats/nbtree/opaque.js";
 import { readPrefixLeafPage, type PrefixLeafPage } from "../../formats/nbtree/prefix-page.js";
 import { viewOf } from "../page-view.js";
+import { lsnText, PageHeaderData } from "../../formats/page/page-header.js";
 
 /** Pages' item arrays are cut from this, SLAB bytes at a time (a slab is freed with its last page). */
 const SLAB = 256 * 1024;
@@ -92,8 +93,7 @@ export class BtPage {
   /** pd_lsn as PostgreSQL prints it (for messages; formatted when asked) */
   get lsn(): string {
     if (this.lsnText === undefined) {
-      const dv = viewOf(this.raw);
-      this.lsnText = `${dv.getUint32(0, true).toString(16).toUpperCase()}/${dv.getUint32(4, true).toString(16).toUpperCase()}`;
+      this.lsnText = lsnText({ pd_lsn_xlogid: PageHeaderData.get.pd_lsn_xlogid(this.raw, 0), pd_lsn_xrecoff: PageHeaderData.get.pd_lsn_xrecoff(this.raw, 0) });
     }
     return this.lsnText;
   }

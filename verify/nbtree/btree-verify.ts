@@ -23,6 +23,7 @@ import { EQUALIMAGE_TYPES } from "./compare.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, tidText, type IndexKeys } from "./keys.js";
 import { viewOf } from "../page-view.js";
 import type { CheckCode } from "../../formats/codes/checks.js";
+import { tidKeyAt } from "../../formats/page/item-pointer.js";
 
 export interface LeafCollector {
   /** a non-pivot leaf tuple not marked LP_DEAD (posting tuples included); `kv`: its attributes already walked (all of them), when they were */
@@ -491,7 +492,7 @@ export class BtreeVerifier {
       }
       let last = -1;
       for (let i = 0; i < A.nposting; i++) {
-        const tid = readTid6(p.buf, A.start + A.postingOff + 6 * i);
+        const tid = tidKeyAt(p.buf, A.start + A.postingOff + 6 * i);
         if (i > 0 && tid <= last) {
           this.sink.add("BT_POSTING_MISPLACED_TID", `posting list contains misplaced TID in index "${r}"`, this.at(blk, off), `Index tid=(${blk},${off}) posting list offset=${i} page lsn=${p.lsn}.`);
           p.bad[off] = 1;
@@ -981,10 +982,6 @@ export class BtreeVerifier {
 }
 
 const leq = (c: number): boolean => Number.isNaN(c) || c <= 0;
-
-function readTid6(buf: Uint8Array, o: number): number {
-  return ((buf[o] | (buf[o + 1] << 8)) * 65536 + (buf[o + 2] | (buf[o + 3] << 8))) * 65536 + (buf[o + 4] | (buf[o + 5] << 8));
-}
 
 /** bt_pivot_tuple_identical: same size, same bytes from ip_posid (heapkeyspace) or t_info on. */
 function pivotIdentical(heapkeyspace: boolean, a: Uint8Array, aAt: number, aLen: number, b: Uint8Array, bAt: number, bLen: number): boolean {

@@ -6,6 +6,7 @@
 // varlena,varchar,name,uuid,oid}.c (PostgreSQL 15).
 import { decompressTcinfo } from "../../formats/compression/index.js";
 import { dataViewCache } from "../../formats/page/word-view.js";
+import { tidBlockAt } from "../../formats/page/item-pointer.js";
 
 export type DatumCmp = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
 
@@ -341,8 +342,8 @@ export function comparatorFor(opcintype: number, opcname: string, bytewiseCollat
       return (a, ao, _al, b, bo) => cmpBytes(a, ao, 8, b, bo, 8);
     case 27: // tid: block (hi, lo halves) then offset
       return (a, ao, _al, b, bo) => {
-        const x = (a[ao] | (a[ao + 1] << 8)) * 65536 + (a[ao + 2] | (a[ao + 3] << 8));
-        const y = (b[bo] | (b[bo + 1] << 8)) * 65536 + (b[bo + 2] | (b[bo + 3] << 8));
+        const x = tidBlockAt(a, ao);
+        const y = tidBlockAt(b, bo);
         if (x !== y) return x < y ? -1 : 1;
         return (a[ao + 4] | (a[ao + 5] << 8)) - (b[bo + 4] | (b[bo + 5] << 8));
       };

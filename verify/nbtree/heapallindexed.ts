@@ -10,7 +10,6 @@
 import type { Location } from "../../formats/schema/errors.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { TupleDesc, AttrDesc } from "../../formats/heap/descriptor.js";
-import { alignBytes } from "../../formats/heap/descriptor.js";
 import { decompressTcinfo } from "../../formats/compression/index.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HEAP_ONLY_TUPLE, HEAP_XMAX_IS_MULTI } from "../../formats/heap/tuple-header.js";
 import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
@@ -33,6 +32,11 @@ import { TidFingerprints, fingerprint, fingerprintInPage, FP, hashableFormBytes,
 import { viewOf } from "../page-view.js";
 import { decodeExprValue, encodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
 import type { IndexExprs } from "./index-exprs.js";
+import { tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
+import { readDirectPointerFields, readExternalPointerFields, VARLENA_EXTSIZE_MASK } from "../../formats/varlena/toast-pointer.js";
+import { varsize4BAt, VARHDRSZ, VARTAG_ONDISK } from "../../formats/varlena/varlena.js";
+import { setU32At, u32At } from "../../formats/schema/bytes.js";
+import { AttrSpans } from "../../formats/heap/attr-spans.js";
 
 const NAMEOID = 19;
 
@@ -98,7 +102,7 @@ export class IndexEntries implements LeafCollector {
       const b = t.buf;
       for (let i = 0; i < t.nposting; i++) {
         const p = t.start + t.postingOff + 6 * i;
-        this.set.add((b[p] | (b[p + 1] << 8)) * 65536 + (b[p + 2] | (b[p + 3] << 8)), b[p + 4] | (b[p + 5] << 8), hi, lo, ref);
+        this.set.add(tidBlockAt(b, p), tidOffsetAt(b, p), hi, lo, ref);
       }
       this.entries += t.nposting;
     } else {
@@ -205,8 +209,8 @@ export class KeptTuples {
     }
     const a = this.bytes;
     const at = this.used;
-    writeU32(a, at, size);
-    writeU32(a, at + 4, info);
+    setU32At(a, at, size);
+    setU32At(a, at + 4, info);
     for (let i = 8; i < size; i++) a[at + i] = b[start + i];
     this.used = (at + Math.max(size, 8) + 3) & ~3; // the 8 header bytes stand in for t_tid and t_info
     return at;
@@ -215,19 +219,12 @@ export class KeptTuples {
   /** Is the tuple kept at `at` the tuple formed[0, size) with t_info `info`, byte for byte? */
   same(at: number, formed: Uint8Array, size: number, info: number): boolean {
     const a = this.bytes;
-    if (readU32(a, at) !== size || readU32(a, at + 4) !== info) return false;
+    if (u32At(a, at) !== size || u32At(a, at + 4) !== info) return false;
     for (let i = 8; i < size; i++) if (a[at + i] !== formed[i]) return false;
     return true;
   }
 }
 
-const writeU32 = (a: Uint8Array, at: number, v: number): void => {
-  a[at] = v & 0xff;
-  a[at + 1] = (v >>> 8) & 0xff;
-  a[at + 2] = (v >>> 16) & 0xff;
-  a[at + 3] = (v >>> 24) & 0xff;
-};
-const readU32 = (a: Uint8Array, at: number): number => (a[at] | (a[at + 1] << 8) | (a[at + 2] << 16) | (a[at + 3] << 24)) >>> 0;
 
 const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
@@ -292,9 +289,7 @@ export class HeapProber {
   private readonly nts: number;
   private readonly ts: TargetState[] = [];
   private readonly need: number;
-  private readonly attOff: Int32Array;
-  private readonly attLen: Int32Array;
-  private readonly attNull: Uint8Array;
+  private readonly spans: AttrSpans;
   private readonly root = new Uint16Array(2049);
   private readonly badLp = new Set<number>();
   /** the block a complete feed gives next (-1: a block was missed or came out of order) */
@@ -317,9 +312,7 @@ export class HeapProber {
       need = Math.max(need, st.need);
     }
     this.need = need;
-    this.attOff = new Int32Array(need + 1);
-    this.attLen = new Int32Array(need + 1);
-    this.attNull = new Uint8Array(need + 1);
+    this.spans = new AttrSpans(need);
     for (const s of this.ts) s.t.entries.finish(h.fork.nblocks);
     this.nextBlock = h.fork.firstBlock;
   }
@@ -331,7 +324,7 @@ export class HeapProber {
 
   page(blk: number, page: Uint8Array): void {
     this.nextBlock = blk === this.nextBlock ? blk + 1 : -1;
-    const { h, ts, nts, need, attOff, attLen, attNull, root, badLp, out } = this;
+    const { h, ts, nts, need, spans, root, badLp, out } = this;
     const x = h.xids;
     const dv = viewOf(page);
     if (pageIsNew(dv)) return;
@@ -368,10 +361,10 @@ export class HeapProber {
         if (st.row) {
           // expressions and predicates read the attributes: walk first, then decide
           if (!walked) {
-            failAt = walk(page, t, len, hoff, hasnull, natts, need, h.desc, attOff, attLen, attNull);
+            failAt = spans.heapTuple(page, t, len, need, h.desc.attrs);
             walked = true;
           }
-          exprSize = failAt >= 0 && failAt < st.need ? -1 : exprForm(st, st.row.at(page, attOff, attLen, attNull, natts, file, blk, i), out);
+          exprSize = failAt >= 0 && failAt < st.need ? -1 : exprForm(st, st.row.at(page, spans, file, blk, i), out);
           if (exprSize === EXPR_PRED_FALSE) continue;
         }
         st.stats.liveTuples++;
@@ -380,15 +373,15 @@ export class HeapProber {
           continue;
         }
         if (!walked) {
-          failAt = walk(page, t, len, hoff, hasnull, natts, need, h.desc, attOff, attLen, attNull);
+          failAt = spans.heapTuple(page, t, len, need, h.desc.attrs);
           walked = true;
         }
         if (failAt >= 0 && failAt < st.need) {
           st.stats.unformable++;
           continue;
         }
-        let size = st.row ? exprSize : formFromHeap(st.plan, page, attOff, attLen, attNull, natts, out);
-        if (size < 0 && !st.row) size = slowForm(st, h, page, attOff, attLen, attNull, natts, out, file, blk, i);
+        let size = st.row ? exprSize : formFromHeap(st.plan, page, spans, out);
+        if (size < 0 && !st.row) size = slowForm(st, h, page, spans, out, file, blk, i);
         if (size < 0) {
           st.stats.unformable++;
           continue;
@@ -416,27 +409,27 @@ export class HeapProber {
 }
 
 /** The expected index tuple through IndexValues (values fetched from TOAST, decompressed, fast defaults); -1 when a value cannot be read. */
-function slowForm(st: TargetState, h: HeapBase, page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, out: FormBuffer, file: string, blk: number, i: number): number {
+function slowForm(st: TargetState, h: HeapBase, page: Uint8Array, spans: AttrSpans, out: FormBuffer, file: string, blk: number, i: number): number {
   const vals = st.vals;
   const attrs = st.attrs;
   const indkey = st.indkey;
   for (let k = 0; k < attrs.length; k++) {
-    if (!heapValueInto(h, page, attOff, attLen, attNull, natts, indkey[k], attrs[k], vals, k, file, blk, i, st.direct)) return -1;
+    if (!heapValueInto(h, page, spans, indkey[k], attrs[k], vals, k, file, blk, i, st.direct)) return -1;
   }
   return formIndexTuple(attrs, vals, out);
 }
 
 /** Heap attribute `attnum` of the tuple as index value k (`ia`: the index column, null for an expression's input); false when it cannot be read. */
-function heapValueInto(h: HeapBase, page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, attnum: number, ia: AttrDesc | null, vals: IndexValues, k: number, file: string, blk: number, i: number, direct: DirectState): boolean {
+function heapValueInto(h: HeapBase, page: Uint8Array, spans: AttrSpans, attnum: number, ia: AttrDesc | null, vals: IndexValues, k: number, file: string, blk: number, i: number, direct: DirectState): boolean {
   const ha = h.desc.attrs[attnum - 1];
-  if (attNull[attnum]) {
+  if (spans.isnull[attnum - 1]) {
     // beyond the tuple's natts: the fast default, else NULL
-    if (attnum > natts && ha.missing) return missingValue(ha, ia ?? ha, vals, k);
+    if (attnum > spans.natts && ha.missing) return missingValue(ha, ia ?? ha, vals, k);
     vals.set(k, VAL_NULL);
     return true;
   }
-  const o = attOff[attnum];
-  const l = attLen[attnum];
+  const o = spans.off[attnum - 1];
+  const l = spans.len[attnum - 1];
   if (ia && ia.len === -2 && ha.typid === NAMEOID) {
     let e = o;
     while (e < o + l && page[e] !== 0) e++;
@@ -452,10 +445,7 @@ const EXPR_PRED_FALSE = -2;
 /** A heap tuple as the expressions read it: attribute values decoded on demand. */
 class ExprRow {
   private page!: Uint8Array;
-  private attOff!: Int32Array;
-  private attLen!: Int32Array;
-  private attNull!: Uint8Array;
-  private natts = 0;
+  private spans!: AttrSpans;
   private file = "";
   private blk = 0;
   private item = 0;
@@ -466,14 +456,14 @@ class ExprRow {
     private readonly direct: DirectState,
   ) {}
 
-  at(page: Uint8Array, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array, natts: number, file: string, blk: number, item: number): this {
-    Object.assign(this, { page, attOff, attLen, attNull, natts, file, blk, item });
+  at(page: Uint8Array, spans: AttrSpans, file: string, blk: number, item: number): this {
+    Object.assign(this, { page, spans, file, blk, item });
     return this;
   }
 
   /** Heap attribute `attnum` as index value k of `vals` (`ia`: the index column, or null). */
   into(attnum: number, ia: AttrDesc | null, vals: IndexValues, k: number): boolean {
-    return heapValueInto(this.h, this.page, this.attOff, this.attLen, this.attNull, this.natts, attnum, ia, vals, k, this.file, this.blk, this.item, this.direct);
+    return heapValueInto(this.h, this.page, this.spans, attnum, ia, vals, k, this.file, this.blk, this.item, this.direct);
   }
 
   /** the RowReader of formats/expr; an unreadable value throws (the tuple is then unformable) */
@@ -568,45 +558,6 @@ function updateXid(dv: DataView, t: number, mx: MultiXactReader | null): number 
   return r && r.ok ? r.xid : 0;
 }
 
-/** Offsets of attributes 1..need; attNull[attnum] for NULL or beyond natts. -1, or the 0-based attribute that overran. */
-function walk(page: Uint8Array, t: number, len: number, hoff: number, hasnull: boolean, natts: number, need: number, desc: TupleDesc, attOff: Int32Array, attLen: Int32Array, attNull: Uint8Array): number {
-  const end = t + len;
-  let p = t + hoff;
-  for (let a = 0; a < need; a++) {
-    const att = desc.attrs[a];
-    const attnum = a + 1;
-    if (a >= natts || (hasnull && (page[t + 23 + (a >> 3)] & (1 << (a & 7))) === 0)) {
-      attNull[attnum] = 1;
-      continue;
-    }
-    attNull[attnum] = 0;
-    const al = alignBytes(att.align);
-    let l: number;
-    if (att.len > 0) {
-      p = t + (((p - t) + al - 1) & ~(al - 1));
-      l = att.len;
-    } else if (att.len === -1) {
-      if (p < end && page[p] === 0) p = t + (((p - t) + al - 1) & ~(al - 1));
-      if (p >= end) return a;
-      const b0 = page[p];
-      if (b0 === 0x01) l = p + 1 < end ? (page[p + 1] === 18 ? 18 : page[p + 1] === 19 ? 20 : 0) : 0;
-      else if (b0 & 1) l = b0 >>> 1;
-      else l = p + 4 <= end ? ((page[p] | (page[p + 1] << 8) | (page[p + 2] << 16) | (page[p + 3] << 24)) >>> 2) : 0;
-      if (l < 1) return a;
-    } else {
-      let e = p;
-      while (e < end && page[e] !== 0) e++;
-      if (e >= end) return a;
-      l = e - p + 1;
-    }
-    if (p + l > end) return a;
-    attOff[attnum] = p;
-    attLen[attnum] = l;
-    p += l;
-  }
-  return -1;
-}
-
 /** A heap varlena as a raw payload: inline, compressed inline, or fetched from TOAST. */
 function varlenaValue(page: Uint8Array, o: number, l: number, vals: IndexValues, k: number, toast: ToastRelation | null, file: string, block: number, item: number, direct: DirectState): boolean {
   const b0 = page[o];
@@ -614,15 +565,16 @@ function varlenaValue(page: Uint8Array, o: number, l: number, vals: IndexValues,
     if (b0 === 0x01) {
       if (!toast) return false;
       const where: Location = { file, block, item };
-      const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
-      const rawsize = dv.getInt32(o + 2, true);
-      const extinfo = dv.getUint32(o + 6, true);
-      const extsize = extinfo & 0x3fffffff;
-      const compressed = extsize < rawsize - 4;
       let stored: Uint8Array | null;
-      if (page[o + 1] === 18) stored = checkPlainValue({ valueId: dv.getUint32(o + 10, true), rawsize, extsize, compressed }, toast, where, null, false).stored;
-      else {
-        const ptr = { rawsize, extinfo, toastrelid: dv.getUint32(o + 10, true), rootBlock: dv.getUint16(o + 14, true) * 65536 + dv.getUint16(o + 16, true), rootItem: dv.getUint16(o + 18, true) };
+      let compressed: boolean;
+      if (page[o + 1] === VARTAG_ONDISK) {
+        const { rawsize, extinfo, valueId } = readExternalPointerFields(page, o);
+        const extsize = extinfo & VARLENA_EXTSIZE_MASK;
+        compressed = extsize < rawsize - VARHDRSZ;
+        stored = checkPlainValue({ valueId, rawsize, extsize, compressed }, toast, where, null, false).stored;
+      } else {
+        const ptr = readDirectPointerFields(page, o);
+        compressed = (ptr.extinfo & VARLENA_EXTSIZE_MASK) < ptr.rawsize - VARHDRSZ;
         stored = checkDirectValue(ptr, toast, where, null, direct, false);
       }
       if (!stored) return false;
@@ -654,7 +606,7 @@ function missingValue(ha: AttrDesc, ia: AttrDesc, vals: IndexValues, k: number):
     return true;
   }
   if (p + 4 > m.length) return false;
-  const l = ((m[p] | (m[p + 1] << 8) | (m[p + 2] << 16) | (m[p + 3] << 24)) >>> 2) - 4;
+  const l = varsize4BAt(m, p) - 4;
   if (l < 0 || p + 4 + l > m.length) return false;
   vals.set(k, VAL_VARLENA, m, p + 4, l);
   return true;

@@ -8,6 +8,7 @@
 import type { AttrDesc } from "../../formats/heap/descriptor.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
 import { INDEX_NULL_MASK, INDEX_SIZE_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
+import type { AttrSpans } from "../../formats/heap/attr-spans.js";
 
 export const VAL_NULL = 0;
 export const VAL_FIXED = 1;
@@ -191,21 +192,22 @@ export class HeapFormPlan {
 
 /**
  * formIndexTuple for values read straight from a heap page: attribute `attnum` at
- * page[off[attnum], + len[attnum]), NULL when isnull[attnum]. Returns the size, or -1 when a value
+ * page[spans.off[attnum - 1], + spans.len[attnum - 1]), NULL when spans.isnull[attnum - 1]. Returns the size, or -1 when a value
  * needs more than its bytes in place (a compressed or external varlena, a fast default, a column
  * the plan does not know): the caller then forms the tuple through IndexValues. Same bytes as
  * formIndexTuple.
  */
-export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, off: Int32Array, len: Int32Array, isnull: Uint8Array, natts: number, out: FormBuffer): number {
+export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, spans: AttrSpans, out: FormBuffer): number {
+  const { off, len, isnull, natts } = spans;
   const n = plan.n;
   let hasnull = false;
   let upper = 16;
   for (let k = 0; k < n; k++) {
     const a = plan.attnum[k];
-    if (isnull[a]) {
+    if (isnull[a - 1]) {
       if (a > natts && plan.missing[k]) return -1;
       hasnull = true;
-    } else upper += len[a] + 12;
+    } else upper += len[a - 1] + 12;
   }
   if (upper > out.bytes.length) out.ensure(upper + 8);
   const b = out.bytes;
@@ -215,12 +217,12 @@ export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, off: Int32Arr
   let varwidth = false;
   for (let k = 0; k < n; k++) {
     const a = plan.attnum[k];
-    if (isnull[a]) continue;
+    if (isnull[a - 1]) continue;
     if (hasnull) b[8 + (k >> 3)] |= 1 << (k & 7);
     const m = plan.mode[k];
     const al = plan.align[k];
-    let so = off[a];
-    let sl = len[a];
+    let so = off[a - 1];
+    let sl = len[a - 1];
     if (m === M_VARLENA) {
       varwidth = true;
       const b0 = page[so];

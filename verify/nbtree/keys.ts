@@ -4,9 +4,10 @@
 // the heap TID as the last key. A comparison that reaches a column without an on-disk
 // comparator gives NaN ("unknown"): the invariant is then not judged.
 import type { AttrDesc } from "../../formats/heap/descriptor.js";
-import { alignBytes } from "../../formats/heap/descriptor.js";
-import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
+import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
 import type { DatumCmp } from "./compare.js";
+import { tidBlockAt, tidKeyAt } from "../../formats/page/item-pointer.js";
+import { AttrSpans } from "../../formats/heap/attr-spans.js";
 
 export const INDOPTION_DESC = 1;
 export const INDOPTION_NULLS_FIRST = 2;
@@ -63,7 +64,7 @@ export class TupleInfo {
       this.heapTid = this.maxTid = NO_TID;
       return this;
     }
-    this.tidBlock = (buf[start] | (buf[start + 1] << 8)) * 65536 + (buf[start + 2] | (buf[start + 3] << 8));
+    this.tidBlock = tidBlockAt(buf, start);
     this.tidOff = buf[start + 4] | (buf[start + 5] << 8);
     this.tinfo = buf[start + 6] | (buf[start + 7] << 8);
     this.size = this.tinfo & INDEX_SIZE_MASK;
@@ -96,67 +97,27 @@ export class TupleInfo {
   }
 }
 
-export function readTid(buf: Uint8Array, o: number): number {
-  return ((buf[o] | (buf[o + 1] << 8)) * 65536 + (buf[o + 2] | (buf[o + 3] << 8))) * 65536 + (buf[o + 4] | (buf[o + 5] << 8));
-}
+/** A heap TID as tidKey (block * 65536 + offset). */
+export const readTid = tidKeyAt;
 export const tidText = (t: number): string => (t === NO_TID ? "(none)" : `(${Math.floor(t / 65536)},${t % 65536})`);
 
 /** Attribute offsets of one index tuple (absolute within buf), filled without allocation. */
-export class KeyView {
-  readonly off = new Int32Array(32);
-  readonly len = new Int32Array(32);
-  readonly isnull = new Uint8Array(32);
+export class KeyView extends AttrSpans {
   n = 0;
   buf!: Uint8Array;
 
+  constructor() {
+    super(INDEX_MAX_KEYS);
+  }
+
   /** Walk `natts` attributes; false when they do not fit in the tuple. */
   load(t: TupleInfo, natts: number, attrs: AttrDesc[]): boolean {
-    const buf = t.buf;
-    const start = t.start;
-    this.buf = buf;
+    this.buf = t.buf;
     this.n = natts;
     if (t.broken) return false;
-    const hasNulls = (t.tinfo & INDEX_NULL_MASK) !== 0;
-    let end = start + Math.min(t.len, t.size);
-    if (t.posting && t.postingOff <= t.size) end = start + t.postingOff;
-    let o = hasNulls ? 16 : 8;
-    for (let i = 0; i < natts; i++) {
-      const a = attrs[i];
-      if (!a) return false;
-      if (hasNulls && (buf[start + 8 + (i >> 3)] & (1 << (i & 7))) === 0) {
-        this.isnull[i] = 1;
-        this.off[i] = 0;
-        this.len[i] = 0;
-        continue;
-      }
-      this.isnull[i] = 0;
-      const al = alignBytes(a.align);
-      let l: number;
-      if (a.len > 0) {
-        o = (o + al - 1) & ~(al - 1);
-        l = a.len;
-      } else if (a.len === -1) {
-        if (start + o < end && buf[start + o] === 0) o = (o + al - 1) & ~(al - 1);
-        const p = start + o;
-        if (p >= end) return false;
-        const b0 = buf[p];
-        if (b0 === 0x01) l = p + 1 < end ? (buf[p + 1] === 18 ? 18 : buf[p + 1] === 19 ? 20 : 10) : 0;
-        else if (b0 & 1) l = b0 >>> 1;
-        else l = p + 4 <= end ? ((buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> 2) : 0;
-        if (l < 1 || ((b0 & 1) === 0 && l < 4)) return false;
-      } else {
-        o = (o + al - 1) & ~(al - 1);
-        let e = start + o;
-        while (e < end && buf[e] !== 0) e++;
-        if (e >= end) return false;
-        l = e - (start + o) + 1;
-      }
-      if (start + o + l > end) return false;
-      this.off[i] = start + o;
-      this.len[i] = l;
-      o += l;
-    }
-    return true;
+    let end = t.start + Math.min(t.len, t.size);
+    if (t.posting && t.postingOff <= t.size) end = t.start + t.postingOff;
+    return this.indexTuple(t.buf, t.start, end, natts, attrs) < 0;
   }
 }
 

@@ -4,6 +4,7 @@ import { walkAttributes, type AttrSlot } from "../../formats/heap/deform.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import { toastChunkDesc5 } from "../../formats/toast/chunk-desc.js";
 import { readVarlenaHeader, type VarlenaKind } from "../../formats/varlena/varlena.js";
+import { chunkIdAt, chunkSeqAt } from "../../formats/toast/chunk.js";
 
 /** t_hoff of a tuple without a null bitmap (MAXALIGN of the 23-byte header) */
 const STOCK_HOFF = 24;
@@ -44,8 +45,8 @@ export function chunkFields(tuple: Uint8Array): ChunkFields {
     for (let k = 0; k < 4 && STOCK_DATA + k < tuple.length; k++) header |= tuple[STOCK_DATA + k]! << (8 * k);
     return {
       natts,
-      id: dv.getUint32(hoff, true),
-      seq: dv.getInt32(hoff + 4, true),
+      id: chunkIdAt(tuple, hoff),
+      seq: chunkSeqAt(tuple, hoff),
       data: tuple.subarray(STOCK_DATA + vh.header, STOCK_DATA + vh.total),
       dataKind: vh.kind,
       dataHeader: header >>> 0,

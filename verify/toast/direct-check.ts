@@ -13,18 +13,15 @@ import { checkDecompresses } from "./plain-check.js";
 import { tidKey, tidOf, type ToastRelation } from "./toast-rel.js";
 import { DIRECT_TOAST_FANOUT, DIRECT_TOAST_TREE_THRESHOLD, treeLevels } from "../../formats/toast/tiers.js";
 import type { CheckCode } from "../../formats/codes/index.js";
+import { tidKeyAt } from "../../formats/page/item-pointer.js";
+import { i32At, u32At } from "../../formats/schema/bytes.js";
+import { ArrayTypeHeader } from "../../formats/datum/arrays.js";
+import { ARRAY_DATA_AT, ARRAY_DIMS_AT, ARRAY_LBOUND_AT, INT8_ELEM_SIZE, INT8_TYPE_OID, TID_ELEM_SIZE, TID_TYPE_OID } from "../../formats/toast/chunk.js";
+import type { DirectPointerFields } from "../../formats/varlena/toast-pointer.js";
 
-const TID_OID = 27;
-const INT8_OID = 20;
-const ARRAY_HEADER = 20; // ndim, dataoffset, elemtype, dims[0], lbound[0] after the varlena header
 
-export interface DirectPointer {
-  rawsize: number;
-  extinfo: number;
-  toastrelid: number;
-  rootBlock: number;
-  rootItem: number;
-}
+/** A direct pointer's fields (formats/varlena/toast-pointer.ts reads them). */
+export type DirectPointer = DirectPointerFields;
 
 /** Per-relation memory of the walks: which root each chunk was reached from, and each root's pointer. */
 export class DirectState {
@@ -111,7 +108,7 @@ export function checkDirectValue(p: DirectPointer, rel: ToastRelation, where: Lo
     state.walked.add(rootKey);
   }
   if (!isCompressed(p)) return w.out;
-  const tc = S >= 4 ? (w.out[0] | (w.out[1] << 8) | (w.out[2] << 16) | (w.out[3] << 24)) >>> 0 : 0;
+  const tc = S >= 4 ? u32At(w.out, 0) : 0;
   if (S < 5 || (tc & VARLENA_EXTSIZE_MASK) !== p.rawsize - 4 || tc >>> 30 !== methodOf(p)) {
     emit(sink, "DTOAST_POINTER_BAD_TCINFO", `compressed direct value's va_tcinfo (raw size ${tc & VARLENA_EXTSIZE_MASK}, method ${tc >>> 30}) disagrees with its pointer (raw size ${p.rawsize - 4}, method ${methodOf(p)}, stored ${S})`, where, rel, rootKey);
     return null;
@@ -233,16 +230,15 @@ function node(w: Walk, f: ChunkFields, level: number, key: number, next: { slice
 function arrayShape(w: Walk, payload: Uint8Array, elemType: number, elemSize: number, dataAt: number, what: string, key: number): number {
   const { block, item } = tidOf(key);
   const bad = (why: string): never => fail(w, "DTOAST_ARRAY_MALFORMED", `${what} of chunk (${block},${item}) ${why}`, key);
-  if (payload.length < ARRAY_HEADER) bad(`has ${payload.length} bytes, less than a 1-D array header`);
-  const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-  const ndim = dv.getInt32(0, true);
-  const dataoffset = dv.getInt32(4, true);
-  const elemtype = dv.getUint32(8, true);
+  if (payload.length < ARRAY_DATA_AT) bad(`has ${payload.length} bytes, less than a 1-D array header`);
+  const ndim = ArrayTypeHeader.get.ndim(payload, 0);
+  const dataoffset = ArrayTypeHeader.get.dataoffset(payload, 0);
+  const elemtype = ArrayTypeHeader.get.elemtype(payload, 0);
   if (ndim !== 1) bad(`has ${ndim} dimensions, expected 1`);
   if (dataoffset !== 0) bad(`has a NULL bitmap (dataoffset ${dataoffset})`);
   if (elemtype !== elemType) bad(`has element type ${elemtype}, expected ${elemType}`);
-  const n = dv.getInt32(12, true);
-  const lbound = dv.getInt32(16, true);
+  const n = i32At(payload, ARRAY_DIMS_AT);
+  const lbound = i32At(payload, ARRAY_LBOUND_AT);
   if (lbound !== 1) bad(`has lower bound ${lbound}, expected 1`);
   if (n < 1) bad(`has ${n} elements`);
   if (payload.length !== dataAt + n * elemSize) bad(`is ${payload.length} bytes, ${n} elements need ${dataAt + n * elemSize}`);
@@ -250,22 +246,20 @@ function arrayShape(w: Walk, payload: Uint8Array, elemType: number, elemSize: nu
 }
 
 function tidArray(w: Walk, payload: Uint8Array, key: number): number[] {
-  const n = arrayShape(w, payload, TID_OID, 6, ARRAY_HEADER, "chunk_tids", key);
+  const n = arrayShape(w, payload, TID_TYPE_OID, TID_ELEM_SIZE, ARRAY_DATA_AT, "chunk_tids", key);
   const out: number[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const p = ARRAY_HEADER + 6 * i;
-    const blk = (payload[p] | (payload[p + 1] << 8)) * 65536 + (payload[p + 2] | (payload[p + 3] << 8));
-    out[i] = tidKey(blk, payload[p + 4] | (payload[p + 5] << 8));
+    out[i] = tidKeyAt(payload, ARRAY_DATA_AT + TID_ELEM_SIZE * i);
   }
   return out;
 }
 
 function int8Array(w: Walk, payload: Uint8Array, key: number): number[] {
   // ARR_OVERHEAD_NONULLS(1) = MAXALIGN(24) from the varlena start: the data follows the 20-byte header
-  const n = arrayShape(w, payload, INT8_OID, 8, ARRAY_HEADER, "chunk_tid_offsets", key);
+  const n = arrayShape(w, payload, INT8_TYPE_OID, INT8_ELEM_SIZE, ARRAY_DATA_AT, "chunk_tid_offsets", key);
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const out: number[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = Number(dv.getBigInt64(ARRAY_HEADER + 8 * i, true));
+  for (let i = 0; i < n; i++) out[i] = Number(dv.getBigInt64(ARRAY_DATA_AT + INT8_ELEM_SIZE * i, true));
   return out;
 }
 
@@ -303,12 +297,9 @@ function claimFrom(rel: ToastRelation, state: DirectState, rootKey: number): voi
       continue;
     }
     const t = f.tids;
-    if (!t || t.length < ARRAY_HEADER) continue;
-    const n = Math.min(Math.floor((t.length - ARRAY_HEADER) / 6), 100000);
-    for (let i = 0; i < n; i++) {
-      const p = ARRAY_HEADER + 6 * i;
-      todo.push(tidKey((t[p] | (t[p + 1] << 8)) * 65536 + (t[p + 2] | (t[p + 3] << 8)), t[p + 4] | (t[p + 5] << 8)));
-    }
+    if (!t || t.length < ARRAY_DATA_AT) continue;
+    const n = Math.min(Math.floor((t.length - ARRAY_DATA_AT) / TID_ELEM_SIZE), 100000);
+    for (let i = 0; i < n; i++) todo.push(tidKeyAt(t, ARRAY_DATA_AT + TID_ELEM_SIZE * i));
   }
 }
 

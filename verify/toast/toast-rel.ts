@@ -14,9 +14,12 @@ import { BlockCache } from "../block-cache.js";
 import { chunkFields } from "./chunk-fields.js";
 import { viewOf } from "../page-view.js";
 import { PlainChunkTable, type ChunkRun } from "./chunk-table.js";
+import { tidKey } from "../../formats/page/item-pointer.js";
+import { varsize4BAt } from "../../formats/varlena/varlena.js";
+import { chunkSeqAt } from "../../formats/toast/chunk.js";
 
-/** A chunk's place: block * 65536 + item (exact below 2^53). */
-export const tidKey = (block: number, item: number): number => block * 65536 + item;
+/** A chunk's place: block * 65536 + item (formats/page/item-pointer.ts). */
+export { tidKey };
 export const tidOf = (key: number): { block: number; item: number } => ({ block: Math.floor(key / 65536), item: key % 65536 });
 
 /** ChunkFacts.fields: chunk_data is a plain 4b or 1b varlena */
@@ -115,7 +118,7 @@ export class ToastRelation {
         continue;
       }
       let seq: number | null = null;
-      if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = dv.getInt32(off + hoff + 4, true);
+      if (natts >= 2 && (bits & 2) !== 0 && hoff + 8 <= len) seq = chunkSeqAt(page, off + hoff);
       recordChunk(plain, id, seq, key, page, off, len, infomask, natts, hoff);
     }
   }
@@ -190,7 +193,7 @@ function recordChunk(t: PlainChunkTable, id: number, seq: number | null, key: nu
   if (natts === 3 && !(infomask & HEAP_HASNULL) && hoff === 24 && len > 32) {
     const b0 = page[d];
     if ((b0 & 3) === 0 && b0 !== 0 && len >= 36) {
-      const total = (page[d] | (page[d + 1] << 8) | (page[d + 2] << 16) | (page[d + 3] << 24)) >>> 2;
+      const total = varsize4BAt(page, d);
       if (total >= 4 && 32 + total <= len) return t.add(id, seq, key, CHUNK_OK, total - 4, 0);
     } else if (b0 & 1 && b0 !== 1) {
       const total = b0 >>> 1;
