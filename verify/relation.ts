@@ -174,6 +174,8 @@ interface PendingProbe {
   label: string;
   report: RelationReport;
   sink: FindingSink;
+  /** the index's expressions and predicate, compiled once */
+  exprs: IndexExprs | null;
   /** the index's main fork path (where errors are located) */
   path: string;
   /** what the relation's check does after the probe: partial tail, other forks */
@@ -298,12 +300,13 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   const heap = cat.classes.get(info.tableOid);
   const heapPath = heap ? cat.path(heap) : "";
   let entries: IndexEntries | null = null;
+  let trees: IndexExprs | null | FormatError = null;
   // heapallindexed is listed only where it runs: a table without its row or its file is a finding
   if (env.opts.heapallindexed && !heap) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for index "${label}": its table (oid ${info.tableOid}) has no pg_class row`, { file: fork.basePath });
   else if (env.opts.heapallindexed && !existsSync(heapPath)) sink.add("REL_FILE_MISSING", `relation file ${heapPath} of table "${heap!.name}" does not exist: heapallindexed of index "${label}" could not run`, { file: heapPath });
   else if (env.opts.heapallindexed && heap) {
     const badRow = heap.kind === "t" ? null : indexRowProblem(info, cat.descriptor(heap.oid));
-    const trees = badRow ? null : compiledTrees(cat, info);
+    trees = badRow ? null : compiledTrees(cat, info);
     if (badRow) sink.add("CATALOG_INDEX_ROW_INVALID", `pg_index row of index "${label}" does not fit its table "${heap.name}": ${badRow}; heapallindexed not run`, { file: fork.basePath });
     else if (trees instanceof FormatError) sink.add("BT_HEAPALLINDEXED_SKIPPED", `heapallindexed skipped for ${info.exprs ? "expression" : "partial"} index "${label}": ${trees.message}`, { file: fork.basePath });
     else entries = new IndexEntries(plan.keys.attrs, sink, rel.name, (b) => fork.fileOf(b).path, heap.tuples, undefined, fork.geometry.blockSize, !!env.opts.exactHeapallindexed);
@@ -312,7 +315,7 @@ function verifyBtree(cat: DatabaseCatalog, rel: RelationInfo, fork: RelationFork
   Object.assign(report.stats, v.run());
   if (!entries || !heap) return null;
   report.checks.push("heapallindexed");
-  const pending = { heap, info, plan, entries, rel, label, report, sink };
+  const pending = { heap, info, plan, entries, rel, label, report, sink, exprs: trees as IndexExprs | null };
   if (defer) return pending;
   probeTable(cat, ctx, [pending]);
   return null;
@@ -337,7 +340,7 @@ function proberFor(cat: DatabaseCatalog, ctx: ClusterContext, ps: Omit<PendingPr
       toast,
       isToast: heap.kind === "t",
     },
-    ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null, exprs: compiledTrees(cat, p.info) as IndexExprs | null })),
+    ps.map((p) => ({ entries: p.entries, sink: p.sink, indkey: p.info.keys, attrs: p.plan.keys.attrs, indexName: p.rel.name, predicate: p.info.pred ? nullTestPredicate(p.info.pred) : null, exprs: p.exprs })),
   );
   return { prober, close: () => own?.fork.close() };
 }
@@ -530,7 +533,9 @@ function remoteMembers(cat: DatabaseCatalog, heapOid: number, oids: number[], ex
     const sink = new FindingSink(cap);
     const plan = indexKeysFor(cat, rel, info);
     const entries = new IndexEntries(plan.keys.attrs, sink, rel.name, () => path, 0, { table: p.shared, entries: p.entries ?? 0 });
-    const pending: PendingProbe = { heap, info, plan, entries, rel, label, report, sink, path, rest: () => {} };
+    // the worker that read the index compiled its trees too; they are functions, so not sent here
+    const exprs = compiledTrees(cat, info);
+    const pending: PendingProbe = { heap, info, plan, entries, rel, label, report, sink, exprs: exprs instanceof FormatError ? null : exprs, path, rest: () => {} };
     out.push({ report, sink, ms: 0, pending });
   }
   return out;
