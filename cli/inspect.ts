@@ -101,7 +101,7 @@ function copyOptions(o: DumpCliOptions): CopyOptions | undefined {
   if (!csv && (o.quote !== undefined || o.escape !== undefined)) throw new UsageError("--quote and --escape are available only in CSV mode (--format csv)");
   const c: CopyOptions = { csv, delimiter: o.delimiter ?? (csv ? "," : "\t"), null: o.null ?? (csv ? "" : "\\N"), quote: o.quote ?? '"', escape: o.escape ?? o.quote ?? '"', header: !!o.header };
   for (const [name, v] of [["delimiter", c.delimiter], ["quote", c.quote], ["escape", c.escape]] as const) {
-    if ([...v].length !== 1) throw new UsageError(`COPY ${name} must be a single one-byte character`);
+    if (v.length !== 1 || v.charCodeAt(0) >= 0x80) throw new UsageError(`COPY ${name} must be a single one-byte character`);
   }
   if (/[\r\n]/.test(c.delimiter) || /[\r\n]/.test(c.null)) throw new UsageError("COPY delimiter and NULL cannot be newline or carriage return");
   if (csv && c.delimiter === c.quote) throw new UsageError("COPY delimiter and quote must be different");
@@ -133,15 +133,17 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   /** worker fragments pass straight through; reusable once nothing is left queued (stdout writes synchronously to files, pipes, TTYs) */
   const passThrough = (b: Uint8Array): boolean => (out.flush(), process.stdout.write(b), process.stdout.writableLength === 0);
   const json = o.format === "json" ? new JsonRenderer(text, (b) => void passThrough(b)) : undefined;
-  const renderer: { event(e: DumpEvent): void } = json ?? (o.format === "copy" ? new CopyRenderer(text, copy) : new TextByteRenderer(out, colour, { values: o.values, hex: o.hex }));
-  const records = o.format === "text";
+  const copyRenderer = o.format === "copy" ? new CopyRenderer(out, copy) : undefined;
+  const renderer: { event(e: DumpEvent): void } = json ?? copyRenderer ?? new TextByteRenderer(out, colour, { values: o.values, hex: o.hex });
+  // text is rendered from reused page records; COPY rows are written during the scan
+  const records = o.format === "text" || o.format === "copy";
   try {
     if (parallel) {
       const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean, continued: boolean) => (json ? json.fragmentBytes(b, empty, continued) : passThrough(b)) };
       summary = await dumpParallel(rels, opts, { jobs, format: o.format as "text" | "json" | "copy", copy, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {
-        const it = dumpRelation(r, opts, summary, { records });
+        const it = dumpRelation(r, copyRenderer ? { ...opts, copyTo: copyRenderer.writer } : opts, summary, { records });
         for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
       }
     }

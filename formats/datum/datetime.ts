@@ -3,7 +3,8 @@
 // (src/backend/utils/adt/date.c, timestamp.c, datetime.c). Dates count days and timestamps
 // count microseconds from 2000-01-01; the extreme int32/int64 values mean -infinity/infinity.
 import { defineStruct, i32, i64, register } from "../schema/index.js";
-import type { DecoderTable } from "./decoder.js";
+import { decodersOf, type DecoderTable, type WriterTable } from "./decoder.js";
+import { expectWidth, putText, putZeroPadded, type TextOut, type ValueWriter } from "./text-out.js";
 import { expectLength, pad, view } from "./util.js";
 
 export const TimeTzADT = register(
@@ -25,31 +26,93 @@ const USECS_PER_DAY = 86_400_000_000n;
 const USECS_PER_HOUR = 3_600_000_000n;
 const USECS_PER_MINUTE = 60_000_000n;
 const USECS_PER_SEC = 1_000_000n;
+const US_PER_DAY = 86_400_000_000;
+const US_PER_HOUR = 3_600_000_000;
+const US_PER_MINUTE = 60_000_000;
 /** days from 1970-01-01 to 2000-01-01 */
 const UNIX_TO_PG_DAYS = 10957;
 const DATEVAL_NOBEGIN = -0x80000000;
 const DATEVAL_NOEND = 0x7fffffff;
-const DT_NOBEGIN = -(2n ** 63n);
-const DT_NOEND = 2n ** 63n - 1n;
 
-/** Proleptic Gregorian calendar date of a day count (days since 1970-01-01), year 0 = 1 BC. */
-function civil(days: number): [year: number, month: number, day: number] {
+const u32 = (d: Uint8Array, at: number): number => (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
+
+/** Proleptic Gregorian calendar date of a day count (days since 1970-01-01), year 0 = 1 BC, into ymd. */
+function civil(days: number, ymd: Int32Array): void {
   const z = days + 719468; // shift the epoch to 0000-03-01
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+  ymd[0] = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  ymd[1] = month;
+  ymd[2] = doy - Math.floor((153 * mp + 2) / 5) + 1;
 }
 
-/** "YYYY-MM-DD" and whether the year is BC (printed as a " BC" suffix after everything else). */
-function dateParts(pgDays: number): [string, boolean] {
-  const [y, m, d] = civil(pgDays + UNIX_TO_PG_DAYS);
+const YMD = new Int32Array(3);
+
+/** "YYYY-MM-DD" of a PostgreSQL day count (the year of a BC date as its positive number); returns whether it is BC. */
+function putDate(out: TextOut, pgDays: number): boolean {
+  civil(pgDays + UNIX_TO_PG_DAYS, YMD);
+  const y = YMD[0]!;
   const bc = y <= 0;
-  return [`${pad(bc ? 1 - y : y, 4)}-${pad(m, 2)}-${pad(d, 2)}`, bc];
+  out.reserve(24);
+  const b = out.buf;
+  let p = putZeroPadded(b, out.pos, bc ? 1 - y : y, 4);
+  b[p++] = 45;
+  p = putZeroPadded(b, p, YMD[1]!, 2);
+  b[p++] = 45;
+  out.pos = putZeroPadded(b, p, YMD[2]!, 2);
+  return bc;
+}
+
+/** A clock field: two digits at least (a negative one, only in damaged data, with its sign). */
+function putField2(b: Uint8Array, p: number, n: number): number {
+  if (n < 0) {
+    b[p++] = 45;
+    n = -n;
+  }
+  return putZeroPadded(b, p, n, 2);
+}
+
+/** HH:MM:SS[.ffffff]: the fraction without trailing zeros (AppendSeconds). */
+function putClockFields(out: TextOut, h: number, m: number, s: number, frac: number): void {
+  out.reserve(32);
+  const b = out.buf;
+  let p = putField2(b, out.pos, h);
+  b[p++] = 58;
+  p = putField2(b, p, m);
+  b[p++] = 58;
+  p = putField2(b, p, s);
+  if (frac !== 0) {
+    b[p++] = 46;
+    frac = Math.abs(frac);
+    let digits = 6;
+    while (frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    p = putZeroPadded(b, p, frac, digits);
+  }
+  out.pos = p;
+}
+
+/** The clock of a non-negative microsecond count within a day (24:00:00 allowed). */
+function putClock(out: TextOut, us: number): void {
+  const h = Math.floor(us / US_PER_HOUR);
+  const m = Math.floor((us - h * US_PER_HOUR) / US_PER_MINUTE);
+  const rest = us - h * US_PER_HOUR - m * US_PER_MINUTE;
+  const s = Math.floor(rest / 1_000_000);
+  putClockFields(out, h, m, s, rest - s * 1_000_000);
+}
+
+/** The clock of any int64 microsecond count (a time of day outside 0..24:00 is damage), exactly. */
+function putClockAny(out: TextOut, hi: number, lo: number): void {
+  if (hi >= 0 && hi < 0x200000) return putClock(out, hi * 4294967296 + lo);
+  const us = (BigInt(hi) << 32n) | BigInt(lo);
+  const h = us / USECS_PER_HOUR; // truncates toward zero, like C
+  putClockFields(out, Number(h), Number((us % USECS_PER_HOUR) / USECS_PER_MINUTE), Number((us % USECS_PER_MINUTE) / USECS_PER_SEC), Number(us % USECS_PER_SEC));
 }
 
 /** Seconds, zero-padded to two digits, plus a fraction without trailing zeros (AppendSeconds). */
@@ -57,14 +120,6 @@ function seconds(sec: number, usec: number): string {
   const s = pad(Math.abs(sec), 2);
   if (usec === 0) return s;
   return s + "." + pad(Math.abs(usec), 6).replace(/0+$/, "");
-}
-
-/** HH:MM:SS[.ffffff] of a non-negative microsecond count within a day (24:00:00 allowed). */
-function clock(us: bigint): string {
-  const h = us / USECS_PER_HOUR;
-  const m = (us % USECS_PER_HOUR) / USECS_PER_MINUTE;
-  const s = (us % USECS_PER_MINUTE) / USECS_PER_SEC;
-  return `${pad(h, 2)}:${pad(m, 2)}:${seconds(Number(s), Number(us % USECS_PER_SEC))}`;
 }
 
 /** EncodeTimezone: offset in seconds EAST of UTC as +HH, +HH:MM or +HH:MM:SS. */
@@ -79,26 +134,55 @@ function tzText(eastSecs: number): string {
   return t;
 }
 
-export function dateText(days: number): string {
-  if (days === DATEVAL_NOBEGIN) return "-infinity";
-  if (days === DATEVAL_NOEND) return "infinity";
-  const [ymd, bc] = dateParts(days);
-  return bc ? ymd + " BC" : ymd;
-}
+const dateWrite: ValueWriter = (d, s, e, out) => {
+  expectWidth(s, e, 4, "date");
+  const days = u32(d, s) | 0;
+  if (days === DATEVAL_NOBEGIN) return putText(out, "-infinity");
+  if (days === DATEVAL_NOEND) return putText(out, "infinity");
+  if (putDate(out, days)) putText(out, " BC");
+};
 
 /** timestamp_out (tz false) / timestamptz_out in UTC (tz true). */
-export function timestampText(us: bigint, tz: boolean): string {
-  if (us === DT_NOBEGIN) return "-infinity";
-  if (us === DT_NOEND) return "infinity";
-  let days = us / USECS_PER_DAY;
-  let rest = us % USECS_PER_DAY;
-  if (rest < 0n) {
-    rest += USECS_PER_DAY;
-    days -= 1n;
-  }
-  const [ymd, bc] = dateParts(Number(days));
-  return `${ymd} ${clock(rest)}${tz ? "+00" : ""}${bc ? " BC" : ""}`;
-}
+const timestampWrite =
+  (tz: boolean): ValueWriter =>
+  (d, s, e, out) => {
+    expectWidth(s, e, 8, tz ? "timestamptz" : "timestamp");
+    const lo = u32(d, s);
+    const hi = u32(d, s + 4) | 0;
+    if (hi === -0x80000000 && lo === 0) return putText(out, "-infinity");
+    if (hi === 0x7fffffff && lo === 0xffffffff) return putText(out, "infinity");
+    let days: number, rest: number;
+    if (hi >= -0x200000 && hi < 0x200000) {
+      // exact as a double below 2^53 microseconds (about 285 years either side of 2000)
+      const us = hi * 4294967296 + lo;
+      days = Math.floor(us / US_PER_DAY);
+      rest = us - days * US_PER_DAY;
+    } else {
+      const us = (BigInt(hi) << 32n) | BigInt(lo);
+      let bd = us / USECS_PER_DAY;
+      let br = us % USECS_PER_DAY;
+      if (br < 0n) {
+        br += USECS_PER_DAY;
+        bd -= 1n;
+      }
+      days = Number(bd);
+      rest = Number(br);
+    }
+    const bc = putDate(out, days);
+    out.reserve(1);
+    out.buf[out.pos++] = 32;
+    putClock(out, rest);
+    if (tz) putText(out, "+00");
+    if (bc) putText(out, " BC");
+  };
+
+const timeWrite: ValueWriter = (d, s, e, out) => (expectWidth(s, e, 8, "time"), putClockAny(out, u32(d, s + 4) | 0, u32(d, s)));
+const timetzWrite: ValueWriter = (d, s, e, out) => {
+  expectWidth(s, e, TimeTzADT.size, "timetz");
+  const t = s + TimeTzADT.offsets.time;
+  putClockAny(out, u32(d, t + 4) | 0, u32(d, t));
+  putText(out, tzText(-(u32(d, s + TimeTzADT.offsets.zone) | 0)));
+};
 
 /** interval_out, IntervalStyle postgres: "1 year 2 mons -3 days +04:05:06.7". */
 export function intervalText(time: bigint, day: number, month: number): string {
@@ -124,16 +208,16 @@ export function intervalText(time: bigint, day: number, month: number): string {
   return parts.join(" ");
 }
 
+export const DATETIME_WRITERS: WriterTable = {
+  1082: dateWrite,
+  1083: timeWrite,
+  1266: timetzWrite,
+  1114: timestampWrite(false),
+  1184: timestampWrite(true),
+};
+
 export const DATETIME_DECODERS: DecoderTable = {
-  1082: (d) => (expectLength(d, 4, "date"), dateText(view(d).getInt32(0, true))),
-  1083: (d) => (expectLength(d, 8, "time"), clock(view(d).getBigInt64(0, true))),
-  1266: (d) => {
-    expectLength(d, TimeTzADT.size, "timetz");
-    const dv = view(d);
-    return clock(dv.getBigInt64(TimeTzADT.offsets.time, true)) + tzText(-dv.getInt32(TimeTzADT.offsets.zone, true));
-  },
-  1114: (d) => (expectLength(d, 8, "timestamp"), timestampText(view(d).getBigInt64(0, true), false)),
-  1184: (d) => (expectLength(d, 8, "timestamptz"), timestampText(view(d).getBigInt64(0, true), true)),
+  ...decodersOf(DATETIME_WRITERS),
   1186: (d) => {
     expectLength(d, Interval.size, "interval");
     const dv = view(d);

@@ -1,6 +1,7 @@
 // The shape every type family module fills in: OID -> output function.
 import type { OutputCatalog } from "./output-catalog.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
+import { textOf, type ValueWriter } from "./text-out.js";
 
 export interface DecodeContext {
   typeOid: number;
@@ -18,3 +19,13 @@ export interface DecodeContext {
 export type Decoder = (data: Uint8Array, ctx: DecodeContext) => string;
 
 export type DecoderTable = Readonly<Record<number, Decoder>>;
+
+/** OID -> writer, for the types whose output rule is a writer (text-out.ts). */
+export type WriterTable = Readonly<Record<number, ValueWriter>>;
+
+/** The string output functions of writer-ruled types: each one the text its writer writes. */
+export function decodersOf(writers: WriterTable): DecoderTable {
+  const out: Record<number, Decoder> = {};
+  for (const [oid, w] of Object.entries(writers)) out[Number(oid)] = (d) => textOf(w, d);
+  return out;
+}

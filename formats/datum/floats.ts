@@ -2,7 +2,8 @@
 // as the same binary value (PostgreSQL uses Ryu, src/common/f2s.c and d2s.c), printed in
 // fixed notation when the decimal exponent is in [-4, 15) for float8 and [-4, 6) for float4,
 // otherwise as d.ddde+XX (at least two exponent digits).
-import type { DecoderTable } from "./decoder.js";
+import type { DecoderTable, WriterTable } from "./decoder.js";
+import { expectWidth, putText } from "./text-out.js";
 import { expectLength, view } from "./util.js";
 
 /** Shortest digits (no trailing zeros) and the decimal exponent of the first digit. */
@@ -148,6 +149,9 @@ function shortestFloatFast(a: number, half: number): Shortest | null {
 }
 
 export function float8Text(v: number): string {
+  // 1e-4 <= |v| < 1e15: the decimal exponent is in PostgreSQL's fixed range, where
+  // Number#toString prints the same shortest digits the same way (below 2^52, see shortestDouble)
+  if ((v >= 1e-4 && v < 1e15) || (v <= -1e-4 && v > -1e15)) return String(v);
   const neg = v < 0 || Object.is(v, -0);
   const sp = special(v, neg);
   if (sp !== undefined) return sp;
@@ -163,6 +167,20 @@ export function float4Text(bits: number): string {
   const neg = (bits & 0x80000000) !== 0;
   return special(v, neg) ?? formatShortest(neg, shortestFloat(bits, Math.abs(v)), 6);
 }
+
+const f32 = (d: Uint8Array, at: number): number => (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
+const F64_BYTES = new Uint8Array(8);
+const F64 = new DataView(F64_BYTES.buffer);
+
+// The writers print the output functions' strings: the shortest digits come from Number#toString.
+export const FLOAT_WRITERS: WriterTable = {
+  700: (d, s, e, out) => (expectWidth(s, e, 4, "float4"), putText(out, float4Text(f32(d, s)))),
+  701: (d, s, e, out) => {
+    expectWidth(s, e, 8, "float8");
+    for (let i = 0; i < 8; i++) F64_BYTES[i] = d[s + i]!;
+    putText(out, float8Text(F64.getFloat64(0, true)));
+  },
+};
 
 export const FLOAT_DECODERS: DecoderTable = {
   700: (d) => (expectLength(d, 4, "float4"), float4Text(view(d).getUint32(0, true))),

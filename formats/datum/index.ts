@@ -17,28 +17,30 @@
 import type { DecodeContext, Decoder, DecoderTable } from "./decoder.js";
 import { arrayText, VECTOR_DECODERS } from "./arrays.js";
 import { builtinTypeLookup } from "./builtin-types.js";
-import { BYTEA_DECODERS } from "./bytea.js";
-import { DATETIME_DECODERS } from "./datetime.js";
-import { FLOAT_DECODERS } from "./floats.js";
+import { BYTEA_DECODERS, BYTEA_WRITERS } from "./bytea.js";
+import { DATETIME_DECODERS, DATETIME_WRITERS } from "./datetime.js";
+import { FLOAT_DECODERS, FLOAT_WRITERS } from "./floats.js";
 import { GEOMETRY_DECODERS } from "./geometry.js";
-import { INTEGER_DECODERS } from "./integers.js";
-import { JSON_DECODERS } from "./json.js";
-import { JSONB_DECODERS } from "./jsonb.js";
+import { INTEGER_DECODERS, INTEGER_WRITERS } from "./integers.js";
+import { JSON_DECODERS, JSON_WRITERS } from "./json.js";
+import { JSONB_DECODERS, JSONB_WRITERS } from "./jsonb.js";
 import { MISC_DECODERS } from "./misc.js";
 import { NETWORK_DECODERS } from "./network.js";
-import { NUMERIC_DECODERS } from "./numeric.js";
+import { NUMERIC_DECODERS, NUMERIC_WRITERS } from "./numeric.js";
 import { multirangeText, rangeText } from "./ranges.js";
 import { ACL_DECODERS } from "./acl.js";
 import { REG_DECODERS } from "./reg.js";
 import { STATISTICS_DECODERS } from "./statistics.js";
 import { TSQUERY_DECODERS } from "./tsquery.js";
 import { JSONPATH_DECODERS } from "./jsonpath.js";
-import { TEXT_DECODERS } from "./text.js";
+import { TEXT_DECODERS, TEXT_WRITERS } from "./text.js";
 import { TSVECTOR_DECODERS } from "./tsvector.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
 import { undecodedText } from "./util.js";
 import { FormatError } from "../schema/errors.js";
-import { UUID_DECODERS } from "./uuid.js";
+import { UUID_DECODERS, UUID_WRITERS } from "./uuid.js";
+import { putText, type ValueWriter } from "./text-out.js";
+import type { WriterTable } from "./decoder.js";
 
 export type { TypeInfo, TypeLookup } from "./types.js";
 export { BUILTIN_TYPES, builtinTypeLookup } from "./builtin-types.js";
@@ -73,6 +75,15 @@ export const DECODERS: ReadonlyMap<number, Decoder> = (() => {
       if (m.has(Number(oid))) throw new Error(`datum decoder for type ${oid} defined twice`);
       m.set(Number(oid), f);
     }
+  }
+  return m;
+})();
+
+/** Writers of the types whose output is written straight from the datum's bytes. */
+const WRITERS: ReadonlyMap<number, ValueWriter> = (() => {
+  const m = new Map<number, ValueWriter>();
+  for (const t of [INTEGER_WRITERS, FLOAT_WRITERS, NUMERIC_WRITERS, TEXT_WRITERS, BYTEA_WRITERS, DATETIME_WRITERS, UUID_WRITERS, JSON_WRITERS, JSONB_WRITERS] as WriterTable[]) {
+    for (const [oid, w] of Object.entries(t)) m.set(Number(oid), w);
   }
   return m;
 })();
@@ -114,4 +125,20 @@ export function datumToText(data: Uint8Array, typeOid: number, typmod: number, t
     return undecodedText(d, oid, info);
   };
   return toText(data, typeOid, typmod);
+}
+
+/**
+ * The writer of a column's values: the type's own writer (domains as their base type), or, for
+ * the types whose output is built as a string (arrays, jsonb, ranges, catalog names ...), one
+ * that writes datumToText's string.
+ */
+export function columnWriter(typeOid: number, typmod: number, types: TypeLookup): ValueWriter {
+  let oid = typeOid;
+  for (let i = 0, info = types(oid) ?? builtinTypeLookup(oid); info?.basetype && i < MAX_DOMAIN_DEPTH; i++) {
+    oid = info.basetype;
+    info = types(oid) ?? builtinTypeLookup(oid);
+  }
+  const w = WRITERS.get(oid);
+  if (w) return w;
+  return (b, start, end, out) => putText(out, datumToText(b.subarray(start, end), typeOid, typmod, types));
 }

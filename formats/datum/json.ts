@@ -1,6 +1,6 @@
 // json_out prints the text as stored; escape_json is shared with jsonb output.
-import type { DecoderTable } from "./decoder.js";
-import { storedText } from "./text.js";
+import type { DecoderTable, WriterTable } from "./decoder.js";
+import { storedText, storedWrite } from "./text.js";
 
 /** escape_json: a JSON string literal (control characters as \u00xx, lowercase hex). */
 export function jsonString(s: string): string {
@@ -34,6 +34,8 @@ export function jsonString(s: string): string {
   }
   return out + '"';
 }
+
+export const JSON_WRITERS: WriterTable = { 114: storedWrite };
 
 export const JSON_DECODERS: DecoderTable = {
   114: storedText,

@@ -7,9 +7,11 @@
 // one-element array flagged JB_FSCALAR and printed bare.
 import { defineStruct, register, u32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
-import type { DecoderTable } from "./decoder.js";
+import { isUtf8 } from "node:buffer";
+import { decodersOf, type WriterTable } from "./decoder.js";
 import { jsonString } from "./json.js";
-import { numericText } from "./numeric.js";
+import { numericWrite } from "./numeric.js";
+import { putText, textOf, type TextOut, type ValueWriter } from "./text-out.js";
 import { alignUp } from "./types.js";
 import { embeddedVarlena, utf8Text, view } from "./util.js";
 
@@ -37,34 +39,108 @@ const JENTRY_ISCONTAINER = 0x50000000;
 interface Cut {
   limit: number;
   cut: boolean;
+  /** where the value's text starts in the output */
+  from: number;
 }
 
+const word = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+
 /** Where child i of a container lies: its JEntry, its data [from, to) and its data offset. */
-function childSpan(dv: DataView, entriesAt: number, dataAt: number, end: number, i: number): { je: number; from: number; to: number; off: number } {
-  // start offset: sum lengths back to the nearest entry that stores an end offset
+function childSpan(b: Uint8Array, entriesAt: number, dataAt: number, end: number, i: number): { je: number; from: number; to: number; off: number } {
+  const off = childOffset(b, entriesAt, i);
+  const je = word(b, entriesAt + 4 * i);
+  const to = childEnd(b, entriesAt, dataAt, end, i, off);
+  return { je, from: dataAt + off, to, off };
+}
+
+/** Child i's data offset: the sum of lengths back to the nearest entry that stores an end offset. */
+function childOffset(b: Uint8Array, entriesAt: number, i: number): number {
   let off = 0;
   for (let j = i - 1; j >= 0; j--) {
-    const e = dv.getUint32(entriesAt + 4 * j, true);
+    const e = word(b, entriesAt + 4 * j);
     off += e & JENTRY_OFFLENMASK;
     if (e & JENTRY_HAS_OFF) break;
   }
-  const je = dv.getUint32(entriesAt + 4 * i, true);
+  return off;
+}
+
+/** Child i's data end, checked to lie inside its container. */
+function childEnd(b: Uint8Array, entriesAt: number, dataAt: number, end: number, i: number, off: number): number {
+  const je = word(b, entriesAt + 4 * i);
   const len = je & JENTRY_HAS_OFF ? (je & JENTRY_OFFLENMASK) - off : je & JENTRY_OFFLENMASK;
-  const from = dataAt + off;
-  const to = from + len;
+  const to = dataAt + off + len;
   if (len < 0 || to > end) throw new FormatError("JSONB_BAD_JENTRY", `jsonb child ${i} at data offset ${off} length ${len} runs past its container`, { offset: entriesAt + 4 * i });
-  return { je, from, to, off };
+  return to;
+}
+
+/** escape_json's escapes: the letter after the backslash (u: \u00xx), 0 for bytes copied as they are. */
+const JSON_ESCAPE = (() => {
+  const t = new Uint8Array(256);
+  for (let c = 0; c < 0x20; c++) t[c] = 117;
+  t[8] = 98;
+  t[12] = 102;
+  t[10] = 110;
+  t[13] = 114;
+  t[9] = 116;
+  t[34] = 34;
+  t[92] = 92;
+  return t;
+})();
+const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
+
+/** A jsonb string (UTF-8 bytes [from, to)) as a JSON string literal (escape_json). */
+function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): void {
+  let high = 0;
+  for (let i = from; i < to; i++) high |= b[i]!;
+  // ill-formed UTF-8: printed as the decoder's replacements, as utf8Text gives them
+  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) return putText(out, jsonString(utf8Text(b.subarray(from, to))));
+  out.reserve(6 * (to - from) + 2);
+  const o = out.buf;
+  let p = out.pos;
+  o[p++] = 34;
+  for (let i = from; i < to; i++) {
+    const c = b[i]!;
+    const e = JSON_ESCAPE[c]!;
+    if (e === 0) o[p++] = c;
+    else if (e !== 117) {
+      o[p++] = 92;
+      o[p++] = e;
+    } else {
+      o[p++] = 92;
+      o[p++] = 117;
+      o[p++] = 48;
+      o[p++] = 48;
+      o[p++] = HEX_DIGITS[c >> 4]!;
+      o[p++] = HEX_DIGITS[c & 15]!;
+    }
+  }
+  o[p++] = 34;
+  out.pos = p;
+}
+
+/** Characters (UTF-16 units, as String.length) of the well-formed UTF-8 in b[from, to). */
+function charsOf(b: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = b[i]!;
+    if ((c & 0xc0) !== 0x80) n += c >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
+function putAscii(out: TextOut, s: string): void {
+  out.reserve(s.length);
+  for (let i = 0; i < s.length; i++) out.buf[out.pos++] = s.charCodeAt(i);
 }
 
 /**
- * Text of the container at b[start, end); `start` is 4-byte aligned relative to the payload.
- * With `stop`, the text starting at output position `at` ends (without its closing bracket)
- * once the whole output passes stop.limit characters.
+ * Write the container at b[start, end) (`start` 4-byte aligned relative to the payload). With
+ * `stop`, the text ends (without its closing bracket) once the whole output passes
+ * stop.limit characters.
  */
-function containerText(b: Uint8Array, start: number, end: number, top: boolean, stop?: Cut, at = 0): string {
-  const dv = view(b);
+function containerWrite(b: Uint8Array, start: number, end: number, top: boolean, out: TextOut, stop?: Cut): void {
   if (start + 4 > end) throw new FormatError("JSONB_TRUNCATED", "jsonb container header past end", { offset: start });
-  const header = dv.getUint32(start, true);
+  const header = word(b, start);
   const count = header & JB_CMASK;
   const isObject = (header & JB_FOBJECT) !== 0;
   if (!isObject && (header & JB_FARRAY) === 0) throw new FormatError("JSONB_BAD_HEADER", `jsonb container header 0x${header.toString(16)} is neither array nor object`, { offset: start });
@@ -72,25 +148,43 @@ function containerText(b: Uint8Array, start: number, end: number, top: boolean, 
   const entriesAt = start + 4;
   const dataAt = entriesAt + 4 * nchildren;
   if (dataAt > end) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: start });
-  const child = (i: number, pos = 0): string => {
-    const { je, from, to, off } = childSpan(dv, entriesAt, dataAt, end, i);
+  // a child starts where the one before it ends: keys and values (and array elements) are
+  // written in order, so each run's next offset is known without walking the JEntries back
+  let keyOff = 0;
+  let nextKey = 0;
+  let valueOff = 0;
+  let nextValue = -1;
+  const child = (i: number): void => {
+    const isValue = isObject && i >= count;
+    let off = isValue ? valueOff : keyOff;
+    if (i !== (isValue ? nextValue : nextKey)) off = childOffset(b, entriesAt, i);
+    const je = word(b, entriesAt + 4 * i);
+    const to = childEnd(b, entriesAt, dataAt, end, i, off);
+    const from = dataAt + off;
+    const at = dataAt + alignUp(off, 4);
+    if (isValue) {
+      valueOff = to - dataAt;
+      nextValue = i + 1;
+    } else {
+      keyOff = to - dataAt;
+      nextKey = i + 1;
+    }
     switch (je & JENTRY_TYPEMASK) {
       case JENTRY_ISSTRING:
-        return jsonString(utf8Text(b.subarray(from, to)));
+        return putJsonString(b, from, to, out);
       case JENTRY_ISNUMERIC: {
-        const at = dataAt + alignUp(off, 4);
         const [p, total] = embeddedVarlena(b, at, "jsonb numeric");
         if (at + total > to) throw new FormatError("JSONB_BAD_JENTRY", `jsonb numeric child ${i} overruns its entry`, { offset: at });
-        return numericText(b, p, at + total);
+        return numericWrite(b, p, at + total, out);
       }
       case JENTRY_ISBOOL_FALSE:
-        return "false";
+        return putAscii(out, "false");
       case JENTRY_ISBOOL_TRUE:
-        return "true";
+        return putAscii(out, "true");
       case JENTRY_ISNULL:
-        return "null";
+        return putAscii(out, "null");
       case JENTRY_ISCONTAINER:
-        return containerText(b, dataAt + alignUp(off, 4), to, false, stop, pos);
+        return containerWrite(b, at, to, false, out, stop);
       default:
         throw new FormatError("JSONB_BAD_JENTRY", `jsonb JEntry type 0x${(je & JENTRY_TYPEMASK).toString(16)}`, { offset: entriesAt + 4 * i });
     }
@@ -99,40 +193,41 @@ function containerText(b: Uint8Array, start: number, end: number, top: boolean, 
     if (count !== 1 || isObject) throw new FormatError("JSONB_BAD_HEADER", "jsonb scalar container must be a one-element array", { offset: start });
     return child(0);
   }
-  const items: string[] = [];
-  const open = isObject ? "{" : "[";
-  let len = 1;
+  putAscii(out, isObject ? "{" : "[");
   for (let i = 0; i < count; i++) {
-    const sep = i ? 2 : 0;
-    let s: string;
+    if (i) putAscii(out, ", ");
     if (isObject) {
-      const key = child(i);
-      s = `${key}: ${child(i + count, at + len + sep + key.length + 2)}`;
-    } else s = child(i, at + len + sep);
-    items.push(s);
-    len += sep + s.length;
-    if (stop && at + len > stop.limit && (stop.cut || i < count - 1)) {
+      child(i);
+      putAscii(out, ": ");
+      child(i + count);
+    } else child(i);
+    if (stop && (stop.cut || i < count - 1) && charsOf(out.buf, stop.from, out.pos) > stop.limit) {
       stop.cut = true;
-      return open + items.join(", ");
+      return;
     }
   }
-  return `${open}${items.join(", ")}${isObject ? "}" : "]"}`;
+  putAscii(out, isObject ? "}" : "]");
 }
 
+const jsonbWrite: ValueWriter = (d, s, e, out) => containerWrite(d, s, e, true, out);
+
 export function jsonbText(d: Uint8Array): string {
-  return containerText(d, 0, d.length, true);
+  return textOf(jsonbWrite, d);
 }
 
 /** The first characters of jsonb_out's text: an exact prefix, longer than `limit` when cut. */
 export function jsonbTextPrefix(d: Uint8Array, limit: number): { text: string; cut: boolean } {
-  const stop: Cut = { limit, cut: false };
-  const text = containerText(d, 0, d.length, true, stop);
+  const stop: Cut = { limit, cut: false, from: 0 };
+  const text = textOf((b, s, e, out) => {
+    stop.from = out.pos;
+    containerWrite(b, s, e, true, out, stop);
+  }, d);
   return { text, cut: stop.cut };
 }
 
-export const JSONB_DECODERS: DecoderTable = {
-  3802: (d) => jsonbText(d),
-};
+export const JSONB_WRITERS: WriterTable = { 3802: jsonbWrite };
+
+export const JSONB_DECODERS = decodersOf(JSONB_WRITERS);
 
 /** A jsonb value as its own datum payload (a container; scalars in a one-element JB_FSCALAR array). */
 export interface JsonbValue {
@@ -152,7 +247,7 @@ function containerOf(d: Uint8Array): { dv: DataView; header: number; count: numb
 
 /** Child i of a container as a standalone jsonb value (a scalar wrapped as jsonb stores it). */
 function childValue(d: Uint8Array, c: ReturnType<typeof containerOf>, i: number): JsonbValue {
-  const { je, from, to, off } = childSpan(c.dv, c.entriesAt, c.dataAt, d.length, i);
+  const { je, from, to, off } = childSpan(d, c.entriesAt, c.dataAt, d.length, i);
   const type = je & JENTRY_TYPEMASK;
   if (type === JENTRY_ISCONTAINER) return { jsonb: d.slice(c.dataAt + alignUp(off, 4), to) };
   const start = type === JENTRY_ISNUMERIC ? c.dataAt + alignUp(off, 4) : from;
@@ -173,7 +268,7 @@ export function jsonbObjectField(v: JsonbValue, key: string): JsonbValue | null 
   if (!(c.header & JB_FOBJECT)) return null;
   // keys are stored sorted by (length, bytes); a linear scan is enough for index keys
   for (let i = 0; i < c.count; i++) {
-    const k = childSpan(c.dv, c.entriesAt, c.dataAt, d.length, i);
+    const k = childSpan(d, c.entriesAt, c.dataAt, d.length, i);
     if (utf8Text(d.subarray(k.from, k.to)) === key) return childValue(d, c, i + c.count);
   }
   return null;
@@ -202,7 +297,7 @@ export function jsonbScalarText(v: JsonbValue | null): string | null {
   if (v === null) return null;
   const c = containerOf(v.jsonb);
   if (!(c.header & JB_FSCALAR)) return jsonbText(v.jsonb);
-  const { je, from, to } = childSpan(c.dv, c.entriesAt, c.dataAt, v.jsonb.length, 0);
+  const { je, from, to } = childSpan(v.jsonb, c.entriesAt, c.dataAt, v.jsonb.length, 0);
   if ((je & JENTRY_TYPEMASK) === JENTRY_ISSTRING) return utf8Text(v.jsonb.subarray(from, to));
   if ((je & JENTRY_TYPEMASK) === JENTRY_ISNULL) return null;
   return jsonbText(v.jsonb);

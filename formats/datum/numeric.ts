@@ -5,8 +5,8 @@
 // the first having weight `weight` (value = sum digit[i] * 10000^(weight - i)).
 import { bits16, defineStruct, i16, register, u16 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
-import type { DecoderTable } from "./decoder.js";
-import { expectAtLeast, view } from "./util.js";
+import { decodersOf, type WriterTable } from "./decoder.js";
+import { putText, putUint, putZeroPadded, textOf, type ValueWriter } from "./text-out.js";
 
 export const NumericLong = register(
   defineStruct("NumericLong", "src/backend/utils/adt/numeric.c", [
@@ -41,21 +41,20 @@ const SHORT_DSCALE_SHIFT = 7;
 const SHORT_WEIGHT_SIGN_MASK = 0x0040;
 const SHORT_WEIGHT_MASK = 0x003f;
 
-/** Text of the numeric whose payload (after the varlena header) is b[start, end). */
-export function numericText(b: Uint8Array, start = 0, end = b.length): string {
-  expectAtLeast(b.subarray(start, end), 2, "numeric");
-  const dv = view(b);
-  const header = dv.getUint16(start, true);
+/** Write the text of the numeric whose payload (after the varlena header) is b[start, end). */
+export const numericWrite: ValueWriter = (b, start, end, out) => {
+  if (end - start < 2) throw new FormatError("DATUM_TRUNCATED", `numeric datum needs at least 2 bytes, got ${end - start}`);
+  const header = b[start]! | (b[start + 1]! << 8);
   const flags = header & NUMERIC_SIGN_MASK;
   let neg: boolean, dscale: number, weight: number, digitsAt: number;
   if (flags === NUMERIC_SPECIAL) {
     switch (header & NUMERIC_EXT_SIGN_MASK) {
       case NUMERIC_NAN:
-        return "NaN";
+        return putText(out, "NaN");
       case NUMERIC_PINF:
-        return "Infinity";
+        return putText(out, "Infinity");
       case NUMERIC_NINF:
-        return "-Infinity";
+        return putText(out, "-Infinity");
       default:
         throw new FormatError("NUMERIC_BAD_SPECIAL", `numeric special header 0x${header.toString(16)} is not NaN or +/-Infinity`, { offset: start });
     }
@@ -65,34 +64,56 @@ export function numericText(b: Uint8Array, start = 0, end = b.length): string {
     weight = (header & SHORT_WEIGHT_SIGN_MASK ? -64 : 0) | (header & SHORT_WEIGHT_MASK);
     digitsAt = start + 2;
   } else {
-    expectAtLeast(b.subarray(start, end), 4, "numeric");
+    if (end - start < 4) throw new FormatError("DATUM_TRUNCATED", `numeric datum needs at least 4 bytes, got ${end - start}`);
     neg = flags === NUMERIC_NEG;
     dscale = header & NUMERIC_DSCALE_MASK;
-    weight = dv.getInt16(start + NumericLong.offsets.n_weight, true);
+    const w = b[start + NumericLong.offsets.n_weight]! | (b[start + NumericLong.offsets.n_weight + 1]! << 8);
+    weight = (w << 16) >> 16;
     digitsAt = start + 4;
   }
   if ((end - digitsAt) % 2 !== 0) throw new FormatError("NUMERIC_ODD_LENGTH", `numeric digit area has odd length ${end - digitsAt}`, { offset: start });
   const ndigits = (end - digitsAt) / 2;
   const digit = (i: number): number => {
     if (i < 0 || i >= ndigits) return 0;
-    const x = dv.getInt16(digitsAt + 2 * i, true);
-    if (x < 0 || x > 9999) throw new FormatError("NUMERIC_BAD_DIGIT", `numeric digit ${x} outside 0..9999`, { offset: digitsAt + 2 * i });
+    const at = digitsAt + 2 * i;
+    const x = ((b[at]! | (b[at + 1]! << 8)) << 16) >> 16;
+    if (x < 0 || x > 9999) throw new FormatError("NUMERIC_BAD_DIGIT", `numeric digit ${x} outside 0..9999`, { offset: at });
     return x;
   };
-  let s = neg ? "-" : "";
-  if (weight < 0) s += "0";
+  // sign, 4 characters per integer digit (at least "0"), the point and dscale fraction digits
+  out.reserve(2 + 4 * Math.max(weight + 1, 1) + 1 + dscale + 4);
+  const o = out.buf;
+  let p = out.pos;
+  if (neg) o[p++] = 45;
+  if (weight < 0) o[p++] = 48;
   else {
-    s += String(digit(0));
-    for (let i = 1; i <= weight; i++) s += String(digit(i)).padStart(4, "0");
+    p = putUint(o, p, digit(0), 0);
+    for (let i = 1; i <= weight; i++) p = putZeroPadded(o, p, digit(i), 4);
   }
   if (dscale > 0) {
-    let frac = "";
-    for (let i = weight + 1; frac.length < dscale; i++) frac += String(digit(i)).padStart(4, "0");
-    s += "." + frac.slice(0, dscale);
+    o[p++] = 46;
+    // whole base-10000 digits, then the last one cut to the scale
+    let left = dscale;
+    for (let i = weight + 1; left > 0; i++) {
+      const x = digit(i);
+      if (left >= 4) {
+        p = putZeroPadded(o, p, x, 4);
+        left -= 4;
+      } else {
+        const q = putZeroPadded(o, p, x, 4);
+        p = q - (4 - left);
+        left = 0;
+      }
+    }
   }
-  return s;
-}
-
-export const NUMERIC_DECODERS: DecoderTable = {
-  1700: (d) => numericText(d),
+  out.pos = p;
 };
+
+/** Text of the numeric whose payload (after the varlena header) is b[start, end). */
+export const numericText = (b: Uint8Array, start = 0, end = b.length): string => textOf(numericWrite, b, start, end);
+
+export const NUMERIC_WRITERS: WriterTable = {
+  1700: numericWrite,
+};
+
+export const NUMERIC_DECODERS = decodersOf(NUMERIC_WRITERS);

@@ -23,8 +23,9 @@ export function hex(b: Uint8Array): string {
   return s;
 }
 
-// Server-encoding text is assumed to be UTF-8; invalid sequences become U+FFFD rather than throwing.
-const utf8 = new TextDecoder("utf-8");
+// Server-encoding text is assumed to be UTF-8; invalid sequences become U+FFFD rather than
+// throwing; a leading U+FEFF is text like any other (the server prints it).
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 export const utf8Text = (b: Uint8Array): string => utf8.decode(b);
 
 /** Zero-padded decimal (non-negative n). */
@@ -46,7 +47,7 @@ export function embeddedVarlena(b: Uint8Array, off: number, what: string): [numb
   }
   if ((b0 & 3) !== 0) throw new FormatError("DATUM_COMPRESSED_EMBEDDED", `${what}: compressed varlena inside a datum`, { offset: off });
   if (off + 4 > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena header past end of datum`, { offset: off });
-  const total = view(b).getUint32(off, true) >>> 2;
+  const total = ((b[off]! | (b[off + 1]! << 8) | (b[off + 2]! << 16) | (b[off + 3]! << 24)) >>> 0) >>> 2;
   if (total < 4 || off + total > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena runs past end of datum`, { offset: off });
   return [off + 4, total];
 }

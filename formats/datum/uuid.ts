@@ -1,11 +1,22 @@
 // uuid_out: 16 bytes as 8-4-4-4-12 lowercase hex groups.
-import type { DecoderTable } from "./decoder.js";
-import { expectLength, hex } from "./util.js";
+import { decodersOf, type WriterTable } from "./decoder.js";
+import { expectWidth, putHexBytes, type ValueWriter } from "./text-out.js";
 
-export const UUID_DECODERS: DecoderTable = {
-  2950: (d) => {
-    expectLength(d, 16, "uuid");
-    const h = hex(d);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-  },
+const uuidWrite: ValueWriter = (d, s, e, out) => {
+  expectWidth(s, e, 16, "uuid");
+  out.reserve(36);
+  const b = out.buf;
+  let p = putHexBytes(b, out.pos, d, s, s + 4);
+  b[p++] = 45;
+  p = putHexBytes(b, p, d, s + 4, s + 6);
+  b[p++] = 45;
+  p = putHexBytes(b, p, d, s + 6, s + 8);
+  b[p++] = 45;
+  p = putHexBytes(b, p, d, s + 8, s + 10);
+  b[p++] = 45;
+  out.pos = putHexBytes(b, p, d, s + 10, s + 16);
 };
+
+export const UUID_WRITERS: WriterTable = { 2950: uuidWrite };
+
+export const UUID_DECODERS = decodersOf(UUID_WRITERS);

@@ -9,15 +9,21 @@ export type DatumBytes =
   | { kind: "inline"; bytes: Uint8Array; compressed?: { method: number; stored: number } }
   | { kind: "external"; pointer: ToastPointer };
 
+/** Where a plain datum's bytes start in the tuple: fixed-length, cstring or an uncompressed inline varlena. */
+export const plainDatumStart = (slot: AttrSlot): number => slot.off + (slot.varlena ? slot.varlena.header : 0);
+
+/** Where they end (a cstring's NUL left out). */
+export const plainDatumEnd = (slot: AttrSlot): number => (slot.varlena ? slot.off + slot.varlena.total : slot.off + slot.len - (slot.cstring ? 1 : 0));
+
+/** Whether the datum's bytes are stored plainly in the tuple (not compressed, not a TOAST pointer). */
+export const isPlainDatum = (slot: AttrSlot): boolean => !slot.varlena || slot.varlena.kind === "1b" || slot.varlena.kind === "4b";
+
 /** Bytes of a non-null attribute. Fixed-length: the typlen bytes; cstring without its NUL. */
 export function datumBytes(tuple: Uint8Array, slot: AttrSlot): DatumBytes {
   if (slot.isnull || slot.missing) throw new Error("datumBytes on a null or missing attribute");
   const v = slot.varlena;
-  if (!v) return { kind: "inline", bytes: tuple.subarray(slot.off, slot.off + slot.len - (slot.cstring ? 1 : 0)) };
+  if (!v || isPlainDatum(slot)) return { kind: "inline", bytes: tuple.subarray(plainDatumStart(slot), plainDatumEnd(slot)) };
   switch (v.kind) {
-    case "4b":
-    case "1b":
-      return { kind: "inline", bytes: tuple.subarray(slot.off + v.header, slot.off + v.total) };
     case "4b_c": {
       const payload = tuple.subarray(slot.off + 4, slot.off + v.total);
       try {
@@ -30,7 +36,7 @@ export function datumBytes(tuple: Uint8Array, slot: AttrSlot): DatumBytes {
         throw new FormatError(e.code, e.message + at, { attnum: slot.attnum, offset: slot.off }, e.detail);
       }
     }
-    case "1b_e":
+    default:
       return { kind: "external", pointer: readToastPointer(tuple, slot.off) };
   }
 }

@@ -46,9 +46,9 @@ export function deformHeapTuple(tuple: Uint8Array, desc: TupleDesc): TupleLayout
   if (tuple.length < SizeofHeapTupleHeader) {
     throw new FormatError("HEAP_TUPLE_TOO_SHORT", `tuple of ${tuple.length} bytes is shorter than the ${SizeofHeapTupleHeader}-byte header`, { offset: 0 });
   }
-  const dv = new DataView(tuple.buffer, tuple.byteOffset, tuple.byteLength);
-  const infomask = dv.getUint16(HTH.t_infomask, true);
-  const natts = dv.getUint16(HTH.t_infomask2, true) & HEAP_NATTS_MASK;
+  // read by hand: a DataView per tuple costs more than the two fields
+  const infomask = tuple[HTH.t_infomask]! | (tuple[HTH.t_infomask + 1]! << 8);
+  const natts = (tuple[HTH.t_infomask2]! | (tuple[HTH.t_infomask2 + 1]! << 8)) & HEAP_NATTS_MASK;
   const hoff = tuple[HTH.t_hoff];
   const hasnull = (infomask & HEAP_HASNULL) !== 0;
   const bitmapLen = hasnull ? (natts + 7) >> 3 : 0;

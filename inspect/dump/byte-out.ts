@@ -2,6 +2,8 @@
 // that is handed to the sink whole (the sink owns it; a fresh one comes from `alloc`), so a dump
 // of millions of items builds no intermediate strings. Non-ASCII text (values, names) goes
 // through Buffer's UTF-8 encoder.
+import { putText, putUint } from "../../formats/datum/text-out.js";
+
 const HEX = new TextEncoder().encode("0123456789abcdef");
 
 export class ByteOut {
@@ -45,24 +47,7 @@ export class ByteOut {
 
   /** Any string, UTF-8 encoded. */
   text(s: string): void {
-    if (s.length < 64) {
-      // Short ASCII strings are cheaper copied by hand than through the encoder.
-      this.reserve(s.length * 3);
-      const b = this.buf;
-      let p = this.pos;
-      for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) {
-          this.pos += b.write(s, this.pos, "utf8");
-          return;
-        }
-        b[p++] = c;
-      }
-      this.pos = p;
-      return;
-    }
-    this.reserve(s.length * 3);
-    this.pos += this.buf.write(s, this.pos, "utf8");
+    putText(this, s);
   }
 
   /** Pre-encoded bytes (constants). */
@@ -124,34 +109,6 @@ export function putTidNumbers(b: Uint8Array, p: number, block: number, offset: n
   p = putUint(b, p, block, 0);
   b[p++] = 44;
   return putUint(b, p, offset, 0);
-}
-
-/** "00" .. "99" as ASCII pairs. */
-const DIGIT_PAIRS = new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join(""));
-
-/** A non-negative integer (below 2^53) in decimal, right-aligned in `width` columns. */
-export function putUint(b: Uint8Array, p: number, n: number, width: number): number {
-  if (n < 10 && width <= 1) {
-    b[p] = 48 + n;
-    return p + 1;
-  }
-  const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : String(n).length;
-  for (let i = digits; i < width; i++) b[p++] = 32;
-  const end = p + digits;
-  let q = end;
-  let t = n;
-  while (t >= 100) {
-    const next = Math.floor(t / 100);
-    const r = (t - next * 100) * 2;
-    b[--q] = DIGIT_PAIRS[r + 1]!;
-    b[--q] = DIGIT_PAIRS[r]!;
-    t = next;
-  }
-  if (t >= 10) {
-    b[--q] = DIGIT_PAIRS[t * 2 + 1]!;
-    b[--q] = DIGIT_PAIRS[t * 2]!;
-  } else b[--q] = 48 + t;
-  return end;
 }
 
 /** At least 4 lowercase hex digits of a 16-bit value. */

@@ -55,11 +55,13 @@ parentPort!.on("message", (msg: DumpJob | { recycle: ArrayBuffer[] }) => {
       const parts: Uint8Array[] = [];
       const out = new ByteOut((c) => void parts.push(c), CHUNK, alloc);
       const write = (s: string): void => out.text(s);
-      const renderer = job.format === "copy" ? new CopyRenderer(write, job.copy) : undefined;
+      // COPY rows are written into `out` as the pages are scanned
+      const copy = job.format === "copy" ? new CopyRenderer(out, job.copy) : undefined;
+      const opts = copy ? { ...job.opts, copyTo: copy.writer } : job.opts;
       let first = true;
-      for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary)) {
-        if (renderer) renderer.event(e);
-        else if (e.type === "page") {
+      for (const e of dumpBlocks(r, opts, job.from, job.to, summary, { records: !!copy })) {
+        if (copy) continue;
+        if (e.type === "page") {
           write(first ? JSON.stringify(e.page) : `,\n${JSON.stringify(e.page)}`);
           first = false;
         } else if (e.type === "finding") findings.push(e.finding);

@@ -7,6 +7,7 @@ import { scanPage, type PageDumpContext } from "./page-dump.js";
 import { PageRecord, recordToDumpPage } from "./page-record.js";
 import { dumpContext, openFork, type ResolvedRelation } from "./target.js";
 import type { DumpPage, DumpSummary, DumpTarget } from "./model.js";
+import { CopyRows, type CopyFieldWriter } from "./copy-rows.js";
 
 export interface BlockRange {
   from: number;
@@ -25,6 +26,8 @@ export interface DumpOptions {
   hex?: boolean;
   /** values are shown cut to this many characters (text dumps): long ones are decoded in part */
   previewChars?: number;
+  /** COPY output: the live rows of tables are written here as they are scanned (not cloned to workers) */
+  copyTo?: CopyFieldWriter;
 }
 
 export interface ScanOptions {
@@ -113,6 +116,7 @@ export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number
   try {
     const label = fork.segments[0]?.path ?? r.path;
     ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex, previewChars: opts.previewChars });
+    if (opts.copyTo && ctxBase.desc && ctxBase.values) ctxBase.copyRows = new CopyRows(opts.copyTo, ctxBase.desc, ctxBase.values);
     const rec = new PageRecord();
     let ctx = ctxBase;
     for (const [blkno, page] of scanBlocks(fork, from, to)) {

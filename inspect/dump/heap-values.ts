@@ -91,7 +91,7 @@ function valueText(v: DumpValue, bytes: Uint8Array, typid: number, typmod: numbe
 }
 
 /** Text of attmissingval's single element (attmissingval is a one-element array of the column's type). */
-function missingValueText(arrayPayload: Uint8Array, typid: number, typmod: number, types: TypeLookup): string {
+export function missingValueText(arrayPayload: Uint8Array, typid: number, typmod: number, types: TypeLookup): string {
   const el = readArray(arrayPayload, (oid) => types(oid) ?? builtinTypeLookup(oid)).elements[0];
   if (!el) throw new FormatError("MISSINGVAL_EMPTY", "attmissingval holds no value", {});
   return datumToText(el, typid, typmod, types);

@@ -15,6 +15,7 @@ import { heapValues, type ValueContext } from "./heap-values.js";
 import { PageRecord, recordToDumpPage, type HeapFields, type ItemRecord } from "./page-record.js";
 import { dumpIndexPage, detectKind } from "./index-page.js";
 import type { DumpPage } from "./model.js";
+import type { CopyRows } from "./copy-rows.js";
 
 export interface PageDumpContext {
   file: string;
@@ -31,6 +32,8 @@ export interface PageDumpContext {
   checksums: boolean;
   /** include hex of items pgdisk does not decode */
   hex?: boolean;
+  /** COPY output: live tuples' values are written as rows here instead of kept as DumpValues */
+  copyRows?: CopyRows;
 }
 
 const PH = PageHeaderData.offsets;
@@ -179,14 +182,17 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
   h.state = ctx.clog ? tupleState(h.t_xmin, h.t_xmax, h.t_infomask, ctx.clog) : undefined;
   h.values = undefined;
   if (ctx.desc && ctx.values) {
-    const loc = { ...pageLoc, item: item.lp, offset: at };
     const tuple = page.subarray(at, at + item.lp_len);
+    const live = h.state === undefined || h.state === "live";
     try {
       const layout = deformHeapTuple(tuple, ctx.desc);
-      h.values = heapValues(tuple, layout, ctx.desc, ctx.values, loc, findings, h.state === undefined || h.state === "live");
+      // COPY prints the live rows only; a dead tuple's layout is still checked
+      if (ctx.copyRows) {
+        if (live) ctx.copyRows.row(tuple, layout, pageLoc, item.lp, at, findings);
+      } else h.values = heapValues(tuple, layout, ctx.desc, ctx.values, { ...pageLoc, item: item.lp, offset: at }, findings, live);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      findings.push(findingFrom(e, "error", loc));
+      findings.push(findingFrom(e, "error", { ...pageLoc, item: item.lp, offset: at }));
     }
   } else {
     const want = expectedHoff(h.natts, h.hasBits);

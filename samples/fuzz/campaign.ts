@@ -263,13 +263,18 @@ function dumpBlocks(entry: "dump" | "dump-records", o: { pgdata: string; databas
   const text = (s: string): void => out.text(s);
   const records = entry === "dump-records";
   const renderers: { event(e: DumpEvent): void }[] = [new TextByteRenderer(out, false, { values: true, hex: true })];
-  if (!records) renderers.push(new JsonRenderer(text, (b) => out.bytes(b)), new CopyRenderer(text));
+  if (!records) renderers.push(new JsonRenderer(text, (b) => out.bytes(b)));
   const summary = emptySummary();
   for (const [from, to] of runsOf(blocks)) {
     const it = dumpRelation(r, { detoast: true, values: true, hex: true, blocks: { from, to } }, summary, { records });
     for (let e = it.next(); !e.done; e = it.next()) {
       if (e.value.type === "finding") bump(tally.findings, e.value.finding.code);
       for (const x of renderers) x.event(e.value);
+    }
+    // COPY writes its rows during a scan of its own
+    if (!records) {
+      const copy = new CopyRenderer(out);
+      for (const e of dumpRelation(r, { detoast: true, blocks: { from, to }, copyTo: copy.writer }, emptySummary(), { records: true })) copy.event(e);
     }
   }
   for (const x of renderers) x.event({ type: "end", summary });

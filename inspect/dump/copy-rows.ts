@@ -1,0 +1,236 @@
+// COPY TO's text and CSV formats of the live rows (src/backend/commands/copyto.c), written as
+// bytes while the pages are scanned: each value's text is written by its type's writer from the
+// tuple's bytes into a scratch buffer, then copied out escaped (text) or quoted (CSV). No object
+// or string is made per value except by the types whose output is built as a string (arrays,
+// jsonb, ranges, catalog names: formats/datum columnWriter) and for TOASTed or compressed values.
+//
+// Text escapes backslash, the control characters \b \f \n \r \t \v and the delimiter with
+// backslashes, NULL is `\N`; CSV quotes a value that holds the delimiter, the quote, CR or LF,
+// or equals the NULL string (and a lone `\.` in a one-column table), doubling quote and escape
+// characters inside, and prints NULL unquoted.
+import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
+import type { TupleDesc } from "../../formats/heap/descriptor.js";
+import type { TupleLayout } from "../../formats/heap/deform.js";
+import { datumBytes, isPlainDatum, plainDatumEnd, plainDatumStart } from "../../formats/heap/datum-bytes.js";
+import { columnWriter } from "../../formats/datum/index.js";
+import { ScratchOut, putText, type TextOut, type ValueWriter } from "../../formats/datum/text-out.js";
+import type { ValueContext } from "./heap-values.js";
+import { missingValueText } from "./heap-values.js";
+
+export interface CopyOptions {
+  csv: boolean;
+  /** one ASCII character: TAB for text, comma for CSV */
+  delimiter: string;
+  /** the NULL string: `\N` for text, empty for CSV */
+  null: string;
+  /** CSV only: one ASCII character */
+  quote: string;
+  /** CSV only (defaults to the quote): one ASCII character */
+  escape: string;
+  header: boolean;
+}
+
+export const COPY_TEXT: CopyOptions = { csv: false, delimiter: "\t", null: "\\N", quote: '"', escape: '"', header: false };
+
+/** What the text format prints after a backslash for each byte it escapes (0: copied as is). */
+function textEscapes(delimiter: number): Uint8Array {
+  const t = new Uint8Array(256);
+  t[92] = 92; // backslash
+  t[8] = 98; // \b
+  t[12] = 102; // \f
+  t[10] = 110; // \n
+  t[13] = 114; // \r
+  t[9] = 116; // \t
+  t[11] = 118; // \v
+  if (!t[delimiter]) t[delimiter] = delimiter;
+  return t;
+}
+
+/** Writes COPY's fields and rows into `out`. */
+export class CopyFieldWriter {
+  private readonly csv: boolean;
+  private readonly delimiter: number;
+  private readonly quote: number;
+  private readonly escape: number;
+  private readonly nullBytes: Uint8Array;
+  /** text: the escape letter of each byte; CSV: 1 for the bytes that make a value quoted */
+  private readonly special: Uint8Array;
+  /** a value's text before escaping */
+  readonly raw = new ScratchOut();
+
+  constructor(
+    readonly out: TextOut,
+    o: CopyOptions,
+  ) {
+    for (const [name, v] of [["delimiter", o.delimiter], ["quote", o.quote], ["escape", o.escape]] as const) {
+      if (v.length !== 1 || v.charCodeAt(0) >= 0x80) throw new Error(`COPY ${name} must be a single one-byte character`);
+    }
+    this.csv = o.csv;
+    this.delimiter = o.delimiter.charCodeAt(0);
+    this.quote = o.quote.charCodeAt(0);
+    this.escape = o.escape.charCodeAt(0);
+    this.nullBytes = new TextEncoder().encode(o.null);
+    if (o.csv) {
+      this.special = new Uint8Array(256);
+      for (const c of [this.delimiter, this.quote, 10, 13]) this.special[c] = 1;
+    } else this.special = textEscapes(this.delimiter);
+  }
+
+  delimit(): void {
+    this.out.reserve(1);
+    this.out.buf[this.out.pos++] = this.delimiter;
+  }
+
+  endRow(): void {
+    this.out.reserve(1);
+    this.out.buf[this.out.pos++] = 10;
+  }
+
+  writeNull(): void {
+    const n = this.nullBytes;
+    this.out.reserve(n.length);
+    this.out.buf.set(n, this.out.pos);
+    this.out.pos += n.length;
+  }
+
+  /** Copy the value in `raw` out as one field (CopyAttributeOutText / CopyAttributeOutCSV). */
+  field(singleColumn: boolean): void {
+    const src = this.raw.buf;
+    const n = this.raw.pos;
+    const sp = this.special;
+    const out = this.out;
+    if (!this.csv) {
+      out.reserve(2 * n);
+      const b = out.buf;
+      let p = out.pos;
+      for (let i = 0; i < n; i++) {
+        const c = src[i]!;
+        const e = sp[c]!;
+        if (e !== 0) {
+          b[p++] = 92;
+          b[p++] = e;
+        } else b[p++] = c;
+      }
+      out.pos = p;
+      return;
+    }
+    let quoted = this.isNullString(src, n) || (singleColumn && n === 2 && src[0] === 92 && src[1] === 46);
+    for (let i = 0; i < n && !quoted; i++) if (sp[src[i]!]) quoted = true;
+    if (!quoted) {
+      out.reserve(n);
+      out.buf.set(src.subarray(0, n), out.pos);
+      out.pos += n;
+      return;
+    }
+    out.reserve(2 * n + 2);
+    const b = out.buf;
+    let p = out.pos;
+    b[p++] = this.quote;
+    for (let i = 0; i < n; i++) {
+      const c = src[i]!;
+      if (c === this.quote || c === this.escape) b[p++] = this.escape;
+      b[p++] = c;
+    }
+    b[p++] = this.quote;
+    out.pos = p;
+  }
+
+  private isNullString(src: Uint8Array, n: number): boolean {
+    const z = this.nullBytes;
+    if (z.length !== n) return false;
+    for (let i = 0; i < n; i++) if (src[i] !== z[i]) return false;
+    return true;
+  }
+
+  /** The header line: the column names as fields. */
+  header(names: readonly string[]): void {
+    names.forEach((name, k) => {
+      if (k) this.delimit();
+      this.raw.pos = 0;
+      putText(this.raw, name);
+      this.field(names.length === 1);
+    });
+    this.endRow();
+  }
+}
+
+interface Column {
+  attnum: number;
+  /** index of the attribute in the descriptor and the layout */
+  index: number;
+  typid: number;
+  typmod: number;
+  write: ValueWriter;
+  /** attmissingval: the text of the fast default, once */
+  missing?: string;
+}
+
+/** The rows of one table, written as they are scanned. */
+export class CopyRows {
+  private readonly columns: Column[];
+  private readonly single: boolean;
+
+  constructor(
+    private readonly w: CopyFieldWriter,
+    private readonly desc: TupleDesc,
+    private readonly ctx: ValueContext,
+  ) {
+    this.columns = [];
+    desc.attrs.forEach((a, index) => {
+      if (a.dropped) return;
+      const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
+      this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write: columnWriter(typid, a.typmod, ctx.types) });
+    });
+    this.single = this.columns.length === 1;
+  }
+
+  /**
+   * One live tuple's row (item `item` at `offset` of the page at `pageLoc`). A value that cannot
+   * be decoded is printed as NULL and reported as a finding there (as the dump reports it).
+   */
+  row(tuple: Uint8Array, layout: TupleLayout, pageLoc: Location, item: number, offset: number, findings: Finding[]): void {
+    const w = this.w;
+    const cols = this.columns;
+    for (let k = 0; k < cols.length; k++) {
+      if (k) w.delimit();
+      const c = cols[k]!;
+      const slot = layout.attrs[c.index]!;
+      if (slot.isnull) {
+        w.writeNull();
+        continue;
+      }
+      w.raw.pos = 0;
+      try {
+        if (slot.missing) putText(w.raw, (c.missing ??= missingValueText(this.desc.attrs[c.index]!.missing!, c.typid, c.typmod, this.ctx.types)));
+        else if (!this.writeStored(tuple, slot, c)) {
+          w.writeNull();
+          continue;
+        }
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        findings.push(findingFrom(e, "error", { ...pageLoc, item, offset, attnum: c.attnum }));
+        w.writeNull();
+        continue;
+      }
+      w.field(this.single);
+    }
+    w.endRow();
+  }
+
+  /** The value stored in the tuple into the raw buffer; false when it is a TOAST pointer with no TOAST reader. */
+  private writeStored(tuple: Uint8Array, slot: TupleLayout["attrs"][number], c: Column): boolean {
+    if (isPlainDatum(slot)) {
+      c.write(tuple, plainDatumStart(slot), plainDatumEnd(slot), this.w.raw);
+      return true;
+    }
+    const d = datumBytes(tuple, slot);
+    if (d.kind === "inline") {
+      c.write(d.bytes, 0, d.bytes.length, this.w.raw);
+      return true;
+    }
+    if (!this.ctx.detoast || !this.ctx.toast) return false;
+    const raw = this.ctx.toast.fetch(d.pointer);
+    c.write(raw, 0, raw.length, this.w.raw);
+    return true;
+  }
+}
