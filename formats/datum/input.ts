@@ -10,6 +10,8 @@
 // timestamptz without a zone is read in `timeZoneOffsetSeconds` (UTC unless given). Other
 // spellings the server accepts (month names, MDY orders, epoch, now) are refused by name.
 import { FormatError } from "../schema/errors.js";
+import { TimeTzADT } from "./datetime.js";
+import { intervalIn } from "./input-interval.js";
 
 export interface InputContext {
   /** atttypmod (-1: none) */
@@ -462,6 +464,19 @@ const timeIn: InputFunction = (text, ctx) => {
   return le(8, adjustPrecision(usecs, ctx.typmod));
 };
 
+/** timetz_in: a time and a zone (the session's, UTC unless given, when none is written); the zone is stored in seconds WEST of UTC. */
+const timetzIn: InputFunction = (text, ctx) => {
+  const s = trim(text);
+  const { usecs, rest } = parseTime(text, s);
+  const zone = trim(rest);
+  const east = zone ? zoneSeconds(text, zone) : (ctx.timeZoneOffsetSeconds ?? 0);
+  const out = new Uint8Array(TimeTzADT.size);
+  const dv = new DataView(out.buffer);
+  dv.setBigInt64(TimeTzADT.offsets.time, adjustPrecision(usecs, ctx.typmod), true);
+  dv.setInt32(TimeTzADT.offsets.zone, -east, true);
+  return out;
+};
+
 function timestampIn(withZone: boolean): InputFunction {
   const type = withZone ? "timestamp with time zone" : "timestamp without time zone";
   return (text, ctx) => {
@@ -512,6 +527,8 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [114, jsonIn],
   [1082, dateIn],
   [1083, timeIn],
+  [1266, timetzIn],
+  [1186, intervalIn],
   [1114, timestampIn(false)],
   [1184, timestampIn(true)],
 ]);

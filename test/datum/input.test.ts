@@ -20,7 +20,10 @@ interface Case {
   values: string[];
 }
 
-const ISO_ONLY = new Set(["1082", "1083", "1114", "1184"]);
+const ISO_ONLY = new Set(["1082", "1083", "1114", "1184", "1266"]);
+/** interval typmods: INTERVAL_TYPMOD(precision, range), range bits from datetime.h */
+const intervalTypmod = (precision: number, range: number): number => (range << 16) | precision;
+const [HOUR, MINUTE, SECOND, DAY, YEAR, MONTH] = [1 << 10, 1 << 11, 1 << 12, 1 << 3, 1 << 2, 1 << 1];
 
 const CASES: Case[] = [
   { sql: "bool", oid: 16, typmod: -1, len: 1, values: ["t", "f", "true", "FALSE", " yes ", "n", "on", "off", "of", "o", "1", "0", "tr", "x", "", "2"] },
@@ -47,6 +50,29 @@ const CASES: Case[] = [
   { sql: "timestamp", oid: 1114, typmod: -1, len: 8, values: ["2000-01-01 00:00:00", "2024-05-06T07:08:09.123456", "1970-01-01 00:00:00+05", "0044-03-15 12:00:00 BC", "infinity", "-infinity", "2000-01-01 25:00"] },
   { sql: "timestamptz", oid: 1184, typmod: -1, len: 8, values: ["2000-01-01 00:00:00+00", "2024-05-06 07:08:09.5+02:30", "2024-05-06 07:08:09-0730", "2024-05-06 07:08:09Z", "2024-05-06 07:08:09", "2024-05-06 07:08:09 UTC", "2024-05-06", "2024-05-06 07:08:09+16"] },
   { sql: "timestamptz(0)", oid: 1184, typmod: 0, len: 8, values: ["2024-05-06 07:08:09.5+00", "2024-05-06 07:08:10.5+00", "2024-05-06 07:08:09.4999+00"] },
+  { sql: "timetz", oid: 1266, typmod: -1, len: 12, values: ["00:00+00", "12:34:56+02", "12:34:56.789-07:30", "23:59:59.999999 +05:45", "24:00:00-15", "12:00", "12:00Z", "12:00 UTC", "12:00+16", "25:00+00", "12:00+0530"] },
+  { sql: "timetz(1)", oid: 1266, typmod: 1, len: 12, values: ["12:34:56.25+01", "12:34:56.35-01", "23:59:59.99+00"] },
+  {
+    sql: "interval",
+    oid: 1186,
+    typmod: -1,
+    len: 16,
+    values: [
+      "1 day 02:03:04", "1 year 2 mons", "-1 day", "@ 1 hour ago", "P1Y2M3DT4H5M6S", "1.5 days", "1.5 months", "1.5 years", "0.3 years", "1.7 weeks",
+      "1.25 hours", "0.5 seconds", "1 2:03:04", "-1 -02:03:04", "1 +02:03", "1-2", "-1-2", "1 decade 2 centuries 1 millennium", "3 mins 4 secs 5 ms 6 us",
+      "00:00:00", "100:00:00", "1:30", "1:2.5", "12:34:56.7890125", "-00:00:01", "10", "1.5", "+5 hours -3 minutes", "2 weeks ago", "@ 1 year 2 mons -3 days 4:05:06 ago",
+      "P1D", "PT1H", "P2Y6M7DT1H30M", "P0002-06-07T01:30:00", "P00020607T013000", "P1.5Y", "P0.5M", "P1W", "PT1.5S", "P-1Y-2M", "PT36H", "P1Y2M3D",
+      "1 day 1 day", "1 hour 02:00", "1 qtr", "1 fortnight", "", "ago", "1 ago", "P", "PT", "P1", "P1X", "2147483648 days", "2147483647 days", "-2147483648 days",
+      "178956971 years", "178956970 years", "9223372036854775807 us", "9223372036854775808 us", "1e3 days", "1 day 02:60:00", "1 day 24:00:00",
+      "0.000001 seconds", "0.0000005 seconds", "0.0000015 seconds", "1.000000000000001 days", "  5 days  ", "5days", "1 mon 15 days", "1 millisecond",
+    ],
+  },
+  { sql: "interval(2)", oid: 1186, typmod: intervalTypmod(2, 0x7fff), len: 16, values: ["1.125 seconds", "1.135 seconds", "-1.125 seconds", "1 day 00:00:00.999"] },
+  { sql: "interval hour to minute", oid: 1186, typmod: intervalTypmod(0xffff, HOUR | MINUTE), len: 16, values: ["1 day 02:03:04", "5", "2:03"] },
+  { sql: "interval minute to second", oid: 1186, typmod: intervalTypmod(0xffff, MINUTE | SECOND), len: 16, values: ["2:03", "5", "1:02:03.5"] },
+  { sql: "interval year", oid: 1186, typmod: intervalTypmod(0xffff, YEAR), len: 16, values: ["1 year 5 mons 3 days", "5", "1-11"] },
+  { sql: "interval day", oid: 1186, typmod: intervalTypmod(0xffff, DAY), len: 16, values: ["5", "1 mon 2 days 03:00"] },
+  { sql: "interval year to month", oid: 1186, typmod: intervalTypmod(0xffff, YEAR | MONTH), len: 16, values: ["5", "2-3"] },
 ];
 
 let srv: PgServer;
