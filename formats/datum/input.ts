@@ -12,6 +12,7 @@
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
 import { intervalIn } from "./input-interval.js";
+import { NETWORK_INPUT } from "./input-network.js";
 
 export interface InputContext {
   /** atttypmod (-1: none) */
@@ -531,4 +532,5 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [1186, intervalIn],
   [1114, timestampIn(false)],
   [1184, timestampIn(true)],
+  ...NETWORK_INPUT,
 ]);
