@@ -13,6 +13,7 @@ import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
 import { intervalIn } from "./input-interval.js";
 import { NETWORK_INPUT } from "./input-network.js";
+import { jsonbIn } from "./input-jsonb.js";
 
 export interface InputContext {
   /** atttypmod (-1: none) */
@@ -159,7 +160,7 @@ const NUMERIC_NEG = 0x4000;
 const NUMERIC_SHORT = 0x8000;
 const NUMERIC_DSCALE_MAX = 0x3fff;
 
-const numericIn: InputFunction = (text, ctx) => {
+export const numericIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const lower = s.toLowerCase();
   if (lower === "nan") return Uint8Array.of(NUMERIC_NAN & 0xff, NUMERIC_NAN >> 8);
@@ -526,6 +527,7 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [17, byteaIn],
   [2950, uuidIn],
   [114, jsonIn],
+  [3802, jsonbIn],
   [1082, dateIn],
   [1083, timeIn],
   [1266, timetzIn],
