@@ -91,6 +91,8 @@ export interface TypeInfoRow {
   basetype: number;
   typmod: number;
   relid: number;
+  /** typnotnull: a domain's NOT NULL */
+  notnull: boolean;
 }
 
 export interface OpclassInfo {
@@ -278,6 +280,7 @@ export class DatabaseCatalog {
           basetype: r.typbasetype as number,
           typmod: r.typtypmod as number,
           relid: r.typrelid as number,
+          notnull: r.typnotnull as boolean,
         },
       ]),
     );

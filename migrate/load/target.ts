@@ -8,7 +8,8 @@ import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/cat
 import { PG_ATTRIBUTE_OID, PG_CLASS_OID } from "../../formats/catalog/bootstrap.js";
 import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
-import { INPUT_FUNCTIONS, type InputFunction } from "../../formats/datum/input.js";
+import { resolveInput, type InputTypes } from "../../formats/datum/input-types.js";
+import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { constDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../verify/nbtree/index-exprs.js";
@@ -21,6 +22,8 @@ export interface TargetColumn {
   source: ColumnSource;
   /** text -> stored datum bytes (varlena header included); only for input columns */
   encode?: (text: string) => Uint8Array;
+  /** the error a NULL input gets though the column allows NULLs (a NOT NULL domain) */
+  nullError?: string;
   /** the type's name, for messages */
   typeName: string;
 }
@@ -77,15 +80,17 @@ export function heapFillfactor(options: string[] | null): number {
 }
 
 /** text -> stored datum for an attribute, or a refusal naming the column and its type. */
-function encoderFor(cat: DatabaseCatalog, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; typeName: string } {
+function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; typeName: string; nullError?: string } {
   const t = cat.types.get(a.typid);
   const typeName = t?.name ?? String(a.typid);
-  const input: InputFunction | undefined = INPUT_FUNCTIONS.get(a.typid);
-  if (!input) {
-    const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";
-    throw refuse(`column "${a.name}" of ${table} has type ${typeName} (${what} pgdisk cannot encode from text yet); name the columns to load with --columns and leave it to its default, or load with COPY`);
-  }
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
+  const resolved = resolveInput(a.typid, types);
+  if ("refused" in resolved) {
+    const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";
+    const inner = resolved.refused === `type ${typeName}` ? "" : ` (it needs ${resolved.refused})`;
+    throw refuse(`column "${a.name}" of ${table} has type ${typeName}${inner}, ${what} pgdisk cannot encode from text yet; name the columns to load with --columns and leave it to its default, or load with COPY`);
+  }
+  const { input, nullError } = resolved;
   const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0 };
   if (a.typid === TEXTOID) {
     // textin is the UTF-8 bytes: encoded straight behind the header (one array per value, not two)
@@ -99,7 +104,7 @@ function encoderFor(cat: DatabaseCatalog, a: AttrDesc, table: string): { encode:
     };
   }
   const encode = a.len === -1 ? (text: string) => varlenaStored(a, input(text, ctx)) : (text: string) => input(text, ctx);
-  return { encode, typeName };
+  return { encode, typeName, nullError };
 }
 
 /** Resolve the table and everything about it the load needs; refuse what it cannot do. */
@@ -158,10 +163,11 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   } else inputAttrs = live;
 
   const defaults = cat.attrDefaults(rel.oid);
+  const types = inputTypesFor(cat);
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
     const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);
-    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, a, table) };
+    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, types, a, table) };
     if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
     const f = flags.get(a.attnum);
     if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);

@@ -1,20 +1,24 @@
 // The input functions (formats/datum/input.ts) against the server's: each text is stored by a
 // real PostgreSQL into a column of the type (a literal of type unknown, so the column's input
 // function and typmod apply, as COPY FROM applies them), and its on-disk bytes (pageinspect)
-// must be the bytes pgdisk makes; a text the server refuses, pgdisk must refuse too.
+// must be the bytes pgdisk makes; a text the server refuses, pgdisk must refuse too. Enums,
+// domains and arrays resolve through resolveInput with the server's own pg_type, pg_enum and
+// pg_constraint rows (their OIDs and typmods as the server gives them).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
 import { sqlLiteral } from "../../samples/copy.js";
-import { INPUT_FUNCTIONS } from "../../formats/datum/input.js";
+import { resolveInput, type InputTypes } from "../../formats/datum/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { varlenaPayload } from "./harness.js";
 
 interface Case {
   /** column type as SQL declares it */
   sql: string;
+  /** 0: the column's type as the server created it (enums, domains) */
   oid: number;
-  typmod: number;
+  /** undefined: the column's atttypmod */
+  typmod?: number;
   /** fixed length, or -1 for varlena */
   len: number;
   values: string[];
@@ -109,15 +113,88 @@ const CASES: Case[] = [
       "{a: 1}", "[1,]", "", "01", "1.", "-", "nul", '"\\u0000"', '"\\ud83d"', '"\\ude00"', '"\\x"', '{"a" 1}', "[1 2]", "1 2", '"a\tb"', "1e100000",
     ],
   },
+  // enums and domains (their OIDs from the server)
+  { sql: "mood", oid: 0, len: 4, values: ["sad", "ok", "happy", "a much longer label with spaces", "bad", "OK", " ok", ""] },
+  { sql: "posint", oid: 0, len: 4, values: ["1", "-5", "x", "2147483648"] },
+  { sql: "dnn", oid: 0, len: -1, values: ["", "abc"] },
+  { sql: "vc3", oid: 0, len: -1, values: ["ab", "abc", "abcd", "abc   "] },
+  { sql: "vc3b", oid: 0, len: -1, values: ["ab", "abcd"] },
+  // arrays
+  {
+    sql: "int4[]",
+    oid: 1007,
+    len: -1,
+    values: [
+      "{1,2,NULL}", "{}", "{{1,2},{3,4}}", "[0:1]={1,2}", "[1:2][3:4]={{1,2},{3,4}}", " { 1 , 2 } ", "{1,2", "{1,,2}", "{{1},{2,3}}", "1,2", "[1:3]={1,2}", "[2:1]={}",
+      '{null,NULL,"1"}', '{"NULL"}', "{1}junk", "{{{{{{{1}}}}}}}", "[1:2]{1,2}", "{ }", "{{}}", "{{1,2},{3,4}", "{1}}", "[-2:-1]={7,8}", "{x}", "{1 2}", "[1:1]={}", "[]={1}",
+      "{\\1}", "{{1,2},3}", `{${Array.from({ length: 20 }, (_, i) => (i % 3 ? String(i) : "NULL")).join(",")}}`,
+    ],
+  },
+  {
+    sql: "text[]",
+    oid: 1009,
+    len: -1,
+    values: ['{a,"b c","d\\"e",NULL,"NULL",""}', '{"a,b",\\{x\\}}', "{ a b , c }", '{"x"y}', "{a\\ }", '{"{}"}', "{ü,✓}", "{{a,b},{c,d}}", '{"a\\\\b"}', "{a b,  c  d  }", "{\\N}"],
+  },
+  { sql: "varchar(3)[]", oid: 1015, len: -1, values: ["{abc,ab}", "{abcd}", '{"ab  "}'] },
+  { sql: "char(2)[]", oid: 1014, len: -1, values: ["{a,bb,NULL}", "{abc}"] },
+  { sql: "int2[]", oid: 1005, len: -1, values: ["{1,NULL,3}", "{32768}", "{-1,-2,-3}"] },
+  { sql: "int8[]", oid: 1016, len: -1, values: ["{1,NULL,3}", "{{1,2,3},{4,5,6}}", "{9223372036854775807}"] },
+  { sql: "float8[]", oid: 1022, len: -1, values: ["{1.5,NaN,-Infinity,NULL}"] },
+  { sql: "numeric[]", oid: 1231, len: -1, values: ["{1.5,NULL,-0.00,1e20}", "{NaN}"] },
+  { sql: "numeric(4,1)[]", oid: 1231, len: -1, values: ["{1.25,NULL}", "{12345}"] },
+  { sql: "bool[]", oid: 1000, len: -1, values: ["{t,f,NULL,yes}", "{maybe}"] },
+  { sql: "date[]", oid: 1182, len: -1, values: ["{2024-02-29,NULL,infinity}"] },
+  { sql: "timestamptz[]", oid: 1185, len: -1, values: ['{"2024-01-01 12:00:00+02",NULL}'] },
+  { sql: "uuid[]", oid: 2951, len: -1, values: ["{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,NULL}"] },
+  { sql: "jsonb[]", oid: 3807, len: -1, values: ['{"{\\"a\\": 1}",null,"[1,2]"}', '{"{x}"}'] },
+  { sql: "inet[]", oid: 1041, len: -1, values: ["{10.0.0.1/8,::1,NULL}"] },
+  { sql: "interval[]", oid: 1187, len: -1, values: ['{"1 day",NULL,P1Y}'] },
+  { sql: "bytea[]", oid: 1001, len: -1, values: ['{"\\\\x00ff",NULL,abc}'] },
+  { sql: "name[]", oid: 1003, len: -1, values: ["{a,NULL,bb}"] },
+  { sql: '"char"[]', oid: 1002, len: -1, values: ["{a,b,NULL}"] },
+  { sql: "timetz[]", oid: 1270, len: -1, values: ['{"12:00:00+01",NULL}'] },
+  { sql: "mood[]", oid: 0, len: -1, values: ["{sad,NULL,happy}", "{x}", '{"a much longer label with spaces"}'] },
+  { sql: "dnn[]", oid: 0, len: -1, values: ["{a,b}", "{a,NULL}"] },
+  { sql: "vc3[]", oid: 0, len: -1, values: ["{abc}", "{abcd}"] },
 ];
 
+const TYPES_SQL = `
+create type mood as enum ('sad', 'ok', 'happy', 'a much longer label with spaces');
+create domain posint as int4;
+create domain dnn as text not null;
+create domain vc3 as varchar(3);
+create domain vc3b as vc3;
+create domain evenint as int4 check (value % 2 = 0);
+`;
+
+/** The server's catalog as InputTypes: pg_type, pg_enum and domain CHECK constraints read with SQL. */
+function serverTypes(srv: PgServer): InputTypes {
+  const types = new Map(
+    srv.rows("select oid, typname, typlen, typalign, typelem, typtype, typcategory, typbasetype, typtypmod, typnotnull from pg_type").map((r) => [
+      Number(r[0]),
+      { oid: Number(r[0]), name: r[1]!, len: Number(r[2]), align: r[3] as "c" | "s" | "i" | "d", elem: Number(r[4]), typtype: r[5]!, category: r[6]!, basetype: Number(r[7]), typmod: Number(r[8]), notnull: r[9] === "t" },
+    ]),
+  );
+  const enums = new Map(srv.rows("select enumtypid || ':' || enumlabel, oid from pg_enum").map((r) => [r[0]!, Number(r[1])]));
+  const checks = srv.rows("select contypid, conname from pg_constraint where contype = 'c' and contypid <> 0");
+  return {
+    type: (oid) => types.get(oid),
+    enumLabelOid: (t, label) => enums.get(`${t}:${label}`),
+    domainChecks: (t) => checks.filter((r) => Number(r[0]) === t).map((r) => r[1]!),
+  };
+}
+
 let srv: PgServer;
+let types: InputTypes;
+/** per case: the column's type OID and typmod */
+const columns = new Map<number, { oid: number; typmod: number }>();
 /** per case: value index -> raw attribute bytes, or the server's error */
 const stored: Map<number, Map<number, { bytes?: Uint8Array; error?: string }>> = new Map();
 
 before(async () => {
   srv = await PgServer.create({});
-  srv.sql("CREATE EXTENSION pageinspect; CREATE TABLE errs (c int, i int, msg text);");
+  srv.sql("CREATE EXTENSION pageinspect; CREATE TABLE errs (c int, i int, msg text);" + TYPES_SQL);
   CASES.forEach((c, k) => {
     srv.sql(`CREATE TABLE p${k} (i int, v ${c.sql});`);
     const stmts = c.values.map((v, i) => `BEGIN EXECUTE format('INSERT INTO p${k} VALUES (${i}, %L)', ${sqlLiteral(v)}); EXCEPTION WHEN others THEN INSERT INTO errs VALUES (${k}, ${i}, SQLERRM); END;`);
@@ -129,13 +206,21 @@ before(async () => {
     for (const [i, hex] of rows) m.set(Number(i), { bytes: Buffer.from(hex!, "hex") });
     for (const [i, msg] of srv.rows(`SELECT i, msg FROM errs WHERE c = ${k}`)) m.set(Number(i), { error: msg! });
     stored.set(k, m);
+    const [oid, typmod] = srv.rows(`SELECT atttypid, atttypmod FROM pg_attribute WHERE attrelid = 'p${k}'::regclass AND attname = 'v'`)[0]!;
+    columns.set(k, { oid: Number(oid), typmod: Number(typmod) });
   }
+  types = serverTypes(srv);
 });
 after(() => srv?.stop());
 
 for (const [k, c] of CASES.entries()) {
   test(`input: ${c.sql} stores what the server stores, refuses what it refuses`, () => {
-    const fn = INPUT_FUNCTIONS.get(c.oid)!;
+    const col = columns.get(k)!;
+    if (c.oid) assert.equal(col.oid, c.oid, "the column's type");
+    if (c.typmod !== undefined) assert.equal(col.typmod, c.typmod, "the column's typmod");
+    const resolved = resolveInput(col.oid, types);
+    assert.ok(!("refused" in resolved), `${c.sql} resolves`);
+    const fn = resolved.input;
     const server = stored.get(k)!;
     const diffs: string[] = [];
     c.values.forEach((v, i) => {
@@ -144,7 +229,7 @@ for (const [k, c] of CASES.entries()) {
       let ours: Uint8Array | undefined;
       let err: string | undefined;
       try {
-        ours = fn(v, { typmod: c.typmod, timeZoneOffsetSeconds: 0 });
+        ours = fn(v, { typmod: col.typmod, timeZoneOffsetSeconds: 0 });
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
         err = e.message;
@@ -162,3 +247,13 @@ for (const [k, c] of CASES.entries()) {
     assert.deepEqual(diffs, []);
   });
 }
+
+test("input: a domain with a CHECK constraint is refused by name, also as an array element", () => {
+  const dom = Number(srv.rows("select 'evenint'::regtype::oid")[0]![0]);
+  const arr = Number(srv.rows("select 'evenint[]'::regtype::oid")[0]![0]);
+  for (const oid of [dom, arr]) {
+    const r = resolveInput(oid, types);
+    assert.ok("refused" in r);
+    assert.match(r.refused, /domain evenint with CHECK constraint "evenint_check"/);
+  }
+});
