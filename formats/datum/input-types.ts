@@ -56,7 +56,7 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
   }
   if (t.typtype === "d") {
     const checks = types.domainChecks(oid);
-    if (checks.length) return { refused: `domain ${t.name} with CHECK constraint ${checks.map((c) => `"${c}"`).join(", ")}, which cannot be evaluated offline` };
+    if (checks.length) return { refused: `domain ${t.name} has CHECK constraint ${checks.map((c) => `"${c}"`).join(", ")}, which cannot be evaluated offline` };
     const base = resolveInput(t.basetype, types, depth + 1);
     if ("refused" in base) return base;
     // the base type's input gets the domain's typmod, not the column's; over another domain

@@ -87,8 +87,9 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
   const resolved = resolveInput(a.typid, types);
   if ("refused" in resolved) {
     const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";
-    const inner = resolved.refused === `type ${typeName}` ? "" : ` (it needs ${resolved.refused})`;
-    throw refuse(`column "${a.name}" of ${table} has type ${typeName}${inner}, ${what} pgdisk cannot encode from text yet; name the columns to load with --columns and leave it to its default, or load with COPY`);
+    // the type itself, or what it is made of (an element type, a domain's base or its CHECK)
+    const why = resolved.refused.startsWith("type ") ? `${resolved.refused === `type ${typeName}` ? what : `made of ${resolved.refused}, a type`} pgdisk cannot encode from text yet` : `and ${resolved.refused}`;
+    throw refuse(`column "${a.name}" of ${table} has type ${typeName}, ${why}; name the columns to load with --columns and leave it to its default, or load with COPY`);
   }
   const { input, nullError } = resolved;
   const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0 };

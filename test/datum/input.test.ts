@@ -254,6 +254,6 @@ test("input: a domain with a CHECK constraint is refused by name, also as an arr
   for (const oid of [dom, arr]) {
     const r = resolveInput(oid, types);
     assert.ok("refused" in r);
-    assert.match(r.refused, /domain evenint with CHECK constraint "evenint_check"/);
+    assert.match(r.refused, /domain evenint has CHECK constraint "evenint_check"/);
   }
 });
