@@ -77,6 +77,15 @@ const addDays = (s: Sum, val: bigint, scale: number): void => void (s.mday = i32
 const addMonths = (s: Sum, val: bigint): void => void (s.mon = i32(s.mon + int32Of(val)));
 const addYears = (s: Sum, val: bigint, scale: number): void => void (s.year = i32(s.year + i32(int32Of(val) * scale)));
 
+// a number of a unit with its fraction, spilled down as the server spills it
+const yearUnits = (s: Sum, val: bigint, fval: number, scale: number): void => (addYears(s, val, scale), addFractYears(s, fval, scale));
+const monthUnits = (s: Sum, val: bigint, fval: number): void => (addMonths(s, val), addFractDays(s, fval, DAYS_PER_MONTH));
+const weekUnits = (s: Sum, val: bigint, fval: number): void => (addDays(s, val, 7), addFractDays(s, fval, 7));
+const dayUnits = (s: Sum, val: bigint, fval: number): void => (addDays(s, val, 1), addFractUsec(s, fval, 86_400_000_000));
+/** microsecond-based units: scale in microseconds */
+const USEC_UNITS: Partial<Record<string, bigint>> = { microsecond: 1n, millisecond: 1000n, second: USECS_PER_SEC, minute: USECS_PER_MINUTE, hour: USECS_PER_HOUR };
+const YEAR_UNITS: Partial<Record<string, number>> = { year: 1, decade: 10, century: 100, millennium: 1000 };
+
 // field kinds of ParseDateTime
 type FieldKind = "number" | "date" | "time" | "string" | "special" | "tz";
 interface Field {
@@ -284,53 +293,14 @@ function decodeVerbose(str: string, range: number): Sum {
         fval = fraction(rest);
         if (f.text[0] === "-") fval = -fval;
       } else if (rest !== "") throw new BadFormat();
-      switch (type) {
-        case "microsecond":
-          addUsec(s, val, fval, 1n);
-          break;
-        case "millisecond":
-          addUsec(s, val, fval, 1000n);
-          break;
-        case "second":
-          addUsec(s, val, fval, USECS_PER_SEC);
-          break;
-        case "minute":
-          addUsec(s, val, fval, USECS_PER_MINUTE);
-          break;
-        case "hour":
-          addUsec(s, val, fval, USECS_PER_HOUR);
-          break;
-        case "day":
-          addDays(s, val, 1);
-          addFractUsec(s, fval, 86_400_000_000);
-          break;
-        case "week":
-          addDays(s, val, 7);
-          addFractDays(s, fval, 7);
-          break;
-        case "month":
-          addMonths(s, val);
-          addFractDays(s, fval, DAYS_PER_MONTH);
-          break;
-        case "year":
-          addYears(s, val, 1);
-          addFractYears(s, fval, 1);
-          break;
-        case "decade":
-          addYears(s, val, 10);
-          addFractYears(s, fval, 10);
-          break;
-        case "century":
-          addYears(s, val, 100);
-          addFractYears(s, fval, 100);
-          break;
-        case "millennium":
-          addYears(s, val, 1000);
-          addFractYears(s, fval, 1000);
-          break;
-        default:
-          throw new BadFormat();
-      }
+      const usecScale = USEC_UNITS[type];
+      const years = YEAR_UNITS[type];
+      if (usecScale !== undefined) addUsec(s, val, fval, usecScale);
+      else if (years !== undefined) yearUnits(s, val, fval, years);
+      else if (type === "day") dayUnits(s, val, fval);
+      else if (type === "week") weekUnits(s, val, fval);
+      else if (type === "month") monthUnits(s, val, fval);
+      else throw new BadFormat();
       tmask = type === "second" && fval !== 0 ? ALL_SECS : BIT[type as Unit];
       if (type === "hour") type = "day";
     }
@@ -394,19 +364,11 @@ function decodeIso(str: string): Sum {
     const unit = str[p] ?? "";
     p++;
     if (datePart) {
-      if (unit === "Y") {
-        addYears(s, val, 1);
-        addFractYears(s, fval, 1);
-      } else if (unit === "M") {
-        addMonths(s, val);
-        addFractDays(s, fval, DAYS_PER_MONTH);
-      } else if (unit === "W") {
-        addDays(s, val, 7);
-        addFractDays(s, fval, 7);
-      } else if (unit === "D") {
-        addDays(s, val, 1);
-        addFractUsec(s, fval, 86_400_000_000);
-      } else if ((unit === "T" || unit === "") && width(start) === 8 && !haveField) {
+      if (unit === "Y") yearUnits(s, val, fval, 1);
+      else if (unit === "M") monthUnits(s, val, fval);
+      else if (unit === "W") weekUnits(s, val, fval);
+      else if (unit === "D") dayUnits(s, val, fval);
+      else if ((unit === "T" || unit === "") && width(start) === 8 && !haveField) {
         addYears(s, val / 10000n, 1);
         addMonths(s, (val / 100n) % 100n);
         addDays(s, val % 100n, 1);
@@ -417,8 +379,7 @@ function decodeIso(str: string): Sum {
         continue;
       } else if (unit === "T" || unit === "" || unit === "-") {
         if (haveField) throw new BadFormat();
-        addYears(s, val, 1);
-        addFractYears(s, fval, 1);
+        yearUnits(s, val, fval, 1);
         if (unit === "") return s;
         if (unit === "T") {
           datePart = false;
@@ -427,14 +388,12 @@ function decodeIso(str: string): Sum {
         }
         ({ val, fval, end } = isoNumber(str, p));
         p = end;
-        addMonths(s, val);
-        addFractDays(s, fval, DAYS_PER_MONTH);
+        monthUnits(s, val, fval);
         if (p < str.length && str[p] === "-") {
           p++;
           ({ val, fval, end } = isoNumber(str, p));
           p = end;
-          addDays(s, val, 1);
-          addFractUsec(s, fval, 86_400_000_000);
+          dayUnits(s, val, fval);
         }
         if (timeOrEnd() === "end") return s;
         continue;

@@ -6,7 +6,7 @@
 // nested containers start 4-byte aligned, the padding counted in their length.
 import { FormatError } from "../schema/errors.js";
 import { numericIn, type InputFunction } from "./input.js";
-import { JsonbContainer } from "./jsonb.js";
+import { JB_FARRAY, JB_FOBJECT, JB_FSCALAR, JENTRY_HAS_OFF, JENTRY_ISBOOL_FALSE, JENTRY_ISBOOL_TRUE, JENTRY_ISCONTAINER, JENTRY_ISNULL, JENTRY_ISNUMERIC, JENTRY_ISSTRING, JENTRY_OFFLENMASK, JsonbContainer } from "./jsonb.js";
 
 type JsonNode =
   | { t: "object"; pairs: [Uint8Array, JsonNode][] }
@@ -163,17 +163,6 @@ class JsonReader {
   }
 }
 
-const JB_FSCALAR = 0x10000000;
-const JB_FOBJECT = 0x20000000;
-const JB_FARRAY = 0x40000000;
-const JENTRY_OFFLENMASK = 0x0fffffff;
-const JENTRY_HAS_OFF = 0x80000000;
-const JENTRY_ISSTRING = 0x00000000;
-const JENTRY_ISNUMERIC = 0x10000000;
-const JENTRY_ISBOOL_FALSE = 0x20000000;
-const JENTRY_ISBOOL_TRUE = 0x30000000;
-const JENTRY_ISNULL = 0x40000000;
-const JENTRY_ISCONTAINER = 0x50000000;
 const JB_OFFSET_STRIDE = 32;
 const VARHDRSZ = 4;
 

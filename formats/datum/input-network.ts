@@ -25,6 +25,13 @@ function ipv4Mask(s: string, at: number): { bits: number } | null {
   return { bits };
 }
 
+/** The /bits after IPv4 octets that stopped at `ch` (s[i] follows it): -1 when there is none, null when malformed. */
+function maskAfter(s: string, ch: string | undefined, i: number, addr: number[]): number | null {
+  if (ch === "/" && digit(s[i]) && addr.length > 0) return ipv4Mask(s, i)?.bits ?? FAIL;
+  if (ch !== undefined || addr.length === 0) return FAIL;
+  return -1;
+}
+
 /** inet's IPv4: dotted decimal octets, a mask unless all four are given, the mask within the octets given. */
 function inetIPv4(s: string): { addr: number[]; bits: number } | null {
   const addr: number[] = [];
@@ -43,13 +50,8 @@ function inetIPv4(s: string): { addr: number[]; bits: number } | null {
     if (ch !== ".") return FAIL;
     ch = s[i++];
   }
-  let bits = -1;
-  if (ch === "/" && digit(s[i]) && addr.length > 0) {
-    const m = ipv4Mask(s, i);
-    if (!m) return FAIL;
-    bits = m.bits;
-  } else if (ch !== undefined) return FAIL;
-  if (addr.length === 0) return FAIL;
+  let bits = maskAfter(s, ch, i, addr);
+  if (bits === null) return FAIL;
   if (bits === -1) {
     if (addr.length !== 4) return FAIL;
     bits = 32;
@@ -85,13 +87,8 @@ function cidrIPv4(s: string): { addr: number[]; bits: number } | null {
       if (stop !== "." || !digit(s[i])) return FAIL;
     }
   } else return FAIL;
-  let bits = -1;
-  if (stop === "/" && digit(s[i]) && addr.length > 0) {
-    const m = ipv4Mask(s, i);
-    if (!m) return FAIL;
-    bits = m.bits;
-  } else if (stop !== undefined) return FAIL;
-  if (addr.length === 0) return FAIL;
+  let bits = maskAfter(s, stop, i, addr);
+  if (bits === null) return FAIL;
   if (bits === -1) {
     const first = addr[0];
     bits = first >= 240 ? 32 : first >= 224 ? 8 : first >= 192 ? 24 : first >= 128 ? 16 : 8;
