@@ -164,7 +164,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   } else inputAttrs = live;
 
   const defaults = cat.attrDefaults(rel.oid);
-  const types = inputTypesFor(cat);
+  const types = inputTypesFor(cat, exprContextOf(cat));
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
     const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);

@@ -25,14 +25,16 @@ create domain posint as int4;
 create domain dnn as text not null;
 create domain vc3 as varchar(3);
 create domain evenint as int4 check (value % 2 = 0);
+create domain posint2 as int4 check (value > 0);
+create domain shorttext as text check (length(value) <= 8) check (value <> 'bad');
 create table ty (
   n int4, tz timetz, iv interval, iv2 interval hour to second(2), ip inet, net cidr, mac macaddr, mac8 macaddr8, j jsonb,
   e mood, pi posint, dn dnn, v3 vc3, ai int4[], at text[], av varchar(3)[], an numeric[], aj jsonb[], ae mood[], ad dnn[],
-  a2 int8[], ats timestamptz[], aiv interval[], aip inet[]
+  a2 int8[], ats timestamptz[], aiv interval[], aip inet[], p2 posint2, st shorttext, ast shorttext[]
 );
 insert into ty (n, dn) values (0, 'existing');
 create table chk (a evenint);
-create table bad (n int4, e mood, dn dnn, ai int4[], ip inet, j jsonb);
+create table bad (n int4, e mood, dn dnn, ai int4[], ip inet, j jsonb, p2 posint2, ast shorttext[]);
 `;
 
 let srv: PgServer;
@@ -111,6 +113,9 @@ function rows(): string {
         nul(arrayText(r, () => `20${r.int(10, 30)}-0${r.int(1, 9)}-1${r.int(0, 9)} ${r.int(10, 23)}:${r.int(10, 59)}:00${zone()}`, 3)),
         nul(arrayText(r, interval, 3)),
         nul(arrayText(r, inet, 3)),
+        nul(String(r.int(1, 1e6))),
+        nul(r.base64(r.int(0, 8))),
+        nul(arrayText(r, () => r.base64(r.int(0, 8)), 4)),
       ]),
     );
   }
@@ -160,12 +165,16 @@ test("pgdisk load of every new type stores what COPY FROM stores, tuple for tupl
 test("bad values of the new types exit 2 naming line and column; nothing changes", () => {
   const pgdata = srv.pgdata;
   const before0 = fileDigests(pgdata);
+  const good = ["1", "ok", "x", "{1}", "10.0.0.1", "{}", "5", "{a}"];
+  const withField = (i: number, v: string): string => good.map((g, k) => (k === i ? v : g)).join("\t") + "\n";
   for (const [line, pattern] of [
-    ["1\tgrumpy\tx\t{1}\t10.0.0.1\t{}\n", /invalid input value for enum mood: "grumpy" \(input line 1, column e: "grumpy"\)/],
-    ["1\tok\t\\N\t{1}\t10.0.0.1\t{}\n", /domain dnn does not allow null values \(input line 1, column dn\)/],
-    ["1\tok\tx\t{1,{2}}\t10.0.0.1\t{}\n", /malformed array literal: "\{1,\{2\}\}" \(input line 1, column ai/],
-    ["1\tok\tx\t{1}\t10.0.0.1/40\t{}\n", /invalid input syntax for type inet: "10.0.0.1\/40" \(input line 1, column ip/],
-    ["1\tok\tx\t{1}\t10.0.0.1\t{\"a\": }\n", /invalid input syntax for type json \(input line 1, column j/],
+    [withField(1, "grumpy"), /invalid input value for enum mood: "grumpy" \(input line 1, column e: "grumpy"\)/],
+    [withField(2, "\\N"), /domain dnn does not allow null values \(input line 1, column dn\)/],
+    [withField(3, "{1,{2}}"), /malformed array literal: "\{1,\{2\}\}" \(input line 1, column ai/],
+    [withField(4, "10.0.0.1/40"), /invalid input syntax for type inet: "10.0.0.1\/40" \(input line 1, column ip/],
+    [withField(5, '{"a": }'), /invalid input syntax for type json \(input line 1, column j/],
+    [withField(6, "0"), /value for domain posint2 violates check constraint "posint2_check" \(input line 1, column p2: "0"\)/],
+    [withField(7, "{ok,bad}"), /value for domain shorttext violates check constraint "shorttext_check1" \(input line 1, column ast/],
   ] as const) {
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "bad", "-"], line);
     assert.equal(r.status, 2, r.stderr);
