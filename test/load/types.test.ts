@@ -33,6 +33,7 @@ create table ty (
   a2 int8[], ats timestamptz[], aiv interval[], aip inet[], p2 posint2, st shorttext, ast shorttext[]
 );
 insert into ty (n, dn) values (0, 'existing');
+create table tyc (like ty);
 create table chk (a evenint);
 create table bad (n int4, e mood, dn dnn, ai int4[], ip inet, j jsonb, p2 posint2, ast shorttext[]);
 `;
@@ -42,7 +43,9 @@ let dir = "";
 let loadedRoot = "";
 let twinRoot = "";
 let file = "";
+let csvFile = "";
 let load: ReturnType<typeof pgdiskLoad>;
+let loadCsv: ReturnType<typeof pgdiskLoad>;
 
 /** Text of a random array of `each()` with NULLs, quoting what array_out would quote. */
 function arrayText(r: Rng, each: () => string, max = 6): string {
@@ -54,9 +57,12 @@ function arrayText(r: Rng, each: () => string, max = 6): string {
 /** An int4[] with explicit lower bound `lb`. */
 const explicitBounds = (lb: number): string => `[${lb}:${lb + 7}]={1,2,3,4,5,6,7,8}`;
 
-function rows(): string {
+/** CSV form of a row: NULL unquoted and empty, other fields quoted when they must be (and the empty string). */
+const csvLine = (fields: Field[]): string => fields.map((v) => (v === null ? "" : v === "" || /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(",") + "\n";
+
+function rows(): Field[][] {
   const r = new Rng(20261202, "load-types");
-  const lines: string[] = [];
+  const lines: Field[][] = [];
   const nul = (s: string): Field => (r.chance(0.1) ? null : s);
   const zone = (): string => r.pick(["+00", "-07:30", "+05:45", "+14", "Z", ""]);
   const interval = (): string =>
@@ -88,7 +94,7 @@ function rows(): string {
   const moods = ["sad", "ok", "happy", "a label with spaces"];
   for (let i = 0; i < ROWS; i++) {
     lines.push(
-      copyLine([
+      [
         String(i + 1),
         nul(`${r.int(0, 23)}:${r.int(10, 59)}:${r.int(10, 59)}.${r.int(0, 999999)}${zone()}`),
         nul(interval()),
@@ -116,10 +122,10 @@ function rows(): string {
         nul(String(r.int(1, 1e6))),
         nul(r.base64(r.int(0, 8))),
         nul(arrayText(r, () => r.base64(r.int(0, 8)), 4)),
-      ]),
+      ],
     );
   }
-  return lines.join("");
+  return lines;
 }
 
 before(async () => {
@@ -127,10 +133,14 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "pgdisk-load-types-"));
   chmodSync(dir, 0o755);
   file = join(dir, "ty.tsv");
-  writeForPg(file, rows());
+  csvFile = join(dir, "ty.csv");
+  const all = rows();
+  writeForPg(file, all.map(copyLine).join(""));
+  writeForPg(csvFile, "n,tz,...\n" + all.map(csvLine).join(""));
   loadedRoot = copyRoot(srv.root, "loaded");
   twinRoot = copyRoot(srv.root, "twin");
   load = pgdiskLoad(["--pgdata", join(loadedRoot, "data"), "-d", DB, "-t", "ty", "--json", file]);
+  loadCsv = pgdiskLoad(["--pgdata", join(loadedRoot, "data"), "-d", DB, "-t", "tyc", "--format", "csv", "--header", "--json", csvFile]);
 });
 
 after(() => {
@@ -140,20 +150,26 @@ after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test("pgdisk load of every new type stores what COPY FROM stores, tuple for tuple", () => {
+test("pgdisk load of every new type stores what COPY FROM stores, tuple for tuple, text and CSV", () => {
   assert.equal(load.status, 0, load.stderr);
   assert.equal(JSON.parse(load.stdout).rows, ROWS);
+  assert.equal(loadCsv.status, 0, loadCsv.stderr);
+  assert.equal(JSON.parse(loadCsv.stdout).rows, ROWS);
   const twin = PgServer.attach(twinRoot);
   twin.start();
   const loaded = PgServer.attach(loadedRoot);
   loaded.start();
   try {
     // pgdisk reads a zoneless time in UTC
-    twin.sql(`set timezone = 'UTC'; copy ty from '${file}';`, DB);
-    assert.deepEqual(tableDigest(loaded, DB, "ty", "n"), tableDigest(twin, DB, "ty", "n"));
+    twin.sql(`set timezone = 'UTC'; copy ty from '${file}'; copy tyc from '${csvFile}' (format csv, header);`, DB);
+    for (const table of ["ty", "tyc"]) {
+      assert.deepEqual(tableDigest(loaded, DB, table, "n"), tableDigest(twin, DB, table, "n"), table);
+      const data = (s: PgServer): string[] => heapTuples(s, DB, table).map((x) => x.data).sort();
+      assert.deepEqual(data(loaded), data(twin), table);
+    }
     assert.equal(tableDigest(loaded, DB, "ty", "n").rows, ROWS + 1);
-    const data = (s: PgServer): string[] => heapTuples(s, DB, "ty").map((x) => x.data).sort();
-    assert.deepEqual(data(loaded), data(twin));
+    // the two formats gave the same rows
+    assert.equal(tableDigest(loaded, DB, "tyc", "n").md5, loaded.rows("select md5(string_agg(x::text, E'\\n' order by n)) from ty x where n > 0", DB)[0]![0]);
     const check = loaded.toolResult("pg_amcheck", [...loaded.connArgs(DB), "--heapallindexed", "--install-missing"]);
     assert.equal(check.status, 0, check.stdout + check.stderr);
   } finally {
