@@ -93,6 +93,8 @@ export interface TypeInfoRow {
   relid: number;
   /** typnotnull: a domain's NOT NULL */
   notnull: boolean;
+  /** typdefaultbin is set: a domain's default */
+  hasDefault: boolean;
 }
 
 export interface OpclassInfo {
@@ -281,6 +283,7 @@ export class DatabaseCatalog {
           typmod: r.typtypmod as number,
           relid: r.typrelid as number,
           notnull: r.typnotnull as boolean,
+          hasDefault: r.typdefaultbin != null,
         },
       ]),
     );

@@ -108,6 +108,21 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
   return { encode, typeName, nullError };
 }
 
+/**
+ * A column left out of the input without a default of its own gets NULL, unless its type is a
+ * domain: then the server applies the domain's default (refused: not applied offline yet) and
+ * its NOT NULL or CHECK (refused: every row would fail).
+ */
+function checkOmittedDomain(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): void {
+  const t = cat.types.get(a.typid);
+  if (t?.type !== "d") return;
+  for (let d: typeof t | undefined = t, i = 0; d?.type === "d" && i < 16; d = cat.types.get(d.basetype), i++) {
+    if (d.hasDefault) throw refuse(`column "${a.name}" of ${table} is not given and its domain ${d.name} has a default, which pgdisk does not apply offline; give the column with --columns`);
+  }
+  const r = resolveInput(a.typid, types);
+  if (!("refused" in r) && r.nullError) throw refuse(`column "${a.name}" of ${table} is not given, and NULL fails: ${r.nullError}; give the column with --columns`);
+}
+
 /** Resolve the table and everything about it the load needs; refuse what it cannot do. */
 export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNames?: string[]): LoadTarget {
   const rel = cat.findRelation(tableName);
@@ -172,7 +187,10 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
     if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
     const f = flags.get(a.attnum);
     if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);
-    if (!f?.atthasdef) return { attr: a, source: { kind: "constant", stored: null }, typeName };
+    if (!f?.atthasdef) {
+      checkOmittedDomain(cat, types, a, table);
+      return { attr: a, source: { kind: "constant", stored: null }, typeName };
+    }
     const adbin = defaults.get(a.attnum);
     if (adbin === undefined) throw new FormatError("CATALOG_MISSING", `column "${a.name}" of ${table} has atthasdef but no pg_attrdef row`);
     const d = constDefault(adbin, a);
