@@ -225,7 +225,8 @@ function fraction(s: string): number {
 
 /** DecodeTimeCommon for intervals: [-]hh:mm[:ss[.f]] or mm:ss.f (with MINUTE TO SECOND, mm:ss), as microseconds. */
 function timeUsecs(s: string, range: number): bigint {
-  const m = /^(\d+):(\d+)(?:(:(\d+))?(\.\d*)?)?$/.exec(s);
+  // strtoint of no digits is 0: "1:" is an hour, "1:2:" 1:02:00
+  const m = /^(\d+):(\d*)(?:(:(\d*))?(\.\d*)?)?$/.exec(s);
   if (!m) throw new BadFormat();
   let hour = BigInt(m[1]);
   let min = Number(m[2]);
