@@ -6,15 +6,15 @@
 // column; a domain with a CHECK constraint is refused by name before anything is read.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { copyLine, type Field } from "../../samples/copy.js";
-import { copyRoot, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
+import { copyRoot, stoppedCluster } from "../nbtree/build-helpers.js";
 import { fileDigests } from "../migrate/helpers.js";
-import { heapTuples, pgdiskLoad, tableDigest } from "./helpers.js";
+import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1200;
@@ -145,12 +145,7 @@ before(async () => {
   loadCsv = pgdiskLoad(["--pgdata", join(loadedRoot, "data"), "-d", DB, "-t", "tyc", "--format", "csv", "--header", "--json", csvFile]);
 });
 
-after(() => {
-  srv?.destroy();
-  removeRoot(loadedRoot);
-  removeRoot(twinRoot);
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => removeTwins(srv, [loadedRoot, twinRoot], dir));
 
 test("pgdisk load of every new type stores what COPY FROM stores, tuple for tuple, text and CSV", () => {
   assert.equal(load.status, 0, load.stderr);
