@@ -91,6 +91,10 @@ export interface TypeInfoRow {
   basetype: number;
   typmod: number;
   relid: number;
+  /** typnotnull: a domain's NOT NULL */
+  notnull: boolean;
+  /** typdefaultbin is set: a domain's default */
+  hasDefault: boolean;
 }
 
 export interface OpclassInfo {
@@ -278,6 +282,8 @@ export class DatabaseCatalog {
           basetype: r.typbasetype as number,
           typmod: r.typtypmod as number,
           relid: r.typrelid as number,
+          notnull: r.typnotnull as boolean,
+          hasDefault: r.typdefaultbin != null,
         },
       ]),
     );

@@ -10,6 +10,10 @@
 // timestamptz without a zone is read in `timeZoneOffsetSeconds` (UTC unless given). Other
 // spellings the server accepts (month names, MDY orders, epoch, now) are refused by name.
 import { FormatError } from "../schema/errors.js";
+import { TimeTzADT } from "./datetime.js";
+import { intervalIn } from "./input-interval.js";
+import { NETWORK_INPUT } from "./input-network.js";
+import { jsonbIn } from "./input-jsonb.js";
 
 export interface InputContext {
   /** atttypmod (-1: none) */
@@ -156,7 +160,7 @@ const NUMERIC_NEG = 0x4000;
 const NUMERIC_SHORT = 0x8000;
 const NUMERIC_DSCALE_MAX = 0x3fff;
 
-const numericIn: InputFunction = (text, ctx) => {
+export const numericIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const lower = s.toLowerCase();
   if (lower === "nan") return Uint8Array.of(NUMERIC_NAN & 0xff, NUMERIC_NAN >> 8);
@@ -462,6 +466,19 @@ const timeIn: InputFunction = (text, ctx) => {
   return le(8, adjustPrecision(usecs, ctx.typmod));
 };
 
+/** timetz_in: a time and a zone (the session's, UTC unless given, when none is written); the zone is stored in seconds WEST of UTC. */
+const timetzIn: InputFunction = (text, ctx) => {
+  const s = trim(text);
+  const { usecs, rest } = parseTime(text, s);
+  const zone = trim(rest);
+  const east = zone ? zoneSeconds(text, zone) : (ctx.timeZoneOffsetSeconds ?? 0);
+  const out = new Uint8Array(TimeTzADT.size);
+  const dv = new DataView(out.buffer);
+  dv.setBigInt64(TimeTzADT.offsets.time, adjustPrecision(usecs, ctx.typmod), true);
+  dv.setInt32(TimeTzADT.offsets.zone, -east, true);
+  return out;
+};
+
 function timestampIn(withZone: boolean): InputFunction {
   const type = withZone ? "timestamp with time zone" : "timestamp without time zone";
   return (text, ctx) => {
@@ -510,8 +527,12 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [17, byteaIn],
   [2950, uuidIn],
   [114, jsonIn],
+  [3802, jsonbIn],
   [1082, dateIn],
   [1083, timeIn],
+  [1266, timetzIn],
+  [1186, intervalIn],
   [1114, timestampIn(false)],
   [1184, timestampIn(true)],
+  ...NETWORK_INPUT,
 ]);

@@ -21,19 +21,19 @@ export const JsonbContainer = register(
   ] as const),
 );
 
-const JB_CMASK = 0x0fffffff;
-const JB_FSCALAR = 0x10000000;
-const JB_FOBJECT = 0x20000000;
-const JB_FARRAY = 0x40000000;
-const JENTRY_OFFLENMASK = 0x0fffffff;
-const JENTRY_TYPEMASK = 0x70000000;
-const JENTRY_HAS_OFF = 0x80000000;
-const JENTRY_ISSTRING = 0x00000000;
-const JENTRY_ISNUMERIC = 0x10000000;
-const JENTRY_ISBOOL_FALSE = 0x20000000;
-const JENTRY_ISBOOL_TRUE = 0x30000000;
-const JENTRY_ISNULL = 0x40000000;
-const JENTRY_ISCONTAINER = 0x50000000;
+export const JB_CMASK = 0x0fffffff;
+export const JB_FSCALAR = 0x10000000;
+export const JB_FOBJECT = 0x20000000;
+export const JB_FARRAY = 0x40000000;
+export const JENTRY_OFFLENMASK = 0x0fffffff;
+export const JENTRY_TYPEMASK = 0x70000000;
+export const JENTRY_HAS_OFF = 0x80000000;
+export const JENTRY_ISSTRING = 0x00000000;
+export const JENTRY_ISNUMERIC = 0x10000000;
+export const JENTRY_ISBOOL_FALSE = 0x20000000;
+export const JENTRY_ISBOOL_TRUE = 0x30000000;
+export const JENTRY_ISNULL = 0x40000000;
+export const JENTRY_ISCONTAINER = 0x50000000;
 
 /** A text limit: output stops once it passes `limit` characters (cut says it did). */
 interface Cut {

@@ -36,6 +36,7 @@ export function rowDatums(t: LoadTarget, row: CopyRow): (Uint8Array | null)[] {
         }
       }
     }
+    if (d === null && c.nullError && c.source.kind === "input") throw badRow(row, c.nullError, c.attr);
     if (d === null && c.attr.notnull) throw badRow(row, `null value in column "${c.attr.name}" of relation "${t.rel.name}" violates not-null constraint`, c.attr);
     out[i] = d;
   }

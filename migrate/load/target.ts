@@ -8,7 +8,8 @@ import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/cat
 import { PG_ATTRIBUTE_OID, PG_CLASS_OID } from "../../formats/catalog/bootstrap.js";
 import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
-import { INPUT_FUNCTIONS, type InputFunction } from "../../formats/datum/input.js";
+import { resolveInput, type InputTypes } from "../../formats/datum/input-types.js";
+import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { constDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../verify/nbtree/index-exprs.js";
@@ -21,6 +22,8 @@ export interface TargetColumn {
   source: ColumnSource;
   /** text -> stored datum bytes (varlena header included); only for input columns */
   encode?: (text: string) => Uint8Array;
+  /** the error a NULL input gets though the column allows NULLs (a NOT NULL domain) */
+  nullError?: string;
   /** the type's name, for messages */
   typeName: string;
 }
@@ -77,15 +80,18 @@ export function heapFillfactor(options: string[] | null): number {
 }
 
 /** text -> stored datum for an attribute, or a refusal naming the column and its type. */
-function encoderFor(cat: DatabaseCatalog, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; typeName: string } {
+function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; typeName: string; nullError?: string } {
   const t = cat.types.get(a.typid);
   const typeName = t?.name ?? String(a.typid);
-  const input: InputFunction | undefined = INPUT_FUNCTIONS.get(a.typid);
-  if (!input) {
-    const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";
-    throw refuse(`column "${a.name}" of ${table} has type ${typeName} (${what} pgdisk cannot encode from text yet); name the columns to load with --columns and leave it to its default, or load with COPY`);
-  }
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
+  const resolved = resolveInput(a.typid, types);
+  if ("refused" in resolved) {
+    const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";
+    // the type itself, or what it is made of (an element type, a domain's base or its CHECK)
+    const why = resolved.refused.startsWith("type ") ? `${resolved.refused === `type ${typeName}` ? what : `made of ${resolved.refused}, a type`} pgdisk cannot encode from text yet` : `and ${resolved.refused}`;
+    throw refuse(`column "${a.name}" of ${table} has type ${typeName}, ${why}; name the columns to load with --columns and leave it to its default, or load with COPY`);
+  }
+  const { input, nullError } = resolved;
   const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0 };
   if (a.typid === TEXTOID) {
     // textin is the UTF-8 bytes: encoded straight behind the header (one array per value, not two)
@@ -99,7 +105,22 @@ function encoderFor(cat: DatabaseCatalog, a: AttrDesc, table: string): { encode:
     };
   }
   const encode = a.len === -1 ? (text: string) => varlenaStored(a, input(text, ctx)) : (text: string) => input(text, ctx);
-  return { encode, typeName };
+  return { encode, typeName, nullError };
+}
+
+/**
+ * A column left out of the input without a default of its own gets NULL, unless its type is a
+ * domain: then the server applies the domain's default (refused: not applied offline yet) and
+ * its NOT NULL or CHECK (refused: every row would fail).
+ */
+function checkOmittedDomain(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): void {
+  const t = cat.types.get(a.typid);
+  if (t?.type !== "d") return;
+  for (let d: typeof t | undefined = t, i = 0; d?.type === "d" && i < 16; d = cat.types.get(d.basetype), i++) {
+    if (d.hasDefault) throw refuse(`column "${a.name}" of ${table} is not given and its domain ${d.name} has a default, which pgdisk does not apply offline; give the column with --columns`);
+  }
+  const r = resolveInput(a.typid, types);
+  if (!("refused" in r) && r.nullError) throw refuse(`column "${a.name}" of ${table} is not given, and NULL fails: ${r.nullError}; give the column with --columns`);
 }
 
 /** Resolve the table and everything about it the load needs; refuse what it cannot do. */
@@ -158,14 +179,18 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   } else inputAttrs = live;
 
   const defaults = cat.attrDefaults(rel.oid);
+  const types = inputTypesFor(cat, exprContextOf(cat));
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
     const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);
-    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, a, table) };
+    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, types, a, table) };
     if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
     const f = flags.get(a.attnum);
     if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);
-    if (!f?.atthasdef) return { attr: a, source: { kind: "constant", stored: null }, typeName };
+    if (!f?.atthasdef) {
+      checkOmittedDomain(cat, types, a, table);
+      return { attr: a, source: { kind: "constant", stored: null }, typeName };
+    }
     const adbin = defaults.get(a.attnum);
     if (adbin === undefined) throw new FormatError("CATALOG_MISSING", `column "${a.name}" of ${table} has atthasdef but no pg_attrdef row`);
     const d = constDefault(adbin, a);

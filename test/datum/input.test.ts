@@ -1,26 +1,34 @@
 // The input functions (formats/datum/input.ts) against the server's: each text is stored by a
 // real PostgreSQL into a column of the type (a literal of type unknown, so the column's input
 // function and typmod apply, as COPY FROM applies them), and its on-disk bytes (pageinspect)
-// must be the bytes pgdisk makes; a text the server refuses, pgdisk must refuse too.
+// must be the bytes pgdisk makes; a text the server refuses, pgdisk must refuse too. Enums,
+// domains and arrays resolve through resolveInput with the server's own pg_type, pg_enum and
+// pg_constraint rows (their OIDs and typmods as the server gives them).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
 import { sqlLiteral } from "../../samples/copy.js";
-import { INPUT_FUNCTIONS } from "../../formats/datum/input.js";
+import { resolveInput, type InputTypes } from "../../formats/datum/input-types.js";
+import { compileDomainCheck } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { varlenaPayload } from "./harness.js";
 
 interface Case {
   /** column type as SQL declares it */
   sql: string;
+  /** 0: the column's type as the server created it (enums, domains) */
   oid: number;
-  typmod: number;
+  /** undefined: the column's atttypmod */
+  typmod?: number;
   /** fixed length, or -1 for varlena */
   len: number;
   values: string[];
 }
 
-const ISO_ONLY = new Set(["1082", "1083", "1114", "1184"]);
+const ISO_ONLY = new Set(["1082", "1083", "1114", "1184", "1266"]);
+/** interval typmods: INTERVAL_TYPMOD(precision, range), range bits from datetime.h */
+const intervalTypmod = (precision: number, range: number): number => (range << 16) | precision;
+const [HOUR, MINUTE, SECOND, DAY, YEAR, MONTH] = [1 << 10, 1 << 11, 1 << 12, 1 << 3, 1 << 2, 1 << 1];
 
 const CASES: Case[] = [
   { sql: "bool", oid: 16, typmod: -1, len: 1, values: ["t", "f", "true", "FALSE", " yes ", "n", "on", "off", "of", "o", "1", "0", "tr", "x", "", "2"] },
@@ -47,15 +55,159 @@ const CASES: Case[] = [
   { sql: "timestamp", oid: 1114, typmod: -1, len: 8, values: ["2000-01-01 00:00:00", "2024-05-06T07:08:09.123456", "1970-01-01 00:00:00+05", "0044-03-15 12:00:00 BC", "infinity", "-infinity", "2000-01-01 25:00"] },
   { sql: "timestamptz", oid: 1184, typmod: -1, len: 8, values: ["2000-01-01 00:00:00+00", "2024-05-06 07:08:09.5+02:30", "2024-05-06 07:08:09-0730", "2024-05-06 07:08:09Z", "2024-05-06 07:08:09", "2024-05-06 07:08:09 UTC", "2024-05-06", "2024-05-06 07:08:09+16"] },
   { sql: "timestamptz(0)", oid: 1184, typmod: 0, len: 8, values: ["2024-05-06 07:08:09.5+00", "2024-05-06 07:08:10.5+00", "2024-05-06 07:08:09.4999+00"] },
+  { sql: "timetz", oid: 1266, typmod: -1, len: 12, values: ["00:00+00", "12:34:56+02", "12:34:56.789-07:30", "23:59:59.999999 +05:45", "24:00:00-15", "12:00", "12:00Z", "12:00 UTC", "12:00+16", "25:00+00", "12:00+0530"] },
+  { sql: "timetz(1)", oid: 1266, typmod: 1, len: 12, values: ["12:34:56.25+01", "12:34:56.35-01", "23:59:59.99+00"] },
+  {
+    sql: "interval",
+    oid: 1186,
+    typmod: -1,
+    len: 16,
+    values: [
+      "1 day 02:03:04", "1 year 2 mons", "-1 day", "@ 1 hour ago", "P1Y2M3DT4H5M6S", "1.5 days", "1.5 months", "1.5 years", "0.3 years", "1.7 weeks",
+      "1.25 hours", "0.5 seconds", "1 2:03:04", "-1 -02:03:04", "1 +02:03", "1-2", "-1-2", "1 decade 2 centuries 1 millennium", "3 mins 4 secs 5 ms 6 us",
+      "00:00:00", "100:00:00", "1:30", "1:2.5", "12:34:56.7890125", "-00:00:01", "10", "1.5", "+5 hours -3 minutes", "2 weeks ago", "@ 1 year 2 mons -3 days 4:05:06 ago",
+      "P1D", "PT1H", "P2Y6M7DT1H30M", "P0002-06-07T01:30:00", "P00020607T013000", "P1.5Y", "P0.5M", "P1W", "PT1.5S", "P-1Y-2M", "PT36H", "P1Y2M3D",
+      "1 day 1 day", "1 hour 02:00", "1 qtr", "1 fortnight", "", "ago", "1 ago", "P", "PT", "P1", "P1X", "2147483648 days", "2147483647 days", "-2147483648 days",
+      "178956971 years", "178956970 years", "9223372036854775807 us", "9223372036854775808 us", "1e3 days", "1 day 02:60:00", "1 day 24:00:00",
+      "0.000001 seconds", "0.0000005 seconds", "0.0000015 seconds", "1.000000000000001 days", "  5 days  ", "5days", "1 mon 15 days", "1 millisecond",
+      "1 day -02:03", "-1.5 hours", "1:2:", "1:", "1::", "1:.5", "1:2:.5", "12:34:56:78", ".5 days", "5. days", "+1 -1", "1 hour 30", "2 3", "1 2 3", "-0.5 years", "0.99999999 years", "1.5 weeks 2 days",
+      "P1Y-2M", "P1.5W", "PT1.5H30M", "P1DT", "p1d", "P 1D", "PT0.0000005S", "P1e2D", "-1 day ago", "1 days ago ago", "@", "@ 3", "1 hours 2 hour", "10 ms 5 us 3 seconds",
+    ],
+  },
+  { sql: "interval(2)", oid: 1186, typmod: intervalTypmod(2, 0x7fff), len: 16, values: ["1.125 seconds", "1.135 seconds", "-1.125 seconds", "1 day 00:00:00.999"] },
+  { sql: "interval hour to minute", oid: 1186, typmod: intervalTypmod(0xffff, HOUR | MINUTE), len: 16, values: ["1 day 02:03:04", "5", "2:03"] },
+  { sql: "interval minute to second", oid: 1186, typmod: intervalTypmod(0xffff, MINUTE | SECOND), len: 16, values: ["2:03", "5", "1:02:03.5"] },
+  { sql: "interval year", oid: 1186, typmod: intervalTypmod(0xffff, YEAR), len: 16, values: ["1 year 5 mons 3 days", "5", "1-11"] },
+  { sql: "interval day", oid: 1186, typmod: intervalTypmod(0xffff, DAY), len: 16, values: ["5", "1 mon 2 days 03:00"] },
+  { sql: "interval year to month", oid: 1186, typmod: intervalTypmod(0xffff, YEAR | MONTH), len: 16, values: ["5", "2-3"] },
+  {
+    sql: "inet",
+    oid: 869,
+    typmod: -1,
+    len: -1,
+    values: [
+      "192.168.1.5", "192.168.1.5/24", "10.0.0.0/8", "0.0.0.0/0", "255.255.255.255/32", "10/8", "10.1/16", "10.1.2/24", "10.1.2", "1.2.3.4/33", "256.1.1.1", "1.2.3.4.5",
+      "1.2.3.4.", " 1.2.3.4", "1.2.3.4 ", "abc", "", "::1", "::", "::/0", "2001:db8::1/64", "2001:DB8:0:0:0:0:0:1", "::ffff:1.2.3.4", "::1.2.3.4/120", "fe80::1%eth0",
+      "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9", "1::2::3", "12345::", "1:2:3:4:5:6:7::", "::1/129", "::1/64x", "1:2:3:4:5:6:1.2.3.4", ":1", "1:", "::1/08",
+      "::1.2.3", "::01.2.3.4", "::1.2.3.4.5", "1.2.3.4/24", "1.2.3/24", "1.2/16", "1/8", "::ffff:1.2.3.4/128", "1::", "::1:2:3:4:5:6:7", "1:2:3:4:5:6:7::8",
+    ],
+  },
+  {
+    sql: "cidr",
+    oid: 650,
+    typmod: -1,
+    len: -1,
+    values: [
+      "192.168.1.0/24", "192.168.1.5/24", "10", "10.1", "128", "192.168", "224", "224.1", "240", "0x0a", "0x0a0b", "0x0a0b0c0d0", "10.1.2.3", "10.0.0.0/7", "0.0.0.0/0",
+      "1.2.3.4/32", "10/33", "2001:db8::/32", "2001:db8::1/32", "::/0", "::1", "::ffff:0.0.0.0/96", "ff00::/8", "x", "10.", "10/",
+      "10.1.2.3/8", "0x0a/8", "0x0a000000/8", "0xff", "200.1", "10.1.2.3.4", "127", "1.2.3.4/0", "0/0", "::/1", "8000::/1",
+    ],
+  },
+  { sql: "macaddr", oid: 829, typmod: -1, len: 6, values: ["08:00:2b:01:02:03", "08-00-2b-01-02-03", "08002b:010203", "08002b-010203", "0800.2b01.0203", "0800-2b01-0203", "08002b010203", "8:0:2b:1:2:3", "08:00:2b:01:02:03 ", " 08:00:2b:01:02:03", "08:00:2b:01:02:0304", "08:00:2b:01:02", "08:00:2b:01:02:03:04", "zz:00:2b:01:02:03", "08002b01020"] },
+  { sql: "macaddr8", oid: 774, typmod: -1, len: 8, values: ["08:00:2b:01:02:03:04:05", "08-00-2b-01-02-03-04-05", "08002b0102030405", "0800.2b01.0203.0405", "08:00:2b:01:02:03", "08002b010203", "  08:00:2b:01:02:03:04:05  ", "08:00-2b:01:02:03:04:05", "08:00:2b:01:02:03:04:05:06", "08:00:2b:01:02", "0g:00:2b:01:02:03", "08002b0102030"] },
+  {
+    sql: "jsonb",
+    oid: 3802,
+    typmod: -1,
+    len: -1,
+    values: [
+      "{}", "[]", "1", "-0", "1.50", "1e3", "-1.5E-3", '"x"', "null", "true", "false", '""', ' {"a": 1} ', '{"b": 1, "a": 2, "aa": 3, "A": 4}', '{"a": 1, "a": 2}', '{"a": 1, "b": 2, "a": [3]}',
+      '[1, "two", null, true, false, 2.5, {"k": [1, {"z": null}]}, []]', '{"nested": {"deeper": {"deepest": [1, 2, 3]}}, "n": 12345678901234567890.123}',
+      `[${Array.from({ length: 70 }, (_, i) => i * 7).join(", ")}]`, `{${Array.from({ length: 40 }, (_, i) => `"k${i}": "${"v".repeat(i)}"`).join(", ")}}`,
+      '"\\u00e9\\n\\t\\"\\\\\\/"', '"\\ud83d\\ude00"', '"ünï ✓"', '{"é": 1, "e": 2}', "[1, 1.0, 1.00, 100, 1e2]",
+      "{a: 1}", "[1,]", "", "01", "1.", "-", "nul", '"\\u0000"', '"\\ud83d"', '"\\ude00"', '"\\x"', '{"a" 1}', "[1 2]", "1 2", '"a\tb"', "1e100000",
+    ],
+  },
+  // enums and domains (their OIDs from the server)
+  { sql: "mood", oid: 0, len: 4, values: ["sad", "ok", "happy", "a much longer label with spaces", "bad", "OK", " ok", ""] },
+  { sql: "posint", oid: 0, len: 4, values: ["1", "-5", "x", "2147483648"] },
+  { sql: "dnn", oid: 0, len: -1, values: ["", "abc"] },
+  { sql: "vc3", oid: 0, len: -1, values: ["ab", "abc", "abcd", "abc   "] },
+  { sql: "vc3b", oid: 0, len: -1, values: ["ab", "abcd"] },
+  { sql: "posint2", oid: 0, len: 4, values: ["1", "0", "-5", "x"] },
+  { sql: "shorttext", oid: 0, len: -1, values: ["abc", "abcd", "bad", "ba", ""] },
+  { sql: "shortvc", oid: 0, len: -1, values: ["ab", "no", "abcd"] },
+  { sql: "shorttext[]", oid: 0, len: -1, values: ["{a,NULL,abc}", "{abcd}", "{ok,bad}"] },
+  // arrays
+  {
+    sql: "int4[]",
+    oid: 1007,
+    len: -1,
+    values: [
+      "{1,2,NULL}", "{}", "{{1,2},{3,4}}", "[0:1]={1,2}", "[1:2][3:4]={{1,2},{3,4}}", " { 1 , 2 } ", "{1,2", "{1,,2}", "{{1},{2,3}}", "1,2", "[1:3]={1,2}", "[2:1]={}",
+      '{null,NULL,"1"}', '{"NULL"}', "{1}junk", "{{{{{{{1}}}}}}}", "[1:2]{1,2}", "{ }", "{{}}", "{{1,2},{3,4}", "{1}}", "[-2:-1]={7,8}", "{x}", "{1 2}", "[1:1]={}", "[]={1}",
+      "{\\1}", "{{1,2},3}", `{${Array.from({ length: 20 }, (_, i) => (i % 3 ? String(i) : "NULL")).join(",")}}`,
+    ],
+  },
+  {
+    sql: "text[]",
+    oid: 1009,
+    len: -1,
+    values: ['{a,"b c","d\\"e",NULL,"NULL",""}', '{"a,b",\\{x\\}}', "{ a b , c }", '{"x"y}', "{a\\ }", '{"{}"}', "{ü,✓}", "{{a,b},{c,d}}", '{"a\\\\b"}', "{a b,  c  d  }", "{\\N}"],
+  },
+  { sql: "varchar(3)[]", oid: 1015, len: -1, values: ["{abc,ab}", "{abcd}", '{"ab  "}'] },
+  { sql: "char(2)[]", oid: 1014, len: -1, values: ["{a,bb,NULL}", "{abc}"] },
+  { sql: "int2[]", oid: 1005, len: -1, values: ["{1,NULL,3}", "{32768}", "{-1,-2,-3}"] },
+  { sql: "int8[]", oid: 1016, len: -1, values: ["{1,NULL,3}", "{{1,2,3},{4,5,6}}", "{9223372036854775807}"] },
+  { sql: "float8[]", oid: 1022, len: -1, values: ["{1.5,NaN,-Infinity,NULL}"] },
+  { sql: "numeric[]", oid: 1231, len: -1, values: ["{1.5,NULL,-0.00,1e20}", "{NaN}"] },
+  { sql: "numeric(4,1)[]", oid: 1231, len: -1, values: ["{1.25,NULL}", "{12345}"] },
+  { sql: "bool[]", oid: 1000, len: -1, values: ["{t,f,NULL,yes}", "{maybe}"] },
+  { sql: "date[]", oid: 1182, len: -1, values: ["{2024-02-29,NULL,infinity}"] },
+  { sql: "timestamptz[]", oid: 1185, len: -1, values: ['{"2024-01-01 12:00:00+02",NULL}'] },
+  { sql: "uuid[]", oid: 2951, len: -1, values: ["{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,NULL}"] },
+  { sql: "jsonb[]", oid: 3807, len: -1, values: ['{"{\\"a\\": 1}",null,"[1,2]"}', '{"{x}"}'] },
+  { sql: "inet[]", oid: 1041, len: -1, values: ["{10.0.0.1/8,::1,NULL}"] },
+  { sql: "interval[]", oid: 1187, len: -1, values: ['{"1 day",NULL,P1Y}'] },
+  { sql: "bytea[]", oid: 1001, len: -1, values: ['{"\\\\x00ff",NULL,abc}'] },
+  { sql: "name[]", oid: 1003, len: -1, values: ["{a,NULL,bb}"] },
+  { sql: '"char"[]', oid: 1002, len: -1, values: ["{a,b,NULL}"] },
+  { sql: "timetz[]", oid: 1270, len: -1, values: ['{"12:00:00+01",NULL}'] },
+  { sql: "mood[]", oid: 0, len: -1, values: ["{sad,NULL,happy}", "{x}", '{"a much longer label with spaces"}'] },
+  { sql: "dnn[]", oid: 0, len: -1, values: ["{a,b}", "{a,NULL}"] },
+  { sql: "vc3[]", oid: 0, len: -1, values: ["{abc}", "{abcd}"] },
 ];
 
+const TYPES_SQL = `
+create type mood as enum ('sad', 'ok', 'happy', 'a much longer label with spaces');
+create domain posint as int4;
+create domain dnn as text not null;
+create domain vc3 as varchar(3);
+create domain vc3b as vc3;
+create domain evenint as int4 check (value % 2 = 0);
+create domain posint2 as int4 check (value > 0);
+create domain shorttext as text check (length(value) <= 3) check (value <> 'bad');
+create domain shortvc as vc3 check (value <> 'no');
+`;
+
+/** The server's catalog as InputTypes: pg_type, pg_enum and domain CHECK constraints read with SQL. */
+function serverTypes(srv: PgServer): InputTypes {
+  const types = new Map(
+    srv.rows("select oid, typname, typlen, typalign, typelem, typtype, typcategory, typbasetype, typtypmod, typnotnull from pg_type").map((r) => [
+      Number(r[0]),
+      { oid: Number(r[0]), name: r[1]!, len: Number(r[2]), align: r[3] as "c" | "s" | "i" | "d", elem: Number(r[4]), typtype: r[5]!, category: r[6]!, basetype: Number(r[7]), typmod: Number(r[8]), notnull: r[9] === "t" },
+    ]),
+  );
+  const enums = new Map(srv.rows("select enumtypid || ':' || enumlabel, oid from pg_enum").map((r) => [r[0]!, Number(r[1])]));
+  // VALUE's type: the type under every domain (getBaseType)
+  const checks = srv.rows("select c.contypid, c.conname, c.conbin, getbase.t from pg_constraint c, lateral (with recursive d(t) as (select c.contypid union all select typbasetype from pg_type, d where oid = d.t and typtype = 'd') select t from d, pg_type where oid = d.t and typtype <> 'd') getbase where c.contype = 'c' and c.contypid <> 0");
+  return {
+    type: (oid) => types.get(oid),
+    enumLabelOid: (t, label) => enums.get(`${t}:${label}`),
+    domainChecks: (t) => checks.filter((r) => Number(r[0]) === t).map((r) => compileDomainCheck(r[1]!, r[2]!, Number(r[3]), { defaultCtypeIsC: true })),
+  };
+}
+
 let srv: PgServer;
+let types: InputTypes;
+/** per case: the column's type OID and typmod */
+const columns = new Map<number, { oid: number; typmod: number }>();
 /** per case: value index -> raw attribute bytes, or the server's error */
 const stored: Map<number, Map<number, { bytes?: Uint8Array; error?: string }>> = new Map();
 
 before(async () => {
   srv = await PgServer.create({});
-  srv.sql("CREATE EXTENSION pageinspect; CREATE TABLE errs (c int, i int, msg text);");
+  srv.sql("CREATE EXTENSION pageinspect; CREATE TABLE errs (c int, i int, msg text);" + TYPES_SQL);
   CASES.forEach((c, k) => {
     srv.sql(`CREATE TABLE p${k} (i int, v ${c.sql});`);
     const stmts = c.values.map((v, i) => `BEGIN EXECUTE format('INSERT INTO p${k} VALUES (${i}, %L)', ${sqlLiteral(v)}); EXCEPTION WHEN others THEN INSERT INTO errs VALUES (${k}, ${i}, SQLERRM); END;`);
@@ -67,13 +219,21 @@ before(async () => {
     for (const [i, hex] of rows) m.set(Number(i), { bytes: Buffer.from(hex!, "hex") });
     for (const [i, msg] of srv.rows(`SELECT i, msg FROM errs WHERE c = ${k}`)) m.set(Number(i), { error: msg! });
     stored.set(k, m);
+    const [oid, typmod] = srv.rows(`SELECT atttypid, atttypmod FROM pg_attribute WHERE attrelid = 'p${k}'::regclass AND attname = 'v'`)[0]!;
+    columns.set(k, { oid: Number(oid), typmod: Number(typmod) });
   }
+  types = serverTypes(srv);
 });
 after(() => srv?.stop());
 
 for (const [k, c] of CASES.entries()) {
   test(`input: ${c.sql} stores what the server stores, refuses what it refuses`, () => {
-    const fn = INPUT_FUNCTIONS.get(c.oid)!;
+    const col = columns.get(k)!;
+    if (c.oid) assert.equal(col.oid, c.oid, "the column's type");
+    if (c.typmod !== undefined) assert.equal(col.typmod, c.typmod, "the column's typmod");
+    const resolved = resolveInput(col.oid, types);
+    assert.ok(!("refused" in resolved), `${c.sql} resolves`);
+    const fn = resolved.input;
     const server = stored.get(k)!;
     const diffs: string[] = [];
     c.values.forEach((v, i) => {
@@ -82,7 +242,7 @@ for (const [k, c] of CASES.entries()) {
       let ours: Uint8Array | undefined;
       let err: string | undefined;
       try {
-        ours = fn(v, { typmod: c.typmod, timeZoneOffsetSeconds: 0 });
+        ours = fn(v, { typmod: col.typmod, timeZoneOffsetSeconds: 0 });
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
         err = e.message;
@@ -100,3 +260,13 @@ for (const [k, c] of CASES.entries()) {
     assert.deepEqual(diffs, []);
   });
 }
+
+test("input: a domain with a CHECK constraint the evaluator cannot evaluate is refused by name, also as an array element", () => {
+  const dom = Number(srv.rows("select 'evenint'::regtype::oid")[0]![0]);
+  const arr = Number(srv.rows("select 'evenint[]'::regtype::oid")[0]![0]);
+  for (const oid of [dom, arr]) {
+    const r = resolveInput(oid, types);
+    assert.ok("refused" in r);
+    assert.match(r.refused, /domain evenint has CHECK constraint "evenint_check", which cannot be evaluated offline \(function 156 \(operator 530\) cannot be evaluated offline\)/);
+  }
+});

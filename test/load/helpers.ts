@@ -1,8 +1,10 @@
 // Helpers for the `pgdisk load` tests: running the CLI, heap tuples of a table as the server
 // sees them (pageinspect), and the digest of a table's rows.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
+import { removeRoot } from "../nbtree/build-helpers.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 
 /** Run `pgdisk load ...` through cli/main.ts. */
@@ -34,4 +36,11 @@ export function heapTuples(srv: PgServer, db: string, table: string): ServerTupl
 export function tableDigest(srv: PgServer, db: string, table: string, order: string): { rows: number; md5: string } {
   const [n, md5] = srv.rows(`select count(*), md5(coalesce(string_agg(x::text, E'\\n' order by ${order}), '')) from ${table} x`, db)[0]!;
   return { rows: Number(n), md5: md5! };
+}
+
+/** What a twin test leaves behind: its server, the loaded and twin copies of its root, the input files' directory. */
+export function removeTwins(srv: PgServer | undefined, roots: string[], dir: string): void {
+  srv?.destroy();
+  for (const root of roots) removeRoot(root);
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }

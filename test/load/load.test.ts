@@ -6,13 +6,13 @@
 // --parent-check, its new pages must be all-visible and all-frozen, and later DML must work.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { comparePages, copyRoot, indexPath, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
-import { heapTuples, pgdiskLoad, tableDigest } from "./helpers.js";
+import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "../toast/cluster-helpers.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
@@ -136,12 +136,7 @@ before(async () => {
   loadM = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "m", "--json", mFile]);
 });
 
-after(() => {
-  srv?.destroy();
-  removeRoot(loadedRoot);
-  removeRoot(twinRoot);
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => removeTwins(srv, [loadedRoot, twinRoot], dir));
 
 test("pgdisk load exits 0 and reports the rows it wrote", () => {
   assert.equal(loadT.status, 0, loadT.stderr);

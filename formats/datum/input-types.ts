@@ -1,0 +1,98 @@
+// The input function of any type a database defines, from the built-in ones: enums (enum_in:
+// the label's pg_enum row OID), domains (domain_in: the base type's input with the domain's
+// typmod, NOT NULL of the domain and of the domains under it), and arrays of any of them
+// (array_in). What it needs from the catalog comes through InputTypes, so formats/datum does
+// not depend on the catalog reader. A domain's CHECK constraints are evaluated when the offline
+// evaluator can evaluate them (formats/expr, compiled by the InputTypes provider), checked in
+// name order as the server checks them; a domain with one it cannot evaluate is refused.
+import { arrayInput } from "./input-array.js";
+import { INPUT_FUNCTIONS, type InputFunction } from "./input.js";
+import { FormatError } from "../schema/errors.js";
+import type { TypeInfo } from "./types.js";
+
+/** The pg_type columns the input functions need. */
+export interface InputTypeInfo extends Pick<TypeInfo, "oid" | "name" | "len" | "align" | "elem"> {
+  /** typtype: b base, d domain, e enum, ... */
+  typtype: string;
+  /** typcategory ("A": arrays) */
+  category: string;
+  /** a domain's typbasetype and typtypmod */
+  basetype: number;
+  typmod: number;
+  /** a domain's typnotnull */
+  notnull: boolean;
+}
+
+/** The catalog as the input functions see it. */
+export interface InputTypes {
+  type(oid: number): InputTypeInfo | undefined;
+  /** the OID of the pg_enum row of `label` in enum type `typeOid` */
+  enumLabelOid(typeOid: number, label: string): number | undefined;
+  /** a domain's CHECK constraints (its own, not its base domain's) */
+  domainChecks(typeOid: number): DomainCheck[];
+}
+
+/** A domain CHECK constraint: its test of a base-type datum (null: SQL NULL), or why it cannot be evaluated offline. */
+export type DomainCheck = { name: string } & ({ passes: (value: Uint8Array | null) => boolean } | { unevaluable: string });
+
+/** How values of a type are read: the input function and the error a NULL gets. */
+export interface ResolvedInput {
+  input: InputFunction;
+  /** a NOT NULL domain: the server's error for a NULL */
+  nullError?: string;
+}
+
+/** The server's error for a value a domain's CHECK rejects. */
+const violates = (domain: string, check: string): string => `value for domain ${domain} violates check constraint "${check}"`;
+
+/** A domain's base input followed by its CHECK constraints; a NULL is checked too (unless NOT NULL below refuses it first). */
+function withChecks(base: ResolvedInput, domain: string, checks: (DomainCheck & { passes: (v: Uint8Array | null) => boolean })[]): ResolvedInput {
+  const input: InputFunction = (text, ctx) => {
+    const v = base.input(text, ctx);
+    for (const c of checks) if (!c.passes(v)) throw new FormatError("DATUM_BAD_INPUT", violates(domain, c.name));
+    return v;
+  };
+  const failsNull = checks.find((c) => !c.passes(null));
+  return { input, nullError: base.nullError ?? (failsNull ? violates(domain, failsNull.name) : undefined) };
+}
+
+/** The input of a type, or why pgdisk cannot read it (a sentence naming the type). */
+export function resolveInput(oid: number, types: InputTypes, depth = 0): ResolvedInput | { refused: string } {
+  const builtin = INPUT_FUNCTIONS.get(oid);
+  if (builtin) return { input: builtin };
+  const t = types.type(oid);
+  if (!t || depth > 16) return { refused: `type ${t?.name ?? oid}` };
+  if (t.typtype === "e") {
+    const input: InputFunction = (text) => {
+      const row = types.enumLabelOid(oid, text);
+      if (row === undefined) throw new FormatError("DATUM_BAD_INPUT", `invalid input value for enum ${t.name}: "${text}"`);
+      const out = new Uint8Array(4);
+      new DataView(out.buffer).setUint32(0, row, true);
+      return out;
+    };
+    return { input };
+  }
+  if (t.typtype === "d") {
+    const checks = [...types.domainChecks(oid)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const cannot = checks.find((c) => "unevaluable" in c);
+    if (cannot && "unevaluable" in cannot) return { refused: `domain ${t.name} has CHECK constraint "${cannot.name}", which cannot be evaluated offline (${cannot.unevaluable})` };
+    let base = resolveInput(t.basetype, types, depth + 1);
+    if ("refused" in base) return base;
+    if (checks.length) base = withChecks(base, t.name, checks as (DomainCheck & { passes: (v: Uint8Array | null) => boolean })[]);
+    // the base type's input gets the domain's typmod, not the column's; over another domain
+    // (whose own typmod is -1) the inner domain's applies
+    const baseIsDomain = types.type(t.basetype)?.typtype === "d";
+    const typmod = t.typmod;
+    const input: InputFunction = baseIsDomain ? base.input : (text, ctx) => base.input(text, { ...ctx, typmod });
+    return { input, nullError: t.notnull ? `domain ${t.name} does not allow null values` : base.nullError };
+  }
+  if (t.category === "A" && t.elem && t.len === -1) {
+    const e = types.type(t.elem);
+    if (!e || e.len === -2) return { refused: `type ${t.name}` };
+    const elem = resolveInput(t.elem, types, depth + 1);
+    if ("refused" in elem) return elem;
+    const input = arrayInput({ oid: t.elem, len: e.len, align: e.align, input: elem.input, nullError: elem.nullError });
+    return { input };
+  }
+  return { refused: `type ${t.name}` };
+}
