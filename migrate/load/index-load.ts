@@ -34,6 +34,7 @@ import { BtreeCatalog, type BtreeIndexInfo } from "../btree/index-info.js";
 import { OrderedPageSink } from "../btree/page-sink.js";
 import { selfCheck } from "../btree/convert.js";
 import type { ClusterOwner } from "../file-owner.js";
+import { STAGE_SUFFIX } from "./plan.js";
 
 const NAMEOID = 19;
 /** Default btree opclasses of integer-like types whose order is their value's (sortable as plain numbers). */
@@ -341,7 +342,7 @@ export class IndexLoader {
             sink?.put(blk, page);
           },
         );
-        const staged = sink ? sink.stage() : { n: res.nblocks, files: [], stale: [] };
+        const staged = sink ? sink.stage(STAGE_SUFFIX) : { n: res.nblocks, files: [], stale: [] };
         return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: order.length, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
       } catch (e) {
         sink?.dispose();
