@@ -106,6 +106,8 @@ Examples:
           dryRun: o.dryRun,
           abort,
           progress,
+          // the row count from which the index builds run in parallel threads (tests set it low)
+          parallelMinEntries: process.env.PGDISK_LOAD_PARALLEL_MIN ? Number(process.env.PGDISK_LOAD_PARALLEL_MIN) : undefined,
         });
         if (tty) process.stderr.write("\n");
         process.stdout.write(o.json ? JSON.stringify(r, null, 1) + "\n" : renderLoadText(r));

@@ -27,6 +27,7 @@ import { resolveTarget } from "./target.js";
 import { badRow, rowDatums } from "./row-datums.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
+import { IndexThreads, PARALLEL_MIN_ENTRIES } from "./index-threads.js";
 import { LOAD_PLAN_SCHEMA, removeStaged, STAGE_SUFFIX, type LoadPlan, type SwitchStep } from "./plan.js";
 import { resumeLoad, switchLoad } from "./switch.js";
 import { Journal, JOURNAL_FILE, journalHint } from "../journal.js";
@@ -49,6 +50,8 @@ export interface LoadOptions {
   /** parse, encode, check and build everything, then discard it */
   dryRun?: boolean;
   abort?: AbortSignal;
+  /** build the indexes in parallel threads from this many rows on (default PARALLEL_MIN_ENTRIES) */
+  parallelMinEntries?: number;
   /** progress: the phase, rows and input bytes so far (at most five times a second while reading) */
   progress?: (p: { phase: string; rows: number; bytes: number }) => void;
 }
@@ -112,6 +115,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
   const steps: SwitchStep[] = [];
   const staged: string[] = [];
   let switching = false;
+  let threads = null as IndexThreads | null;
   /** a fork rebuilt under staging names: its files linked in by the switch, stale segments removed */
   const stageFork = (st: { files: { temp: string; final: string }[]; stale: string[] }): void => {
     for (const f of st.files) {
@@ -162,7 +166,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}`);
       const tid = appender.add(datums, size);
       for (const l of loaders) l.addRow(datums, tid, row.line);
-      rows++;
+      // enough rows for parallel index builds: the workers start now, while the rows are read
+      if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length);
     });
     const tRows = performance.now();
     try {
@@ -193,18 +198,40 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     const heapRead = new RelationFork(heapPath, geometry);
     const indexes: IndexLoadResult[] = [];
     try {
+      // index i goes to worker i % (workers + 1) - 1, or to this thread; every build is awaited before any error is thrown
+      const shares = (threads?.count ?? 0) + 1;
+      const pending = loaders.map((l, i) =>
+        i % shares === 0 ? null : threads!.build({ pgdata, database: o.database!, table: o.table!, columns: o.columns, index: i, tuples: l.exportTuples(), checksums, owner, dryRun: o.dryRun }),
+      );
+      if (shares > 1) o.progress?.({ phase: `indexes: ${loaders.length} in ${shares} threads`, rows, bytes });
+      const built: ({ ok: IndexLoadResult } | { error: unknown })[] = [];
       for (const [i, l] of loaders.entries()) {
+        if (pending[i]) continue;
         await safePoint(o.abort);
-        o.progress?.({ phase: `index ${i + 1}/${loaders.length} ${l.name}`, rows, bytes });
-        const ipath = cat.path(target.indexes[i].rel);
-        const r = l.build({ path: ipath, checksums, owner, heap: (b) => heapRead.readBlock(b), clog: cluster.clog, dryRun: o.dryRun });
-        indexes.push(r);
-        stageFork(r.staged);
+        if (shares === 1) o.progress?.({ phase: `index ${i + 1}/${loaders.length} ${l.name}`, rows, bytes });
+        try {
+          built[i] = { ok: l.build({ path: cat.path(target.indexes[i].rel), checksums, owner, heap: (b) => heapRead.readBlock(b), clog: cluster.clog, dryRun: o.dryRun }) };
+        } catch (e) {
+          built[i] = { error: e };
+          break;
+        }
+      }
+      for (const [i, p] of pending.entries()) {
+        if (p) built[i] = await p.then((ok) => ({ ok }), (error: unknown) => ({ error }));
+      }
+      // what was staged is recorded first, so that an error below removes it
+      for (const b of built) if (b && "ok" in b) stageFork(b.ok.staged);
+      for (const [i, b] of built.entries()) {
+        if (!b) continue;
+        if ("error" in b) throw b.error;
+        indexes.push(b.ok);
         // a rebuilt index has no free space map (REINDEX starts a new file without one)
         for (const f of forkFiles(cat.path(target.indexes[i].rel, "fsm"))) steps.push({ kind: "remove", target: rel(f) });
       }
     } finally {
       heapRead.close();
+      await threads?.close();
+      threads = null;
     }
     const secIdx = (performance.now() - tIdx) / 1000;
 
@@ -288,6 +315,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     if (e instanceof FormatError && INPUT_CODES.has(e.code)) throw new FormatError(e.code, e.message, { file: o.inputName === "-" ? "stdin" : o.inputName }, e.detail);
     throw e;
   } finally {
+    await threads?.close();
     lock?.release();
   }
 }
