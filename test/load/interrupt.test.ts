@@ -7,13 +7,13 @@
 // server starts as before. The server agrees on the loaded result: the rows, pg_amcheck clean.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
-import { fileDigests, migrateCli } from "../migrate/helpers.js";
+import { assertServerRefuses, fileDigests, migrateCli } from "../migrate/helpers.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 import { tableDigest } from "./helpers.js";
 
@@ -67,18 +67,6 @@ function assertServerAgrees(pgdata: string, want: { rows: number; md5?: string }
   } finally {
     s.stop();
   }
-}
-
-/** A stock server refuses to start on the cluster, naming pg_control (pgdisk's stale lock removed first, as an admin would). */
-function assertServerRefuses(pgdata: string): void {
-  rmSync(join(pgdata, "postmaster.pid"), { force: true });
-  const root = join(pgdata, "..");
-  const s = PgServer.attach(root, { asIs: true });
-  const log = join(root, "start.log");
-  const start = s.toolResult("pg_ctl", ["-D", pgdata, "-o", `-p ${s.port} -k ${s.socketDir}`, "-l", log, "-w", "-t", "30", "start"]);
-  if (start.status === 0) s.toolResult("pg_ctl", ["-D", pgdata, "-m", "immediate", "-w", "stop"]);
-  assert.notEqual(start.status, 0, "the server must not start while the load's switch is under way");
-  assert.match((existsSync(log) ? readFileSync(log, "utf8") : "") + start.stderr, /global\/pg_control/);
 }
 
 /** While a load is unfinished, a load into another table, pgdisk migrate --in-place and a dry run are refused, saying what to run. */
@@ -160,7 +148,7 @@ test("kill -9 after every journal record: no stock server starts once the fence 
     assert.equal(r.signal, "SIGKILL", `killed after record ${k}: ${r.stderr}`);
     assert.ok(existsSync(join(pgdata, "pgdisk_journal")), `record ${k}`);
     // record 2 announces the fence, which goes up right after it
-    if (k > 2) assertServerRefuses(pgdata);
+    if (k > 2) assertServerRefuses(pgdata, "a cluster whose load switch is under way");
     if (k === 1 || k === 3 || k === records) assertOthersRefused(pgdata, k);
     // the first reruns name no input: the staged files are the load's; the others repeat the command
     const again = run(k % 2 ? ["--pgdata", pgdata, "--json"] : [...load(pgdata), "--json"]);
