@@ -8,10 +8,10 @@ export type FaultPoint =
   | "toast-heap-committed"
   | "relation-done"
   | "before-unfence"
-  /** pgdisk load: everything staged and fsynced, the switch not begun */
+  /** pgdisk load: the new heap pages staged, the indexes not yet built */
+  | "load-heap-staged"
+  /** pgdisk load: everything staged and fsynced, the switch (its journal) not begun */
   | "load-staged"
-  /** pgdisk load: the switch's first step done, the others not */
-  | "load-switching"
   /** the journal's record N is durable, its step not yet begun (migrate/journal.ts) */
   | `journal-${number}`;
 

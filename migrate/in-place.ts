@@ -18,7 +18,7 @@ import { assertClusterStopped } from "./safety.js";
 import { assertCanWriteAs, clusterOwner } from "./file-owner.js";
 import { lockInput } from "./input-lock.js";
 import { assertFreeSpace } from "./copy-mode.js";
-import { Journal, JOURNAL_FILE } from "./journal.js";
+import { Journal, JOURNAL_FILE, journalHint, journalWriter } from "./journal.js";
 import { planMigration, type MigrateTargets } from "./plan.js";
 import { applyUnits, buildReport, checkInput, MIGRATE_SQL_FILE, resultFence, resultSql, type MigrateOptions, type MigrateReport, type UnitWriter } from "./engine.js";
 import type { TableConversion } from "./toast/table.js";
@@ -36,6 +36,12 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The journal is an in-place conversion's (not a load's, which pgdisk load resumes or aborts). */
+function assertMigrateJournal(j: Journal, pgdata: string): void {
+  const file = join(pgdata, JOURNAL_FILE);
+  if (journalWriter(j.plan) !== "migrate") throw new FormatError("JOURNAL_PLAN_MISMATCH", `${file} is not an in-place conversion's journal; ${journalHint(pgdata)}`, { file });
+}
+
 export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<MigrateReport> {
   const pgdata = realpathSync(o.pgdata);
   const progress = o.progress ?? (() => {});
@@ -46,6 +52,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
   const lock = lockInput(pgdata);
   try {
     let j: Journal | null = Journal.exists(pgdata) ? Journal.open(pgdata, owner, fsync) : null;
+    if (j) assertMigrateJournal(j, pgdata);
     if (j?.changedNothing) {
       // killed before the fence went up: nothing was changed, start again
       j.remove();
@@ -149,6 +156,7 @@ export function abortInPlace(pgdataArg: string): AbortReport {
   const lock = lockInput(pgdata);
   try {
     const j = Journal.open(pgdata, owner);
+    assertMigrateJournal(j, pgdata);
     const records = j.records.length;
     j.abort();
     return { schema: "pgdisk.migrate-abort/1", pgdata, records };

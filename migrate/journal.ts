@@ -18,6 +18,10 @@
 //   j.replaceFile(path, bytes)           the same over an existing file, whose original is kept
 //                                        (hard link path.pgdisk-orig) until commit, for undo
 //   j.appendToFile(path, bytes)          data appended; the original length is recorded (undo: truncate)
+//   j.appendFrom(path, source, off, len) the same from a range of a staged file (the bulk loader's
+//                                        new heap pages); a missing path is created
+//   j.linkFrom(path, staged)             path replaced by (or created as) a hard link of a staged
+//                                        file, which stays for a redo; the original kept for undo
 //   j.removeFile(path)                   renamed to path.pgdisk-orig, removed at commit
 //   j.guardFork(path)                    before a writer replaces a relation fork (every segment)
 //                                        itself, through RelationWriter: the originals are kept as
@@ -33,7 +37,7 @@
 //                                        removed: the directory holds its original bytes again
 // Every undo is idempotent (a crash during an undo is undone again). Fault points `journal-N`
 // (PGDISK_FAULT_AT) fire right after record N is durable, for the crash tests.
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { FormatError } from "../formats/schema/errors.js";
 import { CONTROL_NAMES, controlFileName, type ControlName } from "../formats/catalog/control.js";
@@ -61,6 +65,24 @@ export type JournalRecord =
   /** records from..here-1 were undone (skipped by later undos) */
   | { kind: "undone"; from: number }
   | { kind: "commit"; reason: string | null };
+
+/** What a cluster's journal was written by: a load's plan record says so (writer "load"), migrate's does not. */
+export function journalWriter(plan: unknown): "load" | "migrate" {
+  return (plan as { writer?: unknown } | null)?.writer === "load" ? "load" : "migrate";
+}
+
+/** The commands that finish or undo the run the journal in pgdata records. */
+export function journalHint(pgdata: string): string {
+  let plan: unknown = null;
+  try {
+    plan = (JSON.parse(readFileSync(join(pgdata, JOURNAL_FILE), "utf8").split("\n")[0]!) as { plan?: unknown }).plan;
+  } catch {
+    // unreadable: the migrate wording, whose --abort reports the damage
+  }
+  return journalWriter(plan) === "load"
+    ? `rerun pgdisk load --pgdata ${pgdata} to finish the interrupted load from its staged files, or undo it with pgdisk load --abort --pgdata ${pgdata}`
+    : `rerun the same pgdisk migrate --in-place command to finish it, or undo it with pgdisk migrate --abort --pgdata ${pgdata}`;
+}
 
 /** Write bytes to a file ("w": anew, "a": at its end) and fsync it. */
 function writeSynced(path: string, flags: "w" | "a", bytes: Uint8Array, sync: boolean, mode = 0o600): void {
@@ -93,6 +115,25 @@ function restoreOriginal(path: string): void {
   if (!existsSync(orig)) return;
   renameSync(orig, path);
   rmSync(orig, { force: true });
+}
+
+const COPY_CHUNK = 8 << 20;
+
+/** Copy length bytes of source from offset into fd at `at`, in large chunks; fsync fd. */
+function copyRange(source: string, offset: number, length: number, fd: number, at: number, sync: boolean): void {
+  const src = openSync(source, "r");
+  try {
+    const buf = new Uint8Array(Math.min(COPY_CHUNK, Math.max(length, 1)));
+    for (let done = 0; done < length; ) {
+      const n = readSync(src, buf, 0, Math.min(buf.length, length - done), offset + done);
+      if (n <= 0) throw new FormatError("JOURNAL_DAMAGED", `${source} ends at ${offset + done}, before the ${length} bytes a journal step copies from it`, { file: source });
+      for (let w = 0; w < n; ) w += writeSync(fd, buf, w, n - w, at + done + w);
+      done += n;
+    }
+    if (sync) fsyncSync(fd);
+  } finally {
+    closeSync(src);
+  }
 }
 
 const segment = (path: string, s: number): string => (s === 0 ? path : `${path}.${s}`);
@@ -242,6 +283,50 @@ export class Journal {
     writeDurably(path + TMP, bytes, this.owner, this.sync);
     rmSync(path + ORIG, { force: true });
     linkSync(path, path + ORIG);
+    switchInto(path + TMP, path, this.sync);
+  }
+
+  /**
+   * Bytes [offset, offset + length) of a staged file (kept) added at the end of path; a path that
+   * does not exist yet (a new segment) is created, as createFile() does.
+   */
+  appendFrom(path: string, source: string, offset: number, length: number): void {
+    if (!existsSync(path)) {
+      this.append({ kind: "create", path });
+      const fd = openSync(path + TMP, "w", this.owner.fileMode);
+      try {
+        copyRange(source, offset, length, fd, 0, this.sync);
+      } finally {
+        closeSync(fd);
+      }
+      ownPath(path + TMP, this.owner, "file");
+      switchInto(path + TMP, path, this.sync);
+      return;
+    }
+    const at = statSync(path).size;
+    this.append({ kind: "append", path, length: at });
+    const fd = openSync(path, "r+");
+    try {
+      copyRange(source, offset, length, fd, at, this.sync);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * path gets the content of a staged file (durable already, the cluster owner's) through a hard
+   * link, so the staged file stays for a redo after an undo; an existing path is kept for undo as
+   * replaceFile() keeps it. The staged file must not be named path.pgdisk-tmp (undo removes that).
+   */
+  linkFrom(path: string, staged: string): void {
+    const existed = existsSync(path);
+    this.append(existed ? { kind: "replace", path } : { kind: "create", path });
+    rmSync(path + TMP, { force: true });
+    linkSync(staged, path + TMP);
+    if (existed) {
+      rmSync(path + ORIG, { force: true });
+      linkSync(path, path + ORIG);
+    }
     switchInto(path + TMP, path, this.sync);
   }
 

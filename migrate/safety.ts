@@ -10,7 +10,7 @@ import { FormatError } from "../formats/schema/errors.js";
 import { CONTROL_NAMES, readControlFile, type ControlSummary } from "../formats/catalog/control.js";
 import { xlogRecPtrText } from "../formats/storage/control-file.js";
 import { LOCK_TAG } from "./input-lock.js";
-import { JOURNAL_FILE } from "./journal.js";
+import { journalHint, JOURNAL_FILE } from "./journal.js";
 
 /** Every code the gate throws: an operational refusal (exit 1), not damage. */
 export const GATE_CODES = [
@@ -82,7 +82,7 @@ export function assertClusterStopped(pgdata: string, opts: { journaled?: boolean
   if (hasJournal && !opts.journaled) {
     throw new FormatError(
       "CLUSTER_JOURNAL_PRESENT",
-      `${pgdata} holds the journal of an interrupted in-place conversion (${JOURNAL_FILE}); rerun the same pgdisk migrate --in-place command to finish it, or undo it with pgdisk migrate --abort --pgdata ${pgdata}`,
+      `${pgdata} holds the journal of an interrupted run that writes in place (${JOURNAL_FILE}); ${journalHint(pgdata)}`,
       { file: journal },
     );
   }

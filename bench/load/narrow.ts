@@ -4,7 +4,10 @@
 // COPY into the bare table followed by CREATE INDEX for both indexes, (4) by COPY FREEZE into the
 // indexed table truncated in the same transaction. Server times are psql's \timing of the
 // statements (the test server runs with fsync = off); pgdisk's is the whole command, process
-// start-up and fsyncs included. Prints the times and the ratios.
+// start-up and fsyncs included. Prints the times and the ratios, and beside them the CPU seconds
+// (user + system) of the server backend that ran the statements (its /proc stat, so parallel
+// CREATE INDEX workers are not counted) and of the pgdisk process (all its threads, from
+// /usr/bin/time): on a shared machine the wall times follow the other load, the CPU less so.
 // Run: npx tsx bench/load/narrow.ts [rows]   (default 1 000 000)
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,9 +23,25 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const TABLE = "create table n (id int8 primary key, k int4, label text); create index n_k on n (k);";
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
 
-function timed(srv: PgServer, sql: string): number {
-  const out = srv.sql(`\\timing on\n${sql}`, DB);
-  return [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
+interface Timed {
+  /** seconds of the statements (psql \\timing) */
+  wall: number;
+  /** CPU seconds of the backend that ran them */
+  cpu: number;
+}
+
+/** utime + stime of a process in seconds, from a /proc/PID/stat line. */
+const statCpu = (line: string): number => {
+  const f = line.slice(line.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100; // fields 14 and 15, in clock ticks (USER_HZ 100)
+};
+
+function timed(srv: PgServer, sql: string): Timed {
+  const out = srv.sql(`select pg_backend_pid() as bpid \\gset\n\\setenv BPID :bpid\n\\! cat /proc/$BPID/stat\n\\timing on\n${sql}\n\\timing off\n\\! cat /proc/$BPID/stat`, DB);
+  const stats = out.split("\n").filter((l) => /^\d+ \(postgres\)/.test(l));
+  if (stats.length !== 2) throw new Error(`no backend stat lines in: ${out}`);
+  const wall = [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
+  return { wall, cpu: statCpu(stats[1]!) - statCpu(stats[0]!) };
 }
 
 async function main(): Promise<void> {
@@ -62,9 +81,11 @@ async function main(): Promise<void> {
 
     log("pgdisk load");
     const t0 = performance.now();
-    const p = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", "--pgdata", join(loadRoot, "data"), "-d", DB, "-t", "n", "--json", file], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+    const p = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", process.execPath, "--import", "tsx", join(ROOT, "cli", "main.ts"), "load", "--pgdata", join(loadRoot, "data"), "-d", DB, "-t", "n", "--json", file], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
     const pgdiskSeconds = (performance.now() - t0) / 1000;
     if (p.status !== 0) throw new Error(`pgdisk load failed: ${p.stderr}`);
+    const cpuLine = /cpu ([\d.]+) ([\d.]+)/.exec(p.stderr);
+    const pgdiskCpu = cpuLine ? Number(cpuLine[1]) + Number(cpuLine[2]) : NaN;
     const rep = JSON.parse(p.stdout);
     const check = PgServer.attach(loadRoot);
     check.start();
@@ -73,13 +94,15 @@ async function main(): Promise<void> {
     if (Number(count) !== ROWS) throw new Error(`loaded cluster has ${count} rows`);
 
     const f = (s: number): string => `${s.toFixed(2)} s`;
-    const ratio = (s: number): string => (pgdiskSeconds / s).toFixed(2);
+    const ratio = (t: Timed): string => `${(pgdiskSeconds / t.wall).toFixed(2)}, CPU ${(pgdiskCpu / t.cpu).toFixed(2)}`;
+    const both = (t: Timed): string => `${f(t.wall)} (CPU ${f(t.cpu)})`;
+    const bare = { wall: copyBare.wall + createIndexes.wall, cpu: copyBare.cpu + createIndexes.cpu };
     const out = [
       `rows: ${ROWS} (two btree indexes), one run`,
-      `pgdisk load:                         ${f(pgdiskSeconds)} (engine ${f(rep.seconds)}: rows ${f(rep.phases.rows)}, indexes ${f(rep.phases.indexes)}, maps ${f(rep.phases.maps)}, switch ${f(rep.phases.switch)})`,
-      `COPY FROM into the indexed table:    ${f(copyIndexed)}   pgdisk/COPY = ${ratio(copyIndexed)}`,
-      `COPY into bare table + CREATE INDEX: ${f(copyBare + createIndexes)} (${f(copyBare)} + ${f(createIndexes)})   pgdisk/that = ${ratio(copyBare + createIndexes)}`,
-      `COPY FREEZE into the indexed table:  ${f(copyFreeze)}   pgdisk/COPY FREEZE = ${ratio(copyFreeze)}`,
+      `pgdisk load:                         ${f(pgdiskSeconds)} (CPU ${f(pgdiskCpu)}; engine ${f(rep.seconds)}: rows ${f(rep.phases.rows)}, indexes ${f(rep.phases.indexes)}, maps ${f(rep.phases.maps)}, switch ${f(rep.phases.switch)})`,
+      `COPY FROM into the indexed table:    ${both(copyIndexed)}   pgdisk/COPY = ${ratio(copyIndexed)}`,
+      `COPY into bare table + CREATE INDEX: ${both(bare)} (${f(copyBare.wall)} + ${f(createIndexes.wall)})   pgdisk/that = ${ratio(bare)}`,
+      `COPY FREEZE into the indexed table:  ${both(copyFreeze)}   pgdisk/COPY FREEZE = ${ratio(copyFreeze)}`,
     ];
     process.stdout.write(out.join("\n") + "\n");
   } finally {

@@ -83,7 +83,7 @@ const ERROR_ROWS = [
     ["BLOCK_SIZE_UNSUPPORTED", "a writer supports 8192-byte blocks only"],
     ["OUTPUT_NO_SPACE", "the output's filesystem lacks the free space the conversion needs"],
     ["LINK_CROSS_DEVICE", "--copy-mode link needs the output on the input's filesystem"],
-    ["CLUSTER_JOURNAL_PRESENT", "the cluster holds an interrupted in-place run's journal: resume it or --abort first"],
+    ["CLUSTER_JOURNAL_PRESENT", "the cluster holds the journal of an interrupted in-place run or load: resume it or --abort first"],
     ["JOURNAL_PRESENT", "a journal already exists where a new run would start one"],
     ["JOURNAL_PLAN_MISMATCH", "a rerun asks for another conversion than the interrupted run's journal records"],
     ["JOURNAL_MISSING", "--abort found no journal to undo"],

@@ -16,6 +16,8 @@ export interface RelationWriterOptions {
   fsync?: boolean;
   /** owner and mode of the files written (default: the writing process's, mode 0600) */
   owner?: { uid: number; gid: number; fileMode: number };
+  /** suffix of the temporary names (default .pgdisk-tmp; the bulk loader stages as .pgdisk-load) */
+  tempSuffix?: string;
 }
 
 export class RelationWriter {
@@ -26,6 +28,7 @@ export class RelationWriter {
   private fd = -1;
   private segno = -1;
   private readonly tempPaths: string[] = [];
+  private readonly tempSuffix: string;
 
   constructor(
     /** final path of segment 0, fork suffix included */
@@ -33,6 +36,7 @@ export class RelationWriter {
     readonly opts: RelationWriterOptions,
   ) {
     this.bs = opts.geometry.blockSize;
+    this.tempSuffix = opts.tempSuffix ?? ".pgdisk-tmp";
     const bytes = Math.max(this.bs, Math.floor((opts.batchBytes ?? 8 << 20) / this.bs) * this.bs);
     this.batch = new Uint8Array(bytes);
   }
@@ -85,7 +89,7 @@ export class RelationWriter {
 
   private openSegment(segno: number): void {
     this.closeSegment();
-    const tmp = `${this.segPath(segno)}.pgdisk-tmp`;
+    const tmp = `${this.segPath(segno)}${this.tempSuffix}`;
     const owner = this.opts.owner;
     this.fd = openSync(tmp, "w", owner?.fileMode ?? 0o600);
     if (owner) {
@@ -108,7 +112,7 @@ export class RelationWriter {
     this.flushBatch();
     if (this.segno < 0) this.openSegment(0); // an empty fork is an empty file
     this.closeSegment();
-    for (const tmp of this.tempPaths) renameSync(tmp, tmp.slice(0, -".pgdisk-tmp".length));
+    for (const tmp of this.tempPaths) renameSync(tmp, tmp.slice(0, -this.tempSuffix.length));
     for (let s = this.segno + 1; existsSync(this.segPath(s)); s++) rmSync(this.segPath(s));
     return this.blkno;
   }
@@ -122,7 +126,7 @@ export class RelationWriter {
     this.flushBatch();
     if (this.segno < 0) this.openSegment(0);
     this.closeSegment();
-    const files = this.tempPaths.map((temp) => ({ temp, final: temp.slice(0, -".pgdisk-tmp".length) }));
+    const files = this.tempPaths.map((temp) => ({ temp, final: temp.slice(0, -this.tempSuffix.length) }));
     const stale: string[] = [];
     for (let s = this.segno + 1; existsSync(this.segPath(s)); s++) stale.push(this.segPath(s));
     return { files, stale };

@@ -1,6 +1,7 @@
 // Dump across worker threads: relations are cut into block ranges that workers render; the
 // main thread writes the fragments in order, with the relation headers and file findings.
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../../verify/thread-start.js";
 import { FormatError, type Finding } from "../../formats/schema/errors.js";
 import { addSummary, countFinding, emptySummary, planRelation, type DumpEvent, type DumpOptions } from "./dump.js";
 import { specOf, type ResolvedRelation } from "./target.js";
@@ -18,17 +19,6 @@ export interface FragmentSink {
    * not the range's first); true when the bytes may be reused
    */
   fragmentBytes(bytes: Uint8Array, empty: boolean, continued: boolean): boolean | void;
-}
-
-/**
- * A worker for the compiled code, or, when running from the TypeScript sources (tests, tsx),
- * a small bootstrap that registers the tsx loader in the worker before importing its module.
- */
-function startWorker(url: URL): Worker {
-  if (!url.pathname.endsWith(".ts")) return new Worker(url);
-  const api = import.meta.resolve("tsx/esm/api");
-  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(code, { eval: true });
 }
 
 type Step = { kind: "event"; event: DumpEvent } | { kind: "unit"; job: DumpJob };

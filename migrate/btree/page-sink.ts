@@ -57,15 +57,15 @@ export class OrderedPageSink {
     return this.writeAll((w) => w.commit(), onProgress).n;
   }
 
-  /** As commit(), but the files stay under their temporary names (RelationWriter.stage()). */
-  stage(onProgress?: (done: number, total: number) => void): { n: number } & ReturnType<RelationWriter["stage"]> {
-    const r = this.writeAll((w) => w.stage(), onProgress);
+  /** As commit(), but the files stay under their temporary names (RelationWriter.stage(), with `tempSuffix`). */
+  stage(tempSuffix?: string, onProgress?: (done: number, total: number) => void): { n: number } & ReturnType<RelationWriter["stage"]> {
+    const r = this.writeAll((w) => w.stage(), onProgress, tempSuffix);
     return { n: r.n, ...r.result };
   }
 
-  private writeAll<T>(finish: (w: RelationWriter) => T, onProgress?: (done: number, total: number) => void): { n: number; result: T } {
+  private writeAll<T>(finish: (w: RelationWriter) => T, onProgress?: (done: number, total: number) => void, tempSuffix?: string): { n: number; result: T } {
     const n = this.maxBlock + 1;
-    const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums, owner: this.owner });
+    const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums, owner: this.owner, tempSuffix });
     const buf = new Uint8Array(this.geometry.blockSize);
     let result: T;
     try {

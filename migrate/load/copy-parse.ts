@@ -168,21 +168,32 @@ export class CopyParser {
   private textFields(raw: Buffer, line: number): (string | null)[] {
     const out: (string | null)[] = [];
     let start = 0;
+    let plain = true; // no backslash, NUL or non-ASCII byte in the field so far
     for (let i = 0; i <= raw.length; i++) {
-      if (i < raw.length && raw[i] === 0x5c) {
+      const c = i < raw.length ? raw[i] : -1;
+      if (c === 0x5c) {
+        plain = false;
         i++;
         continue;
       }
-      if (i === raw.length || raw[i] === this.delim) {
-        out.push(this.textField(raw.subarray(start, i), line, out.length + 1));
+      if (c === -1 || c === this.delim) {
+        // the common field (ASCII, no escape) is read straight from the row: no copy, no UTF-8 check needed
+        out.push(this.isNull(raw, start, i) ? null : plain ? raw.toString("latin1", start, i) : this.textField(raw.subarray(start, i), line, out.length + 1));
         start = i + 1;
-      }
+        plain = true;
+      } else if (c === 0 || c >= 0x80) plain = false;
     }
     return out;
   }
 
+  private isNull(raw: Buffer, start: number, end: number): boolean {
+    const n = this.nullBytes;
+    if (end - start !== n.length) return false;
+    for (let k = 0; k < n.length; k++) if (raw[start + k] !== n[k]) return false;
+    return true;
+  }
+
   private textField(f: Buffer, line: number, col: number): string | null {
-    if (this.nullBytes.equals(f)) return null;
     if (!f.includes(0x5c)) return this.utf8(f, line, col);
     const out = Buffer.allocUnsafe(f.length);
     let n = 0;

@@ -3,10 +3,12 @@
 // the input parsed as COPY FROM parses it, each row encoded and formed into frozen tuples on new
 // pages (staged), and into index tuples; every btree index rebuilt over all rows (staged, unique
 // keys checked); the visibility map and free space map for the new pages (staged); then the
-// switch (plan.ts) makes it all current. Any error before the switch discards what was staged:
-// the cluster is left exactly as it was. Returns plain data; the CLI renders it.
-import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+// switch (plan.ts) through the journal (switch.ts) makes it all current. Any error before the
+// switch discards what was staged: the cluster is left exactly as it was. A cluster whose load
+// was interrupted gets it finished first, from the staged files. Returns plain data; the CLI
+// renders it.
+import { existsSync, realpathSync } from "node:fs";
+import { join, relative } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
@@ -25,17 +27,20 @@ import { resolveTarget } from "./target.js";
 import { badRow, rowDatums } from "./row-datums.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
-import { applyPlan, discardPlan, writePlanFile, type LoadPlan } from "./plan.js";
+import { IndexThreads, PARALLEL_MIN_ENTRIES } from "./index-threads.js";
+import { LOAD_PLAN_SCHEMA, removeStaged, STAGE_SUFFIX, type LoadPlan, type SwitchStep } from "./plan.js";
+import { resumeLoad, switchLoad } from "./switch.js";
+import { Journal, JOURNAL_FILE, journalHint } from "../journal.js";
+import type { ControlNameAction } from "../control-name.js";
 
 /** Errors about the input's content (exit 2). */
 const INPUT_CODES = new Set(["LOAD_BAD_INPUT", "LOAD_UNIQUE_VIOLATION"]);
 
-export const LOAD_PLAN_FILE = "pgdisk-load.plan.json";
-
 export interface LoadOptions {
   pgdata: string;
-  database: string;
-  table: string;
+  /** needed for a new load; a resumed one checks them when given */
+  database?: string;
+  table?: string;
   columns?: string[];
   format: CopyFormat;
   /** the input, in chunks */
@@ -45,6 +50,8 @@ export interface LoadOptions {
   /** parse, encode, check and build everything, then discard it */
   dryRun?: boolean;
   abort?: AbortSignal;
+  /** build the indexes in parallel threads from this many rows on (default PARALLEL_MIN_ENTRIES) */
+  parallelMinEntries?: number;
   /** progress: the phase, rows and input bytes so far (at most five times a second while reading) */
   progress?: (p: { phase: string; rows: number; bytes: number }) => void;
 }
@@ -63,6 +70,10 @@ export interface LoadReport {
   indexes: Omit<IndexLoadResult, "staged">[];
   maps: { vmPages: number; fsmPages: number };
   switchSteps: number;
+  /** the switch's journal: its records, whether this run resumed an interrupted load (whose report this is) */
+  journal: { records: number; resumed: boolean } | null;
+  /** what the switch did with pg_control's name (null: a dry run) */
+  control: ControlNameAction | null;
   /** seconds per phase */
   phases: { rows: number; indexes: number; maps: number; switch: number };
   seconds: number;
@@ -94,14 +105,34 @@ function forkFiles(path: string): string[] {
 
 export async function loadTable(o: LoadOptions): Promise<LoadReport> {
   const t0 = performance.now();
-  const control = assertClusterStopped(o.pgdata);
-  const owner = clusterOwner(o.pgdata);
-  if (!o.dryRun) assertCanWriteAs(owner, o.pgdata);
-  const lock = lockInput(o.pgdata);
-  const plan: LoadPlan = { schema: "pgdisk.load-plan/1", owner: { uid: owner.uid, gid: owner.gid, fileMode: owner.fileMode }, steps: [], staged: [] };
-  let switched = false;
+  const pgdata = realpathSync(o.pgdata);
+  const control = assertClusterStopped(pgdata, { journaled: true });
+  const owner = clusterOwner(pgdata);
+  if (o.dryRun && Journal.exists(pgdata)) throw new FormatError("CLUSTER_JOURNAL_PRESENT", `${pgdata} holds the journal of an interrupted run; ${journalHint(pgdata)}`, { file: join(pgdata, JOURNAL_FILE) });
+  if (!o.dryRun) assertCanWriteAs(owner, pgdata);
+  const lock = lockInput(pgdata);
+  const rel = (p: string): string => relative(pgdata, p);
+  const steps: SwitchStep[] = [];
+  const staged: string[] = [];
+  let switching = false;
+  let threads = null as IndexThreads | null;
+  /** a fork rebuilt under staging names: its files linked in by the switch, stale segments removed */
+  const stageFork = (st: { files: { temp: string; final: string }[]; stale: string[] }): void => {
+    for (const f of st.files) {
+      staged.push(rel(f.temp));
+      steps.push({ kind: "link", target: rel(f.final), staged: rel(f.temp) });
+    }
+    for (const f of st.stale) steps.push({ kind: "remove", target: rel(f) });
+  };
   try {
-    const cluster = new Cluster(o.pgdata);
+    if (Journal.exists(pgdata)) {
+      // an interrupted load: finished from its staged files (the input is not read again)
+      const { plan, result } = resumeLoad(pgdata, owner, { database: o.database, table: o.table });
+      const report = plan.report as LoadReport;
+      return { ...report, journal: { records: result.records, resumed: true }, control: result.control, seconds: (performance.now() - t0) / 1000 };
+    }
+    if (o.database === undefined || o.table === undefined) throw new FormatError("USAGE", "pgdisk load needs -d DATABASE and -t TABLE (only finishing an interrupted load does without them)");
+    const cluster = new Cluster(pgdata);
     const cat = cluster.database(o.database);
     const target = resolveTarget(cat, o.table, o.columns);
     const geometry = cluster.geometry;
@@ -115,15 +146,14 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       throw new FormatError("REL_PARTIAL_BLOCK", `${tail.file} ends in a partial block (${tail.bytes} bytes of block ${tail.block}); pgdisk appends only after whole blocks`, { file: tail.file, block: tail.block });
     }
     const pagesBefore = heap.nblocks;
-    const segSizes = heap.segments.map((s) => s.size);
     const loaders = target.indexes.map((ix) => new IndexLoader(cat, ix.rel, ix.info, target.desc.attrs, geometry));
     const threshold = toastTupleThreshold(bs);
     const maxTuple = maxHeapTupleSize(bs);
     const toastable = target.desc.attrs.map((a) => !a.dropped && a.len === -1 && a.storage !== "p");
 
     // rows: parse, encode, form, place (staged), index tuples
-    const stagePath = `${heapPath}.pgdisk-load`;
-    plan.staged.push(stagePath);
+    const stagePath = heapPath + STAGE_SUFFIX;
+    staged.push(rel(stagePath));
     const appender = new HeapAppender(target.desc, { blockSize: bs, fillfactor: target.fillfactor, firstBlock: pagesBefore, checksums, stagePath, owner, dryRun: o.dryRun });
     let rows = 0;
     let bytes = 0;
@@ -136,7 +166,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}`);
       const tid = appender.add(datums, size);
       for (const l of loaders) l.addRow(datums, tid, row.line);
-      rows++;
+      // enough rows for parallel index builds: the workers start now, while the rows are read
+      if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length);
     });
     const tRows = performance.now();
     try {
@@ -159,6 +190,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       heap.close();
     }
     const pagesAdded = appender.finish();
+    faultPoint("load-heap-staged");
     const secRows = (performance.now() - tRows) / 1000;
 
     // indexes: merged, checked, built (staged)
@@ -166,19 +198,40 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     const heapRead = new RelationFork(heapPath, geometry);
     const indexes: IndexLoadResult[] = [];
     try {
+      // index i goes to worker i % (workers + 1) - 1, or to this thread; every build is awaited before any error is thrown
+      const shares = (threads?.count ?? 0) + 1;
+      const pending = loaders.map((l, i) =>
+        i % shares === 0 ? null : threads!.build({ pgdata, database: o.database!, table: o.table!, columns: o.columns, index: i, tuples: l.exportTuples(), checksums, owner, dryRun: o.dryRun }),
+      );
+      if (shares > 1) o.progress?.({ phase: `indexes: ${loaders.length} in ${shares} threads`, rows, bytes });
+      const built: ({ ok: IndexLoadResult } | { error: unknown })[] = [];
       for (const [i, l] of loaders.entries()) {
+        if (pending[i]) continue;
         await safePoint(o.abort);
-        o.progress?.({ phase: `index ${i + 1}/${loaders.length} ${l.name}`, rows, bytes });
-        const ipath = cat.path(target.indexes[i].rel);
-        const r = l.build({ path: ipath, checksums, owner, heap: (b) => heapRead.readBlock(b), clog: cluster.clog, dryRun: o.dryRun });
-        indexes.push(r);
-        for (const f of r.staged.files) plan.steps.push({ kind: "replace-file", target: f.final, temp: f.temp });
-        for (const f of r.staged.stale) plan.steps.push({ kind: "remove-file", target: f });
+        if (shares === 1) o.progress?.({ phase: `index ${i + 1}/${loaders.length} ${l.name}`, rows, bytes });
+        try {
+          built[i] = { ok: l.build({ path: cat.path(target.indexes[i].rel), checksums, owner, heap: (b) => heapRead.readBlock(b), clog: cluster.clog, dryRun: o.dryRun }) };
+        } catch (e) {
+          built[i] = { error: e };
+          break;
+        }
+      }
+      for (const [i, p] of pending.entries()) {
+        if (p) built[i] = await p.then((ok) => ({ ok }), (error: unknown) => ({ error }));
+      }
+      // what was staged is recorded first, so that an error below removes it
+      for (const b of built) if (b && "ok" in b) stageFork(b.ok.staged);
+      for (const [i, b] of built.entries()) {
+        if (!b) continue;
+        if ("error" in b) throw b.error;
+        indexes.push(b.ok);
         // a rebuilt index has no free space map (REINDEX starts a new file without one)
-        for (const f of forkFiles(cat.path(target.indexes[i].rel, "fsm"))) plan.steps.push({ kind: "remove-file", target: f });
+        for (const f of forkFiles(cat.path(target.indexes[i].rel, "fsm"))) steps.push({ kind: "remove", target: rel(f) });
       }
     } finally {
       heapRead.close();
+      await threads?.close();
+      threads = null;
     }
     const secIdx = (performance.now() - tIdx) / 1000;
 
@@ -200,49 +253,33 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       fsmPages = fsm.length;
       if (!o.dryRun) {
         for (const [path, pages] of [[vmPath, vm], [fsmPath, fsm]] as const) {
-          const w = new RelationWriter(path, { geometry, checksums, owner });
+          const w = new RelationWriter(path, { geometry, checksums, owner, tempSuffix: STAGE_SUFFIX });
           try {
             for (const p of pages) w.append(p);
-            const st = w.stage();
-            for (const f of st.files) plan.steps.push({ kind: "replace-file", target: f.final, temp: f.temp });
-            for (const f of st.stale) plan.steps.push({ kind: "remove-file", target: f });
+            stageFork(w.stage());
           } catch (e) {
             w.abort();
             throw e;
           }
         }
       }
-      // the heap's new pages, appended segment by segment
+      // the heap's new pages, appended segment by segment (first: every index entry then points at a tuple that exists)
       const segBlocks = geometry.segmentBlocks;
+      const appends: SwitchStep[] = [];
       for (let b = pagesBefore; b < pagesAfter; ) {
         const seg = Math.floor(b / segBlocks);
         const end = Math.min(pagesAfter, (seg + 1) * segBlocks);
-        const target = segPath(heapPath, seg);
-        const originalLength = segSizes[seg] ?? 0;
-        plan.steps.push({ kind: "append-file", target, originalLength, newFile: segSizes[seg] === undefined, source: stagePath, sourceOffset: (b - pagesBefore) * bs, length: (end - b) * bs });
+        appends.push({ kind: "append", target: rel(segPath(heapPath, seg)), source: rel(stagePath), sourceOffset: (b - pagesBefore) * bs, length: (end - b) * bs });
         b = end;
       }
+      steps.unshift(...appends);
     }
     const secMaps = (performance.now() - tMaps) / 1000;
 
-    // the switch
     await safePoint(o.abort);
-    const tSwitch = performance.now();
-    const planFile = join(o.pgdata, LOAD_PLAN_FILE);
-    if (o.dryRun) discardPlan(plan);
-    else {
-      // heap appends first, so that every index entry points at a tuple that exists
-      plan.steps.sort((a, b) => Number(b.kind === "append-file") - Number(a.kind === "append-file"));
-      faultPoint("load-staged");
-      writePlanFile(planFile, plan);
-      switched = true;
-      applyPlan(plan, (i) => i === 1 && faultPoint("load-switching"));
-      rmSync(planFile, { force: true });
-    }
-    const secSwitch = (performance.now() - tSwitch) / 1000;
-    return {
+    const report: LoadReport = {
       schema: "pgdisk.load/1",
-      pgdata: o.pgdata,
+      pgdata,
       database: o.database,
       table: target.name,
       input: o.inputName,
@@ -253,17 +290,32 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       heap: { pagesBefore, pagesAdded, bytesAdded: pagesAdded * bs, fillfactor: target.fillfactor },
       indexes: indexes.map(({ staged: _staged, ...r }) => r),
       maps: { vmPages, fsmPages },
-      switchSteps: plan.steps.length,
-      phases: { rows: secRows, indexes: secIdx, maps: secMaps, switch: secSwitch },
-      seconds: (performance.now() - t0) / 1000,
+      switchSteps: steps.length,
+      journal: null,
+      control: null,
+      phases: { rows: secRows, indexes: secIdx, maps: secMaps, switch: 0 },
+      seconds: 0,
     };
+    if (o.dryRun) {
+      removeStaged(pgdata, { staged });
+      return { ...report, seconds: (performance.now() - t0) / 1000 };
+    }
+    // the switch, through the journal
+    faultPoint("load-staged");
+    const tSwitch = performance.now();
+    const plan: LoadPlan<LoadReport> = { schema: LOAD_PLAN_SCHEMA, writer: "load", database: o.database, table: o.table, steps, staged, report };
+    switching = true;
+    const sw = switchLoad(pgdata, owner, plan);
+    const secSwitch = (performance.now() - tSwitch) / 1000;
+    return { ...report, journal: { records: sw.records, resumed: false }, control: sw.control, phases: { ...report.phases, switch: secSwitch }, seconds: (performance.now() - t0) / 1000 };
   } catch (e) {
-    // before the switch nothing real was touched: drop what was staged
-    if (!switched) discardPlan(plan);
+    // before the switch nothing real was touched: drop what was staged (the switch undoes itself)
+    if (!switching) removeStaged(pgdata, { staged });
     // input errors name the input file (their message has the line and column)
     if (e instanceof FormatError && INPUT_CODES.has(e.code)) throw new FormatError(e.code, e.message, { file: o.inputName === "-" ? "stdin" : o.inputName }, e.detail);
     throw e;
   } finally {
+    await threads?.close();
     lock?.release();
   }
 }

@@ -34,6 +34,8 @@ import { BtreeCatalog, type BtreeIndexInfo } from "../btree/index-info.js";
 import { OrderedPageSink } from "../btree/page-sink.js";
 import { selfCheck } from "../btree/convert.js";
 import type { ClusterOwner } from "../file-owner.js";
+import { STAGE_SUFFIX } from "./plan.js";
+import { orderByNumber } from "./number-order.js";
 
 const NAMEOID = 19;
 /** Default btree opclasses of integer-like types whose order is their value's (sortable as plain numbers). */
@@ -55,32 +57,73 @@ function readInt8(d: Uint8Array): number {
 }
 const IT = IndexTupleData.offsets;
 
-/** Index tuples of the new rows, packed in one buffer (t_tid set), in input order. */
+/** Index tuples of the new rows, packed in one buffer (t_tid set), in input order; typed arrays, so that another thread can take them over. */
 class TupleStore {
-  buf = new Uint8Array(1 << 16);
+  buf: Uint8Array = new Uint8Array(1 << 16);
   used = 0;
-  start: number[] = [];
-  len: number[] = [];
+  /** tuples stored */
+  n = 0;
+  start: Int32Array = new Int32Array(1024);
+  len: Int32Array = new Int32Array(1024);
   /** input line of each tuple's row */
-  line: number[] = [];
+  line: Int32Array = new Int32Array(1024);
   /** the single key as a number, when the index sorts as numbers (see NUMERIC_KEY_OPCLASSES) */
-  num: number[] = [];
+  num: Float64Array = new Float64Array(1024);
 
-  push(src: Uint8Array, n: number, line: number): void {
+  push(src: Uint8Array, n: number, line: number, num: number): void {
     if (this.used + n > this.buf.length) {
       const b = new Uint8Array(Math.max(this.buf.length * 2, this.used + n));
       b.set(this.buf.subarray(0, this.used));
       this.buf = b;
     }
+    if (this.n === this.start.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const g = new (a.constructor as new (n: number) => T)(a.length * 2);
+        g.set(a);
+        return g;
+      };
+      this.start = grow(this.start);
+      this.len = grow(this.len);
+      this.line = grow(this.line);
+      this.num = grow(this.num);
+    }
     this.buf.set(src.subarray(0, n), this.used);
-    this.start.push(this.used);
-    this.len.push(n);
-    this.line.push(line);
+    const i = this.n++;
+    this.start[i] = this.used;
+    this.len[i] = n;
+    this.line[i] = line;
+    this.num[i] = num;
     this.used += n;
   }
   tuple(i: number): Uint8Array {
     return this.buf.subarray(this.start[i], this.start[i] + this.len[i]);
   }
+  /** The stored tuples as plain data (the arrays cut to size, not copied), for another thread. */
+  export(numeric: boolean): StoredTuples {
+    const n = this.n;
+    return { buf: this.buf.subarray(0, this.used), start: this.start.subarray(0, n), len: this.len.subarray(0, n), line: this.line.subarray(0, n), num: numeric ? this.num.subarray(0, n) : null };
+  }
+  static from(d: StoredTuples): TupleStore {
+    const s = new TupleStore();
+    s.buf = d.buf;
+    s.used = d.buf.length;
+    s.n = d.start.length;
+    s.start = d.start;
+    s.len = d.len;
+    s.line = d.line;
+    if (d.num) s.num = d.num;
+    return s;
+  }
+}
+
+/** The new rows' index tuples of one index, handed to the thread that builds it. */
+export interface StoredTuples {
+  buf: Uint8Array;
+  start: Int32Array;
+  len: Int32Array;
+  line: Int32Array;
+  /** the keys as numbers (null: the index does not sort them as numbers) */
+  num: Float64Array | null;
 }
 
 export interface IndexLoadResult {
@@ -104,7 +147,9 @@ export class IndexLoader {
   private readonly heapAttrs: readonly AttrDesc[];
   private readonly values = new IndexValues();
   private readonly form = new FormBuffer();
-  private readonly store = new TupleStore();
+  private store = new TupleStore();
+  /** a view of the form buffer (made again when it grows) */
+  private formView: DataView | null = null;
   private readonly maxItem: number;
   /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
   private numKey: ((d: Uint8Array) => number) | null = null;
@@ -149,9 +194,10 @@ export class IndexLoader {
     const v = this.values;
     v.n = this.index.natts;
     let nextExpr = 0;
-    const row = (attnum: number): ExprValue => this.exprValue(datums, attnum);
+    // made only for an index with expressions (a closure per row costs, even unused)
+    const row = this.exprs ? (attnum: number): ExprValue => this.exprValue(datums, attnum) : null;
     try {
-      if (this.exprs?.pred && this.exprs.pred(row) !== true) return;
+      if (this.exprs?.pred && this.exprs.pred(row!) !== true) return;
     } catch (e) {
       throw this.exprError(e, line);
     }
@@ -160,7 +206,7 @@ export class IndexLoader {
         const x = this.exprs!.exprs[nextExpr++]!;
         let r: ExprValue;
         try {
-          r = x.fn(row);
+          r = x.fn(row!);
         } catch (e) {
           throw this.exprError(e, line);
         }
@@ -186,17 +232,29 @@ export class IndexLoader {
         v.set(k, VAL_VARLENA, d, hdr, d.length - hdr);
       } else v.set(k, VAL_FIXED, d, 0, d.length);
     }
+    let x = 0;
     if (this.numKey) {
       const d = datums[this.index.keys[0] - 1];
-      const x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
+      x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
       if (Number.isNaN(x)) this.numKey = null;
-      else this.store.num.push(x);
     }
     const n = formIndexTuple(this.attrs, v, this.form);
     if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
     const b = this.form.bytes;
-    writeTid(new DataView(b.buffer, b.byteOffset, b.byteLength), IT.t_tid, tid);
-    this.store.push(b, n, line);
+    if (this.formView?.buffer !== b.buffer) this.formView = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    writeTid(this.formView, IT.t_tid, tid);
+    this.store.push(b, n, line, x);
+  }
+
+  /** The new rows' tuples, for a build in another thread (this loader is done with them). */
+  exportTuples(): StoredTuples {
+    return this.store.export(this.numKey !== null);
+  }
+
+  /** Take over the tuples another loader of the same index formed (exportTuples). */
+  importTuples(d: StoredTuples): void {
+    this.store = TupleStore.from(d);
+    if (!d.num) this.numKey = null;
   }
 
   /** An expression that fails on a row (overflow) is that row's error, as the server's INSERT would raise it. */
@@ -206,7 +264,7 @@ export class IndexLoader {
   }
 
   get newEntries(): number {
-    return this.store.start.length;
+    return this.store.n;
   }
 
   /** The key of a tuple as text, as the server's DETAIL prints it: (a, b)=(1, x). */
@@ -247,18 +305,22 @@ export class IndexLoader {
     };
     const keyCmp = (): number => btCompare(k, xa, va, nk, NO_TID, xb, vb);
     // a stable sort on the key alone keeps equal keys in TID (input) order
-    const order = Array.from({ length: s.start.length }, (_, i) => i);
-    const num = this.numKey ? s.num : null;
-    if (num) order.sort((i, j) => (num[i] < num[j] ? -1 : num[i] > num[j] ? 1 : i - j));
+    let order: Uint32Array;
+    if (this.numKey) order = orderByNumber(s.num.subarray(0, s.n));
     else {
-      order.sort((i, j) => {
+      const byKey = Array.from({ length: s.n }, (_, i) => i);
+      byKey.sort((i, j) => {
         load(xa, va, s.buf, s.start[i], s.len[i]);
         load(xb, vb, s.buf, s.start[j], s.len[j]);
         return keyCmp();
       });
+      order = Uint32Array.from(byKey);
     }
     if (this.index.unique) {
+      // keys sorted as numbers are equal exactly when their numbers are (a NULL key is +-Infinity)
+      const num = this.numKey ? s.num : null;
       for (let p = 1; p < order.length; p++) {
+        if (num && (num[order[p - 1]] !== num[order[p]] || (!Number.isFinite(num[order[p]]) && !this.index.nullsNotDistinct))) continue;
         load(xa, va, s.buf, s.start[order[p - 1]], s.len[order[p - 1]]);
         load(xb, vb, s.buf, s.start[order[p]], s.len[order[p]]);
         if (keyCmp() === 0 && !this.hasNullKey(va)) {
@@ -341,7 +403,7 @@ export class IndexLoader {
             sink?.put(blk, page);
           },
         );
-        const staged = sink ? sink.stage() : { n: res.nblocks, files: [], stale: [] };
+        const staged = sink ? sink.stage(STAGE_SUFFIX) : { n: res.nblocks, files: [], stale: [] };
         return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: order.length, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
       } catch (e) {
         sink?.dispose();

@@ -1,122 +1,75 @@
 // The switch of a load, as plain data: everything new has been written beside the cluster's files
-// (staging files, temporary names, all fsynced); a plan lists the few steps that make it
-// current, and applyPlan() carries them out. The interface is the plan's data and three
-// functions, so that a journal can record a plan before its switch and replay or undo it:
+// (staging files named *.pgdisk-load, all fsynced); the plan lists the few steps that make it
+// current, and the journal (migrate/journal.ts, the one home of crash-safe switching) records
+// it as its plan record and carries the steps out, each mapped onto a journal step:
 //
-// - applyPlan(plan): runs every step in order. Each step is idempotent (an append first cuts the
-//   file back to its original length; a rename whose temporary file is gone was done), so a
-//   switch interrupted at any point completes by running applyPlan again (roll forward).
-// - discardPlan(plan): before the switch has started, removes everything staged and cuts
-//   appended files back to their original lengths, leaving the cluster as it was.
-// - planSummary(plan): one line per step, for reports and --dry-run.
-// - writePlanFile / readPlanFile: the plan recorded (fsynced, the cluster owner's) before the
-//   switch, read back to finish it.
-import { closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
-import { fsyncPath } from "../fsync.js";
+//   append          -> j.appendFrom   new heap pages at the end of a segment (or a new segment)
+//   link            -> j.linkFrom     a rebuilt fork file (index, VM, FSM) in place of the old one
+//   remove          -> j.removeFile   a segment past a rebuilt file's end, an index's old FSM
+//   update-control  -> j.updateControl pg_control fields advanced (nextOid, for OIDs a load took)
+//
+// The steps form one journal unit, "switch": a kill inside it is undone on resume and the unit
+// done again from the staged files (the journal's links keep them), so a resumed load gives the
+// bytes of an uninterrupted one; `pgdisk load --abort` undoes every step. Paths are relative
+// to the data directory, so a plan stays valid if the cluster is moved while interrupted.
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { FormatError } from "../../formats/schema/errors.js";
+import type { Journal } from "../journal.js";
 
-/** Owner and mode of files a step creates (the data directory's). */
-export interface PlanOwner {
-  uid: number;
-  gid: number;
-  fileMode: number;
-}
+export const LOAD_PLAN_SCHEMA = "pgdisk.load-plan/2";
+/** Suffix of the staging files (not .pgdisk-tmp, which the journal's undo removes). */
+export const STAGE_SUFFIX = ".pgdisk-load";
+/** The journal unit of a load's switch. */
+export const SWITCH_UNIT = "switch";
 
-export type PlanStep =
-  /** copy `length` bytes of `source` from `sourceOffset` to `target` at its original end; `newFile`: the target did not exist (a new segment) */
-  | { kind: "append-file"; target: string; originalLength: number; newFile: boolean; source: string; sourceOffset: number; length: number }
-  /** rename `temp` over `target` */
-  | { kind: "replace-file"; target: string; temp: string }
-  /** remove `target` (a segment past a rebuilt file's end, an index's stale free space map) */
-  | { kind: "remove-file"; target: string };
+export type SwitchStep =
+  /** `length` bytes of `source` from `sourceOffset` appended to `target` (created when it is a new segment) */
+  | { kind: "append"; target: string; source: string; sourceOffset: number; length: number }
+  /** `target` replaced by (or created as) the staged file `staged` */
+  | { kind: "link"; target: string; staged: string }
+  /** `target` removed */
+  | { kind: "remove"; target: string }
+  /** pg_control's nextOid set (a load that took OIDs advances it past them) */
+  | { kind: "update-control"; nextOid: number };
 
-export interface LoadPlan {
-  schema: "pgdisk.load-plan/1";
-  owner: PlanOwner;
-  steps: PlanStep[];
-  /** staging files read by the steps, removed once the switch is done */
+export interface LoadPlan<Report = unknown> {
+  schema: typeof LOAD_PLAN_SCHEMA;
+  /** tells the journal's readers which command wrote it (journalWriter) */
+  writer: "load";
+  database: string;
+  table: string;
+  steps: SwitchStep[];
+  /** staging files the steps read, removed once the switch is committed */
   staged: string[];
+  /** what the finished load reports (printed again by a resumed run) */
+  report: Report;
 }
 
-const COPY_CHUNK = 8 << 20;
-
-function appendFile(s: Extract<PlanStep, { kind: "append-file" }>, owner: PlanOwner, buf: Uint8Array): void {
-  // a switch that ran to its end has removed the staging file: the append is there already
-  if (!existsSync(s.source) && existsSync(s.target) && statSync(s.target).size === s.originalLength + s.length) return;
-  const created = !existsSync(s.target);
-  const fd = openSync(s.target, created ? "w+" : "r+", owner.fileMode);
-  const src = openSync(s.source, "r");
-  try {
-    if (created) {
-      fchownSync(fd, owner.uid, owner.gid);
-      fchmodSync(fd, owner.fileMode);
-    }
-    ftruncateSync(fd, s.originalLength);
-    for (let done = 0; done < s.length; ) {
-      const n = readSync(src, buf, 0, Math.min(buf.length, s.length - done), s.sourceOffset + done);
-      if (n <= 0) throw new Error(`${s.source}: short read at ${s.sourceOffset + done}`);
-      for (let w = 0; w < n; ) w += writeSync(fd, buf, w, n - w, s.originalLength + done + w);
-      done += n;
-    }
-    fsyncSync(fd);
-  } finally {
-    closeSync(src);
-    closeSync(fd);
-  }
-}
-
-/** Run the switch (again, after an interruption: every step is idempotent). */
-export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) => void): void {
-  const buf = new Uint8Array(COPY_CHUNK);
-  const dirs = new Set<string>();
-  plan.steps.forEach((s, i) => {
-    onStep?.(i, s);
-    dirs.add(dirname(s.target));
-    if (s.kind === "append-file") appendFile(s, plan.owner, buf);
-    else if (s.kind === "replace-file") {
-      if (existsSync(s.temp)) renameSync(s.temp, s.target);
-    } else rmSync(s.target, { force: true });
-  });
-  for (const d of dirs) fsyncPath(d);
-  for (const f of plan.staged) rmSync(f, { force: true });
-}
-
-/** Undo a plan whose switch has not started: staged files removed, appended files cut back. */
-export function discardPlan(plan: LoadPlan): void {
+/** Every staged file a step reads exists (a resume needs them); else what to run instead. */
+export function assertStaged(pgdata: string, plan: LoadPlan): void {
   for (const s of plan.steps) {
-    if (s.kind === "append-file") {
-      if (existsSync(s.target) && (s.newFile || statSync(s.target).size > s.originalLength)) {
-        if (s.newFile) rmSync(s.target);
-        else truncateSync(s.target, s.originalLength);
-      }
-    } else if (s.kind === "replace-file") rmSync(s.temp, { force: true });
+    const f = s.kind === "append" ? s.source : s.kind === "link" ? s.staged : null;
+    if (f && !existsSync(join(pgdata, f))) {
+      throw new FormatError("JOURNAL_DAMAGED", `${join(pgdata, f)}, staged by the interrupted load, is missing: the load cannot be finished; undo it with pgdisk load --abort --pgdata ${pgdata}`, { file: join(pgdata, f) });
+    }
   }
-  for (const f of plan.staged) rmSync(f, { force: true });
 }
 
-/** Record a plan (owned by the cluster's owner, fsynced) before its switch starts. */
-export function writePlanFile(path: string, plan: LoadPlan): void {
-  const fd = openSync(path, "w", plan.owner.fileMode);
-  try {
-    fchownSync(fd, plan.owner.uid, plan.owner.gid);
-    fchmodSync(fd, plan.owner.fileMode);
-    writeSync(fd, JSON.stringify(plan, null, 1) + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+/** Carry out the switch as one journal unit (heap appends first: every index entry then points at a tuple that exists). */
+export function switchThroughJournal(j: Journal, pgdata: string, plan: LoadPlan): void {
+  const abs = (p: string): string => join(pgdata, p);
+  j.beginUnit(SWITCH_UNIT);
+  for (const s of plan.steps) {
+    if (s.kind === "append") j.appendFrom(abs(s.target), abs(s.source), s.sourceOffset, s.length);
+    else if (s.kind === "link") j.linkFrom(abs(s.target), abs(s.staged));
+    else if (s.kind === "remove") j.removeFile(abs(s.target));
+    else j.updateControl((f) => (f.checkPointCopy.nextOid = s.nextOid));
   }
-  fsyncPath(dirname(path));
+  j.endUnit(SWITCH_UNIT, null);
 }
 
-/** A recorded plan, to run its switch again after an interruption. */
-export function readPlanFile(path: string): LoadPlan {
-  const plan = JSON.parse(readFileSync(path, "utf8")) as LoadPlan;
-  if (plan.schema !== "pgdisk.load-plan/1") throw new Error(`${path} is not a pgdisk load plan (schema ${String(plan.schema)})`);
-  return plan;
-}
-
-export function planSummary(plan: LoadPlan): string[] {
-  return plan.steps.map((s) =>
-    s.kind === "append-file" ? `append ${s.length} bytes to ${s.target} (at ${s.originalLength})` : s.kind === "replace-file" ? `replace ${s.target}` : `remove ${s.target}`,
-  );
+/** Remove the staging files (before a switch, after its commit, or after an abort). */
+export function removeStaged(pgdata: string, plan: Pick<LoadPlan, "staged">): void {
+  for (const f of plan.staged) rmSync(join(pgdata, f), { force: true });
 }

@@ -6,6 +6,7 @@ const mib = (n: number): string => `${(n / 1048576).toFixed(1)} MiB`;
 export function renderLoadText(r: LoadReport): string {
   const rate = r.phases.rows > 0 ? Math.round(r.rows / r.phases.rows) : r.rows;
   const lines = [
+    ...(r.journal?.resumed ? [`finished the interrupted load (${r.journal.records} journal records); its report:`] : []),
     `${r.dryRun ? "would load" : "loaded"} ${r.rows} rows into ${r.table} (database ${r.database}) from ${r.input} (${mib(r.inputBytes)})`,
     `heap: ${r.heap.pagesAdded} new pages (${mib(r.heap.bytesAdded)}) after ${r.heap.pagesBefore}, fillfactor ${r.heap.fillfactor}, tuples frozen, all-visible and all-frozen${r.checksums ? ", checksummed" : ""}`,
     ...r.indexes.map((i) => `index ${i.index}${i.unique ? " (unique)" : ""}${i.prefix ? " (BTP_PREFIX)" : ""}: ${i.existingEntries} existing + ${i.newEntries} new entries, ${i.pagesBefore} -> ${i.pagesAfter} pages`),

@@ -8,8 +8,8 @@ import { removeRoot } from "../nbtree/build-helpers.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 
 /** Run `pgdisk load ...` through cli/main.ts. */
-export function pgdiskLoad(args: string[], input?: string | Buffer): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", ...args], { cwd: ROOT, input, maxBuffer: 1 << 30, encoding: "utf8" });
+export function pgdiskLoad(args: string[], input?: string | Buffer, env: Record<string, string> = {}): { status: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", ...args], { cwd: ROOT, input, maxBuffer: 1 << 30, encoding: "utf8", env: { ...process.env, ...env } });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -131,9 +131,11 @@ before(async () => {
   loadedRoot = copyRoot(srv.root, "loaded");
   twinRoot = copyRoot(srv.root, "twin");
   const pgdata = join(loadedRoot, "data");
-  loadT = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "t", "--columns", "id,k,v,d,n,f,b,note,u", "--json", tFile]);
+  // t and m build their indexes in parallel threads (from the first row on), e sequentially
+  const parallel = { PGDISK_LOAD_PARALLEL_MIN: "1" };
+  loadT = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "t", "--columns", "id,k,v,d,n,f,b,note,u", "--json", tFile], undefined, parallel);
   loadE = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "public.e", "--format", "csv", "--header", "--json", eFile]);
-  loadM = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "m", "--json", mFile]);
+  loadM = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "m", "--json", mFile], undefined, parallel);
 });
 
 after(() => removeTwins(srv, [loadedRoot, twinRoot], dir));

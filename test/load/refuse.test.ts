@@ -36,6 +36,9 @@ before(async () => {
      create function trg_f() returns trigger language plpgsql as 'begin return new; end';
      create trigger trg_ins before insert on trg for each row execute function trg_f();
      create trigger trg_upd before update on u for each row execute function trg_f();
+     create table two (id int, k int);
+     create index two_id on two (id);
+     create unique index two_k on two (k);
      create table pt (a int, b int);
      create index pt_part on pt (a) where b::text <> '';`,
     { db: DB },
@@ -72,6 +75,14 @@ for (const [name, input, pattern] of [
   });
 }
 
+
+test("bad input: a key repeated in the input, found by the unique index a worker thread builds: exit 2, nothing changed", () => {
+  // two_k is the second index: with parallel builds from the first row, a worker builds it while this thread builds two_id
+  const r = pgdiskLoad(["--pgdata", srv.pgdata, "-d", DB, "-t", "two", "-"], "1\t10\n2\t20\n3\t10\n", { PGDISK_LOAD_PARALLEL_MIN: "1" });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /duplicate key value violates unique constraint "two_k" \(input line 3\) \(stdin\)\nDETAIL: Key \(k\)=\(10\) is also at input line 1\./);
+  assertUnchanged("parallel unique violation");
+});
 
 for (const [table, pattern] of [
   ["chk", /table "public.chk" has 1 CHECK constraint/],

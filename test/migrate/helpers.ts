@@ -3,9 +3,10 @@
 // on; a digest of every input file (links followed); and the CLI run with an environment.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 
@@ -118,3 +119,15 @@ export function removeDirs(...dirs: (string | undefined)[]): void {
 }
 
 export { pgIds };
+
+/** A stock server refuses to start on the cluster (fenced by a journal), naming pg_control; pgdisk's stale lock removed first, as an admin would. */
+export function assertServerRefuses(pgdata: string, what = "a half-converted cluster"): void {
+  rmSync(join(pgdata, "postmaster.pid"), { force: true });
+  const root = join(pgdata, "..");
+  const s = PgServer.attach(root, { asIs: true });
+  const log = join(root, "start.log");
+  const start = s.toolResult("pg_ctl", ["-D", pgdata, "-o", `-p ${s.port} -k ${s.socketDir}`, "-l", log, "-w", "-t", "30", "start"]);
+  if (start.status === 0) s.toolResult("pg_ctl", ["-D", pgdata, "-m", "immediate", "-w", "stop"]);
+  assert.notEqual(start.status, 0, `the server must not start on ${what}`);
+  assert.match((existsSync(log) ? readFileSync(log, "utf8") : "") + start.stderr, /global\/pg_control/);
+}

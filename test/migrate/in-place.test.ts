@@ -7,12 +7,12 @@
 // the same rows and a clean pg_amcheck.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
 import { copyRoot, removeRoot } from "../nbtree/build-helpers.js";
-import { fileDigests, migrateCli, pgDir, removeDirs } from "./helpers.js";
+import { assertServerRefuses, fileDigests, migrateCli, pgDir, removeDirs } from "./helpers.js";
 
 const DB = "app";
 let srv: PgServer;
@@ -86,18 +86,6 @@ function assertServerAgrees(pgdata: string): void {
   } finally {
     s.stop();
   }
-}
-
-/** A stock server refuses to start on the cluster, naming pg_control (pgdisk's stale lock removed first, as an admin would). */
-function assertServerRefuses(pgdata: string): void {
-  rmSync(join(pgdata, "postmaster.pid"), { force: true });
-  const root = join(pgdata, "..");
-  const s = PgServer.attach(root, { asIs: true });
-  const log = join(root, "start.log");
-  const start = s.toolResult("pg_ctl", ["-D", pgdata, "-o", `-p ${s.port} -k ${s.socketDir}`, "-l", log, "-w", "-t", "30", "start"]);
-  if (start.status === 0) s.toolResult("pg_ctl", ["-D", pgdata, "-m", "immediate", "-w", "stop"]);
-  assert.notEqual(start.status, 0, "the server must not start on a half-converted cluster");
-  assert.match((existsSync(log) ? readFileSync(log, "utf8") : "") + start.stderr, /global\/pg_control/);
 }
 
 let forwardResult: Map<string, string>;

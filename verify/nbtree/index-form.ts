@@ -92,7 +92,8 @@ function copy(dst: Uint8Array, at: number, src: Uint8Array, from: number, n: num
     return;
   }
   let i = 0;
-  if (n >= 8) {
+  // a short value from a new array (the loader's datums) is cheaper copied bytewise than through a new view
+  if (n >= 8 && (src === lastSrc || n >= 64)) {
     if (src !== lastSrc) {
       lastSrc = src;
       srcView = new DataView(src.buffer, src.byteOffset, src.byteLength);

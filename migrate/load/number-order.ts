@@ -1,0 +1,42 @@
+// The order of a sort by numeric key without a comparator: a stable LSD radix sort (four 16-bit
+// passes) over the keys' IEEE 754 bits, mapped so that unsigned order is numeric order (negative
+// numbers have every bit inverted, the others their sign bit set). Equal keys keep index order,
+// as the loader's stable sort of new index tuples needs (heap TID order among equal keys).
+// For a million keys this is a few tens of milliseconds, against seconds of comparator calls.
+
+/** The indexes 0..n-1 ordered by keys[i] ascending (no NaN), ties in index order; -0 equals 0. */
+export function orderByNumber(keys: ArrayLike<number>): Uint32Array {
+  const n = keys.length;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const bits = new DataView(new ArrayBuffer(8));
+  for (let i = 0; i < n; i++) {
+    bits.setFloat64(0, keys[i] + 0, true); // + 0 turns -0 into 0
+    const h = bits.getUint32(4, true);
+    const l = bits.getUint32(0, true);
+    if (h & 0x80000000) {
+      hi[i] = ~h >>> 0;
+      lo[i] = ~l >>> 0;
+    } else {
+      hi[i] = (h | 0x80000000) >>> 0;
+      lo[i] = l;
+    }
+  }
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let next = new Uint32Array(n);
+  const count = new Uint32Array(65537);
+  for (const [word, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[((word[i] >>> shift) & 0xffff) + 1]++;
+    // a pass where every key has the same digit changes nothing
+    if (n === 0 || count[((word[0] >>> shift) & 0xffff) + 1] === n) continue;
+    for (let d = 1; d <= 65536; d++) count[d] += count[d - 1];
+    for (let i = 0; i < n; i++) {
+      const o = order[i];
+      next[count[(word[o] >>> shift) & 0xffff]++] = o;
+    }
+    [order, next] = [next, order];
+  }
+  return order;
+}
