@@ -5,16 +5,12 @@
 // keys checked); the visibility map and free space map for the new pages (staged); then the
 // switch (plan.ts) makes it all current. Any error before the switch discards what was staged:
 // the cluster is left exactly as it was. Returns plain data; the CLI renders it.
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
-import { RelationWriter } from "../../formats/storage/relwriter.js";
 import { maxHeapTupleSize, toastTupleThreshold } from "../../formats/heap/page-builder.js";
-import { fsmAvailToCat, fsmCategoriesForHeapBlocks } from "../../formats/storage/fsm.js";
-import { VISIBILITYMAP_ALL_FROZEN, VISIBILITYMAP_ALL_VISIBLE } from "../../formats/storage/vm.js";
-import { buildFsm, vmWithBitsSet } from "../../formats/storage/map-write.js";
 import { assertClusterStopped } from "../safety.js";
 import { assertCanWriteAs, clusterOwner } from "../file-owner.js";
 import { lockInput } from "../input-lock.js";
@@ -26,6 +22,8 @@ import { badRow, rowDatums } from "./row-datums.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
 import { applyPlan, discardPlan, writePlanFile, type LoadPlan } from "./plan.js";
+import { appendBase, appendSteps, indexSteps, stageMaps } from "./stage-steps.js";
+import { ToastLoader, type ToastFlavour, type ToastLoadReport } from "./toast-load.js";
 
 /** Errors about the input's content (exit 2). */
 const INPUT_CODES = new Set(["LOAD_BAD_INPUT", "LOAD_UNIQUE_VIOLATION"]);
@@ -44,6 +42,8 @@ export interface LoadOptions {
   inputName: string;
   /** parse, encode, check and build everything, then discard it */
   dryRun?: boolean;
+  /** how values moved out of line are stored: stock chunks (default) or Direct TOAST */
+  toast?: ToastFlavour;
   abort?: AbortSignal;
   /** progress: the phase, rows and input bytes so far (at most five times a second while reading) */
   progress?: (p: { phase: string; rows: number; bytes: number }) => void;
@@ -62,34 +62,11 @@ export interface LoadReport {
   heap: { pagesBefore: number; pagesAdded: number; bytesAdded: number; fillfactor: number };
   indexes: Omit<IndexLoadResult, "staged">[];
   maps: { vmPages: number; fsmPages: number };
+  toast: ToastLoadReport;
   switchSteps: number;
   /** seconds per phase */
-  phases: { rows: number; indexes: number; maps: number; switch: number };
+  phases: { rows: number; indexes: number; maps: number; toast: number; switch: number };
   seconds: number;
-}
-
-function segPath(base: string, segno: number): string {
-  return segno === 0 ? base : `${base}.${segno}`;
-}
-
-/** Every page of a fork (segments concatenated), or none when it does not exist. */
-function readForkPages(path: string, geometry: Cluster["geometry"]): Uint8Array[] {
-  if (!existsSync(path)) return [];
-  const fork = new RelationFork(path, geometry);
-  try {
-    const out: Uint8Array[] = [];
-    for (let b = 0; b < fork.nblocks; b++) out.push(fork.readBlock(b));
-    return out;
-  } finally {
-    fork.close();
-  }
-}
-
-/** Segment files of a fork that exist. */
-function forkFiles(path: string): string[] {
-  const out: string[] = [];
-  for (let s = 0; existsSync(segPath(path, s)); s++) out.push(segPath(path, s));
-  return out;
 }
 
 export async function loadTable(o: LoadOptions): Promise<LoadReport> {
@@ -108,18 +85,12 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     const bs = geometry.blockSize;
     const checksums = control.dataChecksumVersion !== 0;
     const heapPath = cat.path(target.rel);
-    const heap = new RelationFork(heapPath, geometry);
-    const tail = heap.partialTail;
-    if (tail) {
-      heap.close();
-      throw new FormatError("REL_PARTIAL_BLOCK", `${tail.file} ends in a partial block (${tail.bytes} bytes of block ${tail.block}); pgdisk appends only after whole blocks`, { file: tail.file, block: tail.block });
-    }
-    const pagesBefore = heap.nblocks;
-    const segSizes = heap.segments.map((s) => s.size);
+    const heapBase = appendBase(heapPath, geometry);
+    const pagesBefore = heapBase.pages;
     const loaders = target.indexes.map((ix) => new IndexLoader(cat, ix.rel, ix.info, target.desc.attrs, geometry));
     const threshold = toastTupleThreshold(bs);
     const maxTuple = maxHeapTupleSize(bs);
-    const toastable = target.desc.attrs.map((a) => !a.dropped && a.len === -1 && a.storage !== "p");
+    const toaster = new ToastLoader(cat, target, { flavour: o.toast ?? "plain", pgdata: o.pgdata, checksums, owner, nextOid: control.control.fields.checkPointCopy.nextOid, dryRun: o.dryRun, staged: plan.staged });
 
     // rows: parse, encode, form, place (staged), index tuples
     const stagePath = `${heapPath}.pgdisk-load`;
@@ -129,12 +100,13 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     let bytes = 0;
     const parser = new CopyParser(o.format, (row) => {
       const datums = rowDatums(target, row);
-      const size = appender.size(datums);
-      if (size > threshold && datums.some((d, i) => d !== null && toastable[i])) {
-        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${size} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`);
-      }
-      if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}`);
-      const tid = appender.add(datums, size);
+      let size = appender.size(datums);
+      // over TOAST_TUPLE_THRESHOLD the server compresses and moves values out of line (heap_prepare_insert)
+      const stored = size > threshold ? toaster.toastRow(datums, row.line) : { datums, size };
+      size = stored.size;
+      if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}${target.rel.toastRelid ? "" : ` (table ${target.name} has no TOAST relation)`}`);
+      const tid = appender.add(stored.datums, size);
+      // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
       for (const l of loaders) l.addRow(datums, tid, row.line);
       rows++;
     });
@@ -154,9 +126,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       parser.end();
     } catch (e) {
       appender.close();
+      toaster.close();
       throw e;
-    } finally {
-      heap.close();
     }
     const pagesAdded = appender.finish();
     const secRows = (performance.now() - tRows) / 1000;
@@ -172,10 +143,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
         const ipath = cat.path(target.indexes[i].rel);
         const r = l.build({ path: ipath, checksums, owner, heap: (b) => heapRead.readBlock(b), clog: cluster.clog, dryRun: o.dryRun });
         indexes.push(r);
-        for (const f of r.staged.files) plan.steps.push({ kind: "replace-file", target: f.final, temp: f.temp });
-        for (const f of r.staged.stale) plan.steps.push({ kind: "remove-file", target: f });
-        // a rebuilt index has no free space map (REINDEX starts a new file without one)
-        for (const f of forkFiles(cat.path(target.indexes[i].rel, "fsm"))) plan.steps.push({ kind: "remove-file", target: f });
+        plan.steps.push(...indexSteps(r.staged, cat.path(target.indexes[i].rel, "fsm")));
       }
     } finally {
       heapRead.close();
@@ -188,42 +156,18 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     let vmPages = 0;
     let fsmPages = 0;
     if (pagesAdded > 0) {
-      const vmPath = cat.path(target.rel, "vm");
-      const vm = vmWithBitsSet(readForkPages(vmPath, geometry), pagesBefore, pagesAfter, VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN, bs);
-      const fsmPath = cat.path(target.rel, "fsm");
-      const cats = new Uint8Array(pagesAfter);
-      const oldFsm = readForkPages(fsmPath, geometry);
-      if (oldFsm.length) cats.set(fsmCategoriesForHeapBlocks(oldFsm, pagesBefore));
-      appender.freeSpace.forEach((f, i) => (cats[pagesBefore + i] = fsmAvailToCat(f)));
-      const fsm = buildFsm(cats, bs);
-      vmPages = vm.length;
-      fsmPages = fsm.length;
-      if (!o.dryRun) {
-        for (const [path, pages] of [[vmPath, vm], [fsmPath, fsm]] as const) {
-          const w = new RelationWriter(path, { geometry, checksums, owner });
-          try {
-            for (const p of pages) w.append(p);
-            const st = w.stage();
-            for (const f of st.files) plan.steps.push({ kind: "replace-file", target: f.final, temp: f.temp });
-            for (const f of st.stale) plan.steps.push({ kind: "remove-file", target: f });
-          } catch (e) {
-            w.abort();
-            throw e;
-          }
-        }
-      }
+      ({ vmPages, fsmPages } = stageMaps((f) => cat.path(target.rel, f), pagesBefore, appender.freeSpace, { geometry, checksums, owner, dryRun: o.dryRun }, plan.steps));
       // the heap's new pages, appended segment by segment
-      const segBlocks = geometry.segmentBlocks;
-      for (let b = pagesBefore; b < pagesAfter; ) {
-        const seg = Math.floor(b / segBlocks);
-        const end = Math.min(pagesAfter, (seg + 1) * segBlocks);
-        const target = segPath(heapPath, seg);
-        const originalLength = segSizes[seg] ?? 0;
-        plan.steps.push({ kind: "append-file", target, originalLength, newFile: segSizes[seg] === undefined, source: stagePath, sourceOffset: (b - pagesBefore) * bs, length: (end - b) * bs });
-        b = end;
-      }
+      plan.steps.push(...appendSteps(heapPath, heapBase, pagesAfter, stagePath, geometry));
     }
     const secMaps = (performance.now() - tMaps) / 1000;
+
+    // the TOAST relation: new pages, maps, index; pg_control (nextOid, or the Direct TOAST fence)
+    const tToast = performance.now();
+    o.progress?.({ phase: "toast", rows, bytes });
+    const toast = toaster.finish();
+    plan.steps.push(...toast.steps);
+    const secToast = (performance.now() - tToast) / 1000;
 
     // the switch
     await safePoint(o.abort);
@@ -233,6 +177,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     else {
       // heap appends first, so that every index entry points at a tuple that exists
       plan.steps.sort((a, b) => Number(b.kind === "append-file") - Number(a.kind === "append-file"));
+      // pg_control first: nextOid past every new value OID, or the fence up before any Direct TOAST value lands
+      plan.steps.unshift(...toast.first);
       faultPoint("load-staged");
       writePlanFile(planFile, plan);
       switched = true;
@@ -253,8 +199,9 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       heap: { pagesBefore, pagesAdded, bytesAdded: pagesAdded * bs, fillfactor: target.fillfactor },
       indexes: indexes.map(({ staged: _staged, ...r }) => r),
       maps: { vmPages, fsmPages },
+      toast: toast.report,
       switchSteps: plan.steps.length,
-      phases: { rows: secRows, indexes: secIdx, maps: secMaps, switch: secSwitch },
+      phases: { rows: secRows, indexes: secIdx, maps: secMaps, toast: secToast, switch: secSwitch },
       seconds: (performance.now() - t0) / 1000,
     };
   } catch (e) {

@@ -28,7 +28,9 @@ export type PlanStep =
   /** rename `temp` over `target` */
   | { kind: "replace-file"; target: string; temp: string }
   /** remove `target` (a segment past a rebuilt file's end, an index's stale free space map) */
-  | { kind: "remove-file"; target: string };
+  | { kind: "remove-file"; target: string }
+  /** rename `source` to `target` (pg_control to pg_control.pgdisk: the Direct TOAST fence); done when `source` is gone */
+  | { kind: "rename-file"; target: string; source: string };
 
 export interface LoadPlan {
   schema: "pgdisk.load-plan/1";
@@ -75,6 +77,8 @@ export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) =
     if (s.kind === "append-file") appendFile(s, plan.owner, buf);
     else if (s.kind === "replace-file") {
       if (existsSync(s.temp)) renameSync(s.temp, s.target);
+    } else if (s.kind === "rename-file") {
+      if (existsSync(s.source)) renameSync(s.source, s.target);
     } else rmSync(s.target, { force: true });
   });
   for (const d of dirs) fsyncPath(d);
@@ -94,17 +98,22 @@ export function discardPlan(plan: LoadPlan): void {
   for (const f of plan.staged) rmSync(f, { force: true });
 }
 
-/** Record a plan (owned by the cluster's owner, fsynced) before its switch starts. */
-export function writePlanFile(path: string, plan: LoadPlan): void {
-  const fd = openSync(path, "w", plan.owner.fileMode);
+/** Write a small staged file (a new pg_control) durably, owned by the cluster's owner. */
+export function writeStagedFile(path: string, bytes: Uint8Array, owner: PlanOwner): void {
+  const fd = openSync(path, "w", owner.fileMode);
   try {
-    fchownSync(fd, plan.owner.uid, plan.owner.gid);
-    fchmodSync(fd, plan.owner.fileMode);
-    writeSync(fd, JSON.stringify(plan, null, 1) + "\n");
+    fchownSync(fd, owner.uid, owner.gid);
+    fchmodSync(fd, owner.fileMode);
+    for (let w = 0; w < bytes.length; ) w += writeSync(fd, bytes, w, bytes.length - w);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Record a plan (owned by the cluster's owner, fsynced) before its switch starts. */
+export function writePlanFile(path: string, plan: LoadPlan): void {
+  writeStagedFile(path, new TextEncoder().encode(JSON.stringify(plan, null, 1) + "\n"), plan.owner);
   fsyncPath(dirname(path));
 }
 
@@ -117,6 +126,12 @@ export function readPlanFile(path: string): LoadPlan {
 
 export function planSummary(plan: LoadPlan): string[] {
   return plan.steps.map((s) =>
-    s.kind === "append-file" ? `append ${s.length} bytes to ${s.target} (at ${s.originalLength})` : s.kind === "replace-file" ? `replace ${s.target}` : `remove ${s.target}`,
+    s.kind === "append-file"
+      ? `append ${s.length} bytes to ${s.target} (at ${s.originalLength})`
+      : s.kind === "replace-file"
+        ? `replace ${s.target}`
+        : s.kind === "rename-file"
+          ? `rename ${s.source} to ${s.target}`
+          : `remove ${s.target}`,
   );
 }
