@@ -1,6 +1,7 @@
 // Helpers for the `pgdisk load` tests: running the CLI, heap tuples of a table as the server
 // sees them (pageinspect), and the digest of a table's rows.
 import { spawnSync } from "node:child_process";
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
@@ -34,4 +35,10 @@ export function heapTuples(srv: PgServer, db: string, table: string): ServerTupl
 export function tableDigest(srv: PgServer, db: string, table: string, order: string): { rows: number; md5: string } {
   const [n, md5] = srv.rows(`select count(*), md5(coalesce(string_agg(x::text, E'\\n' order by ${order}), '')) from ${table} x`, db)[0]!;
   return { rows: Number(n), md5: md5! };
+}
+
+/** pg_amcheck --heapallindexed --parent-check finds nothing in a database (installing amcheck first when asked). */
+export function assertAmcheckClean(srv: PgServer, db: string, install = false): void {
+  const r = srv.toolResult("pg_amcheck", [...srv.connArgs(db), "--heapallindexed", "--parent-check", ...(install ? ["--install-missing"] : [])]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
 }
