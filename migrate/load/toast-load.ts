@@ -75,8 +75,13 @@ export interface ToastLoadReport {
 /** Chunks of a frozen load: visible to every snapshot, no pg_xact lookup. */
 const FROZEN_CHUNK: ChunkVisibility = { xmin: FROZEN_TRANSACTION_ID, xmax: 0, field3: 0, xactBits: HEAP_XMIN_FROZEN | HEAP_XMAX_INVALID, keysUpdated: 0 };
 
-const u32 = (v: number): Uint8Array => new Uint8Array(new Uint32Array([v >>> 0]).buffer);
-const i32 = (v: number): Uint8Array => new Uint8Array(new Int32Array([v]).buffer);
+/** The stored datums of chunk_id (oid) and chunk_seq (int4): 4 bytes, little-endian. */
+function int4Datum(v: number, signed: boolean): Uint8Array {
+  const d = new Uint8Array(4);
+  if (signed) new DataView(d.buffer).setInt32(0, v, true);
+  else new DataView(d.buffer).setUint32(0, v >>> 0, true);
+  return d;
+}
 
 /** default_toast_compression as postgresql.conf then postgresql.auto.conf set it (the last setting wins; include files are not followed). */
 export function clusterDefaultCompression(pgdata: string): CompressionMethod {
@@ -147,15 +152,16 @@ export class ToastLoader {
   private readonly toast: RelationInfo | null;
   private readonly mc: number;
   private readonly target: number;
-  private readonly methods: CompressionMethod[];
+  /** per attribute, read from pg_attribute at the first row over the threshold */
+  private methods: CompressionMethod[] | null = null;
   private readonly defaultMethod: CompressionMethod;
-  private readonly base: { pages: number; segSizes: number[] } | null = null;
-  private readonly stager: PageStager | null = null;
-  private readonly writer: ToastHeapWriter | null = null;
+  private base: { pages: number; segSizes: number[] } | null = null;
+  private stager: PageStager | null = null;
+  private writer: ToastHeapWriter | null = null;
   private readonly freeSpace: number[] = [];
-  private readonly oids: ValueOids | null = null;
+  private oids: ValueOids | null = null;
   private readonly index: IndexLoader | null = null;
-  private readonly stagePath: string | null = null;
+  private stagePath: string | null = null;
   private line = 0;
   private readonly values = { inlineCompressed: 0, externalPlain: 0, direct: { single: 0, flat: 0, tree: 0 } as Record<DirectTier, number>, externalCompressed: 0 };
   private chunks = 0;
@@ -163,7 +169,7 @@ export class ToastLoader {
 
   constructor(
     private readonly cat: DatabaseCatalog,
-    t: LoadTarget,
+    private readonly t: LoadTarget,
     private readonly o: ToastLoadOptions,
   ) {
     const geometry = cat.cluster.geometry;
@@ -176,38 +182,53 @@ export class ToastLoader {
       throw new FormatError("BAD_RELOPTION", `table ${t.name}: ${(e as Error).message}`);
     }
     this.defaultMethod = clusterDefaultCompression(o.pgdata);
-    this.methods = attributeMethods(cat, t.rel, t.desc.attrs.length, this.defaultMethod);
     const toast = t.rel.toastRelid ? cat.classes.get(t.rel.toastRelid) : undefined;
     this.toast = toast && toast.filenode !== 0 ? toast : null;
     if (!this.toast) return;
-    const toastPath = cat.path(this.toast);
-    this.base = appendBase(toastPath, geometry);
-    this.stagePath = `${toastPath}.pgdisk-load`;
-    o.staged.push(this.stagePath);
-    this.stager = new PageStager(this.stagePath, { blockSize: bs, firstBlock: this.base.pages, checksums: o.checksums, owner: o.owner, dryRun: o.dryRun });
-    this.writer = new ToastHeapWriter(
-      bs,
-      (page) => {
-        this.freeSpace.push(pageFreeSpace(pageView(page)));
-        this.stager!.put(page);
-      },
-      this.base.pages,
-      PD_ALL_VISIBLE,
-    );
     if (o.flavour === "plain") {
       const ixInfo = cat.toastIndexOf(this.toast.oid);
       const ixRel = ixInfo ? cat.classes.get(ixInfo.indexOid) : undefined;
       if (!ixInfo || !ixRel || ixRel.filenode === 0) throw new FormatError("TOAST_INDEX_MISSING", `TOAST relation ${this.qualified} of ${t.name} has no index to rebuild`, {});
       this.index = new IndexLoader(cat, ixRel, ixInfo, cat.descriptor(this.toast.oid).attrs, geometry);
-      // every chunk_id the TOAST relation holds (live, dead or aborted: its index may hold them all)
-      const fork = new RelationFork(toastPath, geometry);
+    }
+  }
+
+  /** The TOAST relation's new pages, started when the first value goes out of line (a relation ending in a partial block is refused then). */
+  private pageWriter(): ToastHeapWriter {
+    if (!this.writer) {
+      const geometry = this.cat.cluster.geometry;
+      const toastPath = this.cat.path(this.toast!);
+      const base = appendBase(toastPath, geometry);
+      this.stagePath = `${toastPath}.pgdisk-load`;
+      this.o.staged.push(this.stagePath);
+      const stager = new PageStager(this.stagePath, { blockSize: geometry.blockSize, firstBlock: base.pages, checksums: this.o.checksums, owner: this.o.owner, dryRun: this.o.dryRun });
+      this.base = base;
+      this.stager = stager;
+      this.writer = new ToastHeapWriter(
+        geometry.blockSize,
+        (page) => {
+          this.freeSpace.push(pageFreeSpace(pageView(page)));
+          stager.put(page);
+        },
+        base.pages,
+        PD_ALL_VISIBLE,
+      );
+    }
+    return this.writer;
+  }
+
+  /** The value OID allocator, made when the first value goes out of line (one scan of the TOAST relation: every chunk_id it holds, live, dead or aborted, as its index may hold them all). */
+  private valueOids(): ValueOids {
+    if (!this.oids) {
+      const fork = new RelationFork(this.cat.path(this.toast!), this.cat.cluster.geometry);
       try {
         const map = PlainChunkMap.build(fork);
-        this.oids = new ValueOids(o.nextOid, new Set([...map.valueIds(), ...map.stats.otherIds]));
+        this.oids = new ValueOids(this.o.nextOid, new Set([...map.valueIds(), ...map.stats.otherIds]));
       } finally {
         fork.close();
       }
     }
+    return this.oids;
   }
 
   private get qualified(): string {
@@ -222,7 +243,7 @@ export class ToastLoader {
       desc: this.desc,
       target: this.target,
       blockSize: this.cat.cluster.geometry.blockSize,
-      methods: this.methods,
+      methods: (this.methods ??= attributeMethods(this.cat, this.t.rel, this.desc.attrs.length, this.defaultMethod)),
       toastRelid: this.toast?.oid ?? 0,
       externalize: (v) => this.externalize(v),
     });
@@ -236,7 +257,7 @@ export class ToastLoader {
   }
 
   private externalize(v: ExternalValue): Uint8Array {
-    const w = this.writer!;
+    const w = this.pageWriter();
     if (v.compressed) this.values.externalCompressed++;
     if (this.o.flavour === "direct") {
       const r = writeDirectValue(w, v.stored.length, this.slices(v.stored), FROZEN_CHUNK, this.mc);
@@ -244,10 +265,10 @@ export class ToastLoader {
       this.chunks += r.chunks;
       return encodeDirectPointer(v.pointer, r.root);
     }
-    const oid = this.oids!.alloc();
-    const id = u32(oid);
+    const oid = this.valueOids().alloc();
+    const id = int4Datum(oid, false);
     const line = this.line;
-    this.chunks += writePlainValue(w, oid, v.stored.length, this.slices(v.stored), FROZEN_CHUNK, this.mc, (seq, tid) => this.index!.addRow([id, i32(seq), null], tid, line));
+    this.chunks += writePlainValue(w, oid, v.stored.length, this.slices(v.stored), FROZEN_CHUNK, this.mc, (seq, tid) => this.index!.addRow([id, int4Datum(seq, true), null], tid, line));
     this.values.externalPlain++;
     return encodePlainPointer(v.pointer, oid);
   }
