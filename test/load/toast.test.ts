@@ -6,10 +6,11 @@
 // (pg_control's nextOid is set below them first) and pg_control's nextOid must move past them;
 // pg_amcheck --heapallindexed --parent-check finds nothing and later DML works. The direct load
 // passes pgdisk verify, is fenced, and `pgdisk migrate toast --to plain` brings it back to what
-// the twin holds.
+// the twin holds. Killed after the switch's first step, pg_control has already changed and the
+// recorded plan completes the load.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
@@ -22,9 +23,12 @@ import { readToastPointer } from "../../formats/varlena/toast-pointer.js";
 import { readTcinfo } from "../../formats/compression/index.js";
 import { comparePages, copyRoot, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
 import { assertAmcheckClean, pgdiskLoad, tableDigest } from "./helpers.js";
-import { checkDirectInvariants, pgdisk, pgdiskMigrate, pointersOf, storedTuples } from "../toast/cluster-helpers.js";
+import { checkDirectInvariants, pgdisk, pgdiskMigrate, pointersOf, ROOT, storedTuples } from "../toast/cluster-helpers.js";
 import type { LoadReport } from "../../migrate/load/engine.js";
 import { fileDigests } from "../migrate/helpers.js";
+import { spawnSync } from "node:child_process";
+import { applyPlan, readPlanFile } from "../../migrate/load/plan.js";
+import { LOAD_PLAN_FILE } from "../../migrate/load/engine.js";
 
 const DB = "app";
 const EXISTING = 30;
@@ -394,5 +398,52 @@ test("a bad row after TOASTed ones: exit 2, every file of the cluster as it was 
     }
   } finally {
     removeRoot(copy);
+  }
+});
+
+test("killed right after the switch's first step: pg_control already changed (nextOid, or the fence), the recorded plan completes the load", () => {
+  const file = join(dir, "kill.tsv");
+  writeForPg(file, [1, 2, 3].map((i) => `${7000 + i}\t${"k".repeat(100)}\t${"x".repeat(4000 * i)}\t\\N\t\\N\t\\N\tkill`).join("\n") + "\n");
+  for (const flavour of ["plain", "direct"]) {
+    const copy = copyRoot(srv.root, `toast-kill-${flavour}`);
+    try {
+      const pgdata = join(copy, "data");
+      const cat = new Cluster(pgdata).database(DB);
+      const toastPath = cat.path(cat.classes.get(cat.findRelation("docs").toastRelid)!);
+      const toastSize = statSync(toastPath).size;
+      const nextOid = readControlFile(pgdata).control.fields.checkPointCopy.nextOid;
+      const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", "--pgdata", pgdata, "-d", DB, "-t", "docs", "--toast", flavour, "-q", file], { cwd: ROOT, encoding: "utf8", env: { ...process.env, PGDISK_FAULT_AT: "load-switching" } });
+      assert.equal(r.signal, "SIGKILL", r.stderr);
+      const plan = readPlanFile(join(pgdata, LOAD_PLAN_FILE));
+      assert.equal(statSync(toastPath).size, toastSize, `${flavour}: no TOAST page appended yet`);
+      if (flavour === "plain") {
+        assert.equal(plan.steps[0]!.kind, "replace-file");
+        assert.equal(readControlFile(pgdata).control.fields.checkPointCopy.nextOid, nextOid + 3, "nextOid moved first");
+      } else {
+        assert.equal(plan.steps[0]!.kind, "rename-file");
+        assert.ok(!existsSync(join(pgdata, "global", "pg_control")) && existsSync(join(pgdata, "global", "pg_control.pgdisk")), "the fence is up first");
+      }
+      applyPlan(plan);
+      applyPlan(plan);
+      rmSync(join(pgdata, LOAD_PLAN_FILE));
+      rmSync(join(pgdata, "postmaster.pid"));
+      assert.deepEqual([...fileDigests(pgdata).keys()].filter((p) => /\.pgdisk-/.test(p)), []);
+      const after = new Cluster(pgdata).database(DB);
+      if (flavour === "direct") {
+        const c = checkDirectInvariants(after, after.findRelation("docs"));
+        assert.deepEqual([c.findings, c.valuesWalked], [[], 3]);
+        continue;
+      }
+      const s = PgServer.attach(copy);
+      s.start();
+      try {
+        assert.deepEqual(s.rows("select id, length(x), length(e) from docs where s = 'kill' order by id", DB), [1, 2, 3].map((i) => [String(7000 + i), "100", String(4000 * i)]));
+        assertAmcheckClean(s, DB, true);
+      } finally {
+        s.stop();
+      }
+    } finally {
+      removeRoot(copy);
+    }
   }
 });
