@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot } from "../../test/nbtree/build-helpers.js";
 import { Rng } from "../../samples/prng.js";
+import { sqlSeconds } from "../common.js";
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const DB = "bench";
@@ -20,10 +21,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const TABLE = "create table n (id int8 primary key, k int4, label text); create index n_k on n (k);";
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
 
-function timed(srv: PgServer, sql: string): number {
-  const out = srv.sql(`\\timing on\n${sql}`, DB);
-  return [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
-}
+const timed = (srv: PgServer, sql: string): number => sqlSeconds(srv, sql, DB);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pgdisk-bench-load-"));

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot } from "../../test/nbtree/build-helpers.js";
 import { Rng } from "../../samples/prng.js";
+import { sqlSeconds } from "../common.js";
 
 const ROWS = Number(process.argv[2] ?? 20_000);
 const DB = "bench";
@@ -22,10 +23,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const TABLE = "create table d (id int8 primary key, doc text);";
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
 
-function timed(srv: PgServer, sql: string): number {
-  const out = srv.sql(`\\timing on\n${sql}`, DB);
-  return [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
-}
+const timed = (srv: PgServer, sql: string): number => sqlSeconds(srv, sql, DB);
 
 function pgdiskLoad(root: string, file: string, flavour: string): { seconds: number; report: { seconds: number; phases: Record<string, number>; toast: { chunks: number; pages: { added: number } } } } {
   const t0 = performance.now();
