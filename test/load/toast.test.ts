@@ -18,12 +18,9 @@ import { Rng } from "../../samples/prng.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { readControlFile } from "../../formats/catalog/control.js";
 import { decodeControlFile, encodeControlFile } from "../../formats/storage/control-file.js";
-import { deformHeapTuple } from "../../formats/heap/deform.js";
-import { readToastPointer } from "../../formats/varlena/toast-pointer.js";
-import { readTcinfo } from "../../formats/compression/index.js";
 import { comparePages, copyRoot, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
-import { assertAmcheckClean, pgdiskLoad, tableDigest } from "./helpers.js";
-import { checkDirectInvariants, pgdisk, pgdiskMigrate, pointersOf, ROOT, storedTuples } from "../toast/cluster-helpers.js";
+import { assertAmcheckClean, pgdiskLoad, storedValues, tableDigest } from "./helpers.js";
+import { checkDirectInvariants, pgdisk, pgdiskMigrate, pointersOf, ROOT } from "../toast/cluster-helpers.js";
 import type { LoadReport } from "../../migrate/load/engine.js";
 import { fileDigests } from "../migrate/helpers.js";
 import { spawnSync } from "node:child_process";
@@ -120,34 +117,6 @@ function lzRows(): string {
   return lines.join("\n") + "\n";
 }
 
-/** Every stored value of a table's tuples, by row id, as comparable strings: value OIDs and direct TIDs left out. */
-function storedValues(pgdata: string, table: string, o: { lz4Sizes?: boolean } = {}): Map<number, string[]> {
-  const cat = new Cluster(pgdata).database(DB);
-  const rel = cat.findRelation(table);
-  const desc = cat.descriptor(rel.oid);
-  const out = new Map<number, string[]>();
-  for (const { tuple: t } of storedTuples(cat, rel)) {
-    const attrs = deformHeapTuple(t, desc).attrs;
-    const vals = attrs.map((s) => {
-      if (s.isnull) return "null";
-      const d = t.subarray(s.off, s.off + s.len);
-      if (!s.varlena) return Buffer.from(d).toString("hex");
-      if (s.varlena.kind === "1b_e") {
-        const p = readToastPointer(t, s.off);
-        const method = p.va_extinfo >>> 30;
-        return `external ${p.va_rawsize} ${o.lz4Sizes === false && method === 1 ? "lz4" : p.va_extinfo}`;
-      }
-      if (s.varlena.kind === "4b_c") {
-        const m = readTcinfo(d.subarray(4)).method;
-        return m === 1 && o.lz4Sizes === false ? "compressed lz4" : `compressed ${Buffer.from(d).toString("hex")}`;
-      }
-      return `${s.varlena.kind} ${Buffer.from(d).toString("hex")}`;
-    });
-    out.set(new DataView(t.buffer).getInt32(attrs[0]!.off, true), vals);
-  }
-  return out;
-}
-
 /** How many TOAST pointers of a table's tuples have each tag: 18 (stock) or 19 (direct). */
 function pointerTags(pgdata: string, table: string): Map<number, number> {
   const cat = new Cluster(pgdata).database(DB);
@@ -238,14 +207,14 @@ test("both loads exit 0; the report counts values by tier, and --dry-run reports
 test("every value gets the decision COPY FROM made in the twin, with the same stored bytes", () => {
   const twin = join(twinRoot, "data");
   for (const t of ["docs", "tt"]) {
-    const theirs = storedValues(twin, t);
+    const theirs = storedValues(DB, twin, t);
     assert.ok(theirs.size > 40);
-    assert.deepEqual(storedValues(join(plainRoot, "data"), t), theirs, `plain ${t}`);
-    assert.deepEqual(storedValues(join(directRoot, "data"), t), theirs, `direct ${t}`);
+    assert.deepEqual(storedValues(DB, join(plainRoot, "data"), t), theirs, `plain ${t}`);
+    assert.deepEqual(storedValues(DB, join(directRoot, "data"), t), theirs, `direct ${t}`);
   }
   // lz4 (Debian's server has it): pgdisk's lz4 blocks are valid but not liblz4's bytes, so the decisions and methods are compared
-  const lz = storedValues(twin, "lz", { lz4Sizes: false });
-  assert.deepEqual(storedValues(join(plainRoot, "data"), "lz", { lz4Sizes: false }), lz);
+  const lz = storedValues(DB, twin, "lz", { lz4Sizes: false });
+  assert.deepEqual(storedValues(DB, join(plainRoot, "data"), "lz", { lz4Sizes: false }), lz);
   assert.ok([...lz.values()].some((v) => v[1] === "compressed lz4") && [...lz.values()].some((v) => v[1]!.startsWith("external") && v[1]!.endsWith("lz4")));
   assert.deepEqual(pointerTags(join(plainRoot, "data"), "docs").get(19), undefined);
   assert.equal(pointerTags(join(directRoot, "data"), "docs").get(18), pointerTags(twin, "docs").get(18)! - report("plain docs").toast.values.externalPlain);
@@ -341,7 +310,7 @@ test("the direct load: fenced, verify clean, and back to plain it holds the twin
   const m = pgdiskMigrate(["toast", "--pgdata", pgdata, "--out", join(backRoot, "data"), "-d", DB, "--all", "--to", "plain", "--json", "-q"]);
   assert.equal(m.status, 0, m.stderr);
   assert.ok(existsSync(join(backRoot, "data", "global", "pg_control")));
-  for (const t of ["docs", "tt"]) assert.deepEqual(storedValues(join(backRoot, "data"), t), storedValues(join(twinRoot, "data"), t), t);
+  for (const t of ["docs", "tt"]) assert.deepEqual(storedValues(DB, join(backRoot, "data"), t), storedValues(DB, join(twinRoot, "data"), t), t);
   const back = PgServer.attach(backRoot);
   const twin = PgServer.attach(twinRoot);
   back.start();
