@@ -29,3 +29,9 @@ export function argValue(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : dflt;
 }
+
+/** Seconds a server spends on `sql` (psql's \timing of each statement, summed). */
+export function sqlSeconds(srv: { sql(sql: string, db?: string): string }, sql: string, db: string): number {
+  const out = srv.sql(`\\timing on\n${sql}`, db);
+  return [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
+}

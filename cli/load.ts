@@ -20,6 +20,7 @@ interface LoadCliOptions {
   null?: string;
   quote?: string;
   escape?: string;
+  toast: "plain" | "direct";
   dryRun?: boolean;
   json?: boolean;
   quiet?: boolean;
@@ -41,6 +42,7 @@ export function makeLoadCommand(): Command {
     .option("--null <s>", "the string that means NULL (default \\N in text, empty unquoted in CSV)")
     .option("--quote <c>", "CSV quote character (default \")")
     .option("--escape <c>", "CSV escape character (default the quote)")
+    .addOption(new Option("--toast <flavour>", "values the server would move out of line: stock TOAST chunks under new value OIDs, or Direct TOAST values (the cluster is then fenced: pg_control.pgdisk)").choices(["plain", "direct"]).default("plain"))
     .option("--dry-run", "parse, encode, check and build everything, write nothing")
     .option("--json", "print the report as JSON")
     .option("-q, --quiet", "no progress on stderr")
@@ -54,8 +56,13 @@ checksums when the cluster has them. Every btree index of the table is rebuilt o
 REINDEX lays it out. Columns not given get their constant default or NULL. Refused (exit 1),
 naming the object: CHECK constraints, triggers and foreign keys, rules, row-level security,
 generated and identity columns not given, non-constant defaults, partitioned tables and
-partitions, non-btree, expression and partial indexes, types pgdisk cannot encode, rows the
-server would TOAST. Bad input (a malformed line, a value a type refuses, a NULL in a NOT NULL
+partitions, non-btree indexes and expressions pgdisk cannot evaluate, types pgdisk cannot
+encode. A row over TOAST_TUPLE_THRESHOLD gets the server's TOAST decisions (attstorage,
+attcompression or default_toast_compression, toast_tuple_target): values compressed inline or
+moved to the TOAST relation, as stock chunks (--toast plain: value OIDs from pg_control's
+nextOid, which is advanced, and the TOAST index rebuilt) or as Direct TOAST values (--toast
+direct: no OIDs, no index entries; pg_control is renamed to pg_control.pgdisk so that no stock
+server starts on the cluster; \`pgdisk migrate --toast plain\` converts back). Bad input (a malformed line, a value a type refuses, a NULL in a NOT NULL
 column, a wrong column count) and unique violations: exit 2 with the input line, column and
 value, nothing changed. New files are staged beside the table (*.pgdisk-load) and switched in at
 the end through the journal (PGDATA/pgdisk_journal), with global/pg_control renamed
@@ -104,6 +111,7 @@ Examples:
           input,
           inputName: file ?? "-",
           dryRun: o.dryRun,
+          toast: o.toast,
           abort,
           progress,
           // the row count from which the index builds run in parallel threads (tests set it low)

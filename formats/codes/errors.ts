@@ -79,7 +79,6 @@ const ERROR_ROWS = [
     ["BROWSE_SEARCH_UNSUPPORTED", "key search works on btree indexes only"],
     ["INTERRUPTED", "SIGINT or SIGTERM stopped a writer at a safe point (exit 128 + the signal)"],
     ["LOAD_UNSUPPORTED", "the load target, one of its indexes or a column needs what an offline writer cannot do (named in the message)"],
-    ["LOAD_NEEDS_TOAST", "a loaded row would be TOASTed by the server, which pgdisk load does not do yet"],
     ["BLOCK_SIZE_UNSUPPORTED", "a writer supports 8192-byte blocks only"],
     ["OUTPUT_NO_SPACE", "the output's filesystem lacks the free space the conversion needs"],
     ["LINK_CROSS_DEVICE", "--copy-mode link needs the output on the input's filesystem"],

@@ -2,7 +2,8 @@
 // semantics (formats/heap/page-builder.ts) and handed whole to a sink (RelationWriter batches
 // them into large sequential writes). A tuple's TID is known when it is placed, which is what
 // lets a Direct TOAST parent list its children: children are always placed first.
-// New pages get pd_flags 0 and pd_prune_xid = the oldest normal t_xmax on the page, or 0.
+// New pages get pd_flags 0 (or the flags given: a loader's frozen chunks are PD_ALL_VISIBLE) and
+// pd_prune_xid = the oldest normal t_xmax on the page, or 0.
 import { HeapPageBuilder } from "../heap/page-builder.js";
 import { HEAP_XMAX_IS_MULTI } from "../heap/tuple-header.js";
 import type { Tid } from "../page/item-pointer.js";
@@ -22,8 +23,11 @@ export class ToastHeapWriter {
     /** receives every finished page (copy it if kept) */
     private readonly sink: (page: Uint8Array) => void,
     firstBlock = 0,
+    /** pd_flags of every page */
+    private readonly pageFlags = 0,
   ) {
     this.b = new HeapPageBuilder(blockSize);
+    this.b.setFlags(pageFlags);
     this.block = firstBlock;
   }
 
@@ -49,6 +53,7 @@ export class ToastHeapWriter {
     this.sink(this.b.page);
     this.block++;
     this.b.reset();
+    this.b.setFlags(this.pageFlags);
     this.pruneXid = 0;
   }
 

@@ -7,16 +7,12 @@
 // switch discards what was staged: the cluster is left exactly as it was. A cluster whose load
 // was interrupted gets it finished first, from the staged files. Returns plain data; the CLI
 // renders it.
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
-import { RelationWriter } from "../../formats/storage/relwriter.js";
 import { maxHeapTupleSize, toastTupleThreshold } from "../../formats/heap/page-builder.js";
-import { fsmAvailToCat, fsmCategoriesForHeapBlocks } from "../../formats/storage/fsm.js";
-import { VISIBILITYMAP_ALL_FROZEN, VISIBILITYMAP_ALL_VISIBLE } from "../../formats/storage/vm.js";
-import { buildFsm, vmWithBitsSet } from "../../formats/storage/map-write.js";
 import { assertClusterStopped } from "../safety.js";
 import { assertCanWriteAs, clusterOwner } from "../file-owner.js";
 import { lockInput } from "../input-lock.js";
@@ -28,10 +24,12 @@ import { badRow, rowDatums } from "./row-datums.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
 import { IndexThreads, PARALLEL_MIN_ENTRIES } from "./index-threads.js";
-import { LOAD_PLAN_SCHEMA, removeStaged, STAGE_SUFFIX, type LoadPlan, type SwitchStep } from "./plan.js";
+import { LOAD_PLAN_SCHEMA, relativeStep, removeStaged, STAGE_SUFFIX, type LoadPlan, type SwitchStep } from "./plan.js";
 import { resumeLoad, switchLoad } from "./switch.js";
 import { Journal, JOURNAL_FILE, journalHint } from "../journal.js";
 import type { ControlNameAction } from "../control-name.js";
+import { appendBase, appendSteps, forkFiles, stageMaps } from "./stage-steps.js";
+import { ToastLoader, type ToastFlavour, type ToastLoadReport } from "./toast-load.js";
 
 /** Errors about the input's content (exit 2). */
 const INPUT_CODES = new Set(["LOAD_BAD_INPUT", "LOAD_UNIQUE_VIOLATION"]);
@@ -49,6 +47,8 @@ export interface LoadOptions {
   inputName: string;
   /** parse, encode, check and build everything, then discard it */
   dryRun?: boolean;
+  /** how values moved out of line are stored: stock chunks (default) or Direct TOAST */
+  toast?: ToastFlavour;
   abort?: AbortSignal;
   /** build the indexes in parallel threads from this many rows on (default PARALLEL_MIN_ENTRIES) */
   parallelMinEntries?: number;
@@ -69,38 +69,15 @@ export interface LoadReport {
   heap: { pagesBefore: number; pagesAdded: number; bytesAdded: number; fillfactor: number };
   indexes: Omit<IndexLoadResult, "staged">[];
   maps: { vmPages: number; fsmPages: number };
+  toast: ToastLoadReport;
   switchSteps: number;
   /** the switch's journal: its records, whether this run resumed an interrupted load (whose report this is) */
   journal: { records: number; resumed: boolean } | null;
   /** what the switch did with pg_control's name (null: a dry run) */
   control: ControlNameAction | null;
   /** seconds per phase */
-  phases: { rows: number; indexes: number; maps: number; switch: number };
+  phases: { rows: number; indexes: number; maps: number; toast: number; switch: number };
   seconds: number;
-}
-
-function segPath(base: string, segno: number): string {
-  return segno === 0 ? base : `${base}.${segno}`;
-}
-
-/** Every page of a fork (segments concatenated), or none when it does not exist. */
-function readForkPages(path: string, geometry: Cluster["geometry"]): Uint8Array[] {
-  if (!existsSync(path)) return [];
-  const fork = new RelationFork(path, geometry);
-  try {
-    const out: Uint8Array[] = [];
-    for (let b = 0; b < fork.nblocks; b++) out.push(fork.readBlock(b));
-    return out;
-  } finally {
-    fork.close();
-  }
-}
-
-/** Segment files of a fork that exist. */
-function forkFiles(path: string): string[] {
-  const out: string[] = [];
-  for (let s = 0; existsSync(segPath(path, s)); s++) out.push(segPath(path, s));
-  return out;
 }
 
 export async function loadTable(o: LoadOptions): Promise<LoadReport> {
@@ -124,6 +101,13 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     }
     for (const f of st.stale) steps.push({ kind: "remove", target: rel(f) });
   };
+  /** steps a stage built with absolute paths (stage-steps.ts, the TOAST stage), made relative; their staged files recorded */
+  const addSteps = (xs: SwitchStep[], front = false): void => {
+    const r = xs.map((s) => relativeStep(s, rel));
+    for (const s of r) if (s.kind === "link") staged.push(s.staged);
+    if (front) steps.unshift(...r);
+    else steps.push(...r);
+  };
   try {
     if (Journal.exists(pgdata)) {
       // an interrupted load: finished from its staged files (the input is not read again)
@@ -139,17 +123,12 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     const bs = geometry.blockSize;
     const checksums = control.dataChecksumVersion !== 0;
     const heapPath = cat.path(target.rel);
-    const heap = new RelationFork(heapPath, geometry);
-    const tail = heap.partialTail;
-    if (tail) {
-      heap.close();
-      throw new FormatError("REL_PARTIAL_BLOCK", `${tail.file} ends in a partial block (${tail.bytes} bytes of block ${tail.block}); pgdisk appends only after whole blocks`, { file: tail.file, block: tail.block });
-    }
-    const pagesBefore = heap.nblocks;
+    const heapBase = appendBase(heapPath, geometry);
+    const pagesBefore = heapBase.pages;
     const loaders = target.indexes.map((ix) => new IndexLoader(cat, ix.rel, ix.info, target.desc.attrs, geometry));
     const threshold = toastTupleThreshold(bs);
     const maxTuple = maxHeapTupleSize(bs);
-    const toastable = target.desc.attrs.map((a) => !a.dropped && a.len === -1 && a.storage !== "p");
+    const toaster = new ToastLoader(cat, target, { flavour: o.toast ?? "plain", pgdata, checksums, owner, nextOid: control.control.fields.checkPointCopy.nextOid, dryRun: o.dryRun, stage: (f) => staged.push(rel(f)) });
 
     // rows: parse, encode, form, place (staged), index tuples
     const stagePath = heapPath + STAGE_SUFFIX;
@@ -159,12 +138,13 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     let bytes = 0;
     const parser = new CopyParser(o.format, (row) => {
       const datums = rowDatums(target, row);
-      const size = appender.size(datums);
-      if (size > threshold && datums.some((d, i) => d !== null && toastable[i])) {
-        throw new FormatError("LOAD_NEEDS_TOAST", `the row at input line ${row.line} forms a tuple of ${size} bytes, over TOAST_TUPLE_THRESHOLD (${threshold}): the server would compress or move values out of line, which pgdisk load does not do yet`);
-      }
-      if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}`);
-      const tid = appender.add(datums, size);
+      let size = appender.size(datums);
+      // over TOAST_TUPLE_THRESHOLD the server compresses and moves values out of line (heap_prepare_insert)
+      const stored = size > threshold ? toaster.toastRow(datums, row.line) : { datums, size };
+      size = stored.size;
+      if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}${target.rel.toastRelid ? "" : ` (table ${target.name} has no TOAST relation)`}`);
+      const tid = appender.add(stored.datums, size);
+      // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
       for (const l of loaders) l.addRow(datums, tid, row.line);
       // enough rows for parallel index builds: the workers start now, while the rows are read
       if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length);
@@ -185,9 +165,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       parser.end();
     } catch (e) {
       appender.close();
+      toaster.close();
       throw e;
-    } finally {
-      heap.close();
     }
     const pagesAdded = appender.finish();
     faultPoint("load-heap-staged");
@@ -241,40 +220,20 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     let vmPages = 0;
     let fsmPages = 0;
     if (pagesAdded > 0) {
-      const vmPath = cat.path(target.rel, "vm");
-      const vm = vmWithBitsSet(readForkPages(vmPath, geometry), pagesBefore, pagesAfter, VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN, bs);
-      const fsmPath = cat.path(target.rel, "fsm");
-      const cats = new Uint8Array(pagesAfter);
-      const oldFsm = readForkPages(fsmPath, geometry);
-      if (oldFsm.length) cats.set(fsmCategoriesForHeapBlocks(oldFsm, pagesBefore));
-      appender.freeSpace.forEach((f, i) => (cats[pagesBefore + i] = fsmAvailToCat(f)));
-      const fsm = buildFsm(cats, bs);
-      vmPages = vm.length;
-      fsmPages = fsm.length;
-      if (!o.dryRun) {
-        for (const [path, pages] of [[vmPath, vm], [fsmPath, fsm]] as const) {
-          const w = new RelationWriter(path, { geometry, checksums, owner, tempSuffix: STAGE_SUFFIX });
-          try {
-            for (const p of pages) w.append(p);
-            stageFork(w.stage());
-          } catch (e) {
-            w.abort();
-            throw e;
-          }
-        }
-      }
+      const mapSteps: SwitchStep[] = [];
+      ({ vmPages, fsmPages } = stageMaps((f) => cat.path(target.rel, f), pagesBefore, appender.freeSpace, { geometry, checksums, owner, dryRun: o.dryRun }, mapSteps));
+      addSteps(mapSteps);
       // the heap's new pages, appended segment by segment (first: every index entry then points at a tuple that exists)
-      const segBlocks = geometry.segmentBlocks;
-      const appends: SwitchStep[] = [];
-      for (let b = pagesBefore; b < pagesAfter; ) {
-        const seg = Math.floor(b / segBlocks);
-        const end = Math.min(pagesAfter, (seg + 1) * segBlocks);
-        appends.push({ kind: "append", target: rel(segPath(heapPath, seg)), source: rel(stagePath), sourceOffset: (b - pagesBefore) * bs, length: (end - b) * bs });
-        b = end;
-      }
-      steps.unshift(...appends);
+      addSteps(appendSteps(heapPath, heapBase, pagesAfter, stagePath, geometry), true);
     }
     const secMaps = (performance.now() - tMaps) / 1000;
+
+    // the TOAST relation: new pages, maps, index; pg_control's nextOid; the Direct TOAST fence
+    const tToast = performance.now();
+    o.progress?.({ phase: "toast", rows, bytes });
+    const toast = toaster.finish();
+    addSteps(toast.steps);
+    const secToast = (performance.now() - tToast) / 1000;
 
     await safePoint(o.abort);
     const report: LoadReport = {
@@ -290,10 +249,11 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       heap: { pagesBefore, pagesAdded, bytesAdded: pagesAdded * bs, fillfactor: target.fillfactor },
       indexes: indexes.map(({ staged: _staged, ...r }) => r),
       maps: { vmPages, fsmPages },
+      toast: toast.report,
       switchSteps: steps.length,
       journal: null,
       control: null,
-      phases: { rows: secRows, indexes: secIdx, maps: secMaps, switch: 0 },
+      phases: { rows: secRows, indexes: secIdx, maps: secMaps, toast: secToast, switch: 0 },
       seconds: 0,
     };
     if (o.dryRun) {
@@ -303,7 +263,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     // the switch, through the journal
     faultPoint("load-staged");
     const tSwitch = performance.now();
-    const plan: LoadPlan<LoadReport> = { schema: LOAD_PLAN_SCHEMA, writer: "load", database: o.database, table: o.table, steps, staged, report };
+    const plan: LoadPlan<LoadReport> = { schema: LOAD_PLAN_SCHEMA, writer: "load", database: o.database, table: o.table, steps, staged, fence: toast.fence, report };
     switching = true;
     const sw = switchLoad(pgdata, owner, plan);
     const secSwitch = (performance.now() - tSwitch) / 1000;

@@ -42,8 +42,18 @@ export interface LoadPlan<Report = unknown> {
   steps: SwitchStep[];
   /** staging files the steps read, removed once the switch is committed */
   staged: string[];
+  /** why pg_control must keep the name pg_control.pgdisk afterwards (Direct TOAST values loaded), or null */
+  fence: string | null;
   /** what the finished load reports (printed again by a resumed run) */
   report: Report;
+}
+
+/** A step with its paths made relative to the data directory (stages build them absolute). */
+export function relativeStep(s: SwitchStep, rel: (p: string) => string): SwitchStep {
+  if (s.kind === "append") return { ...s, target: rel(s.target), source: rel(s.source) };
+  if (s.kind === "link") return { ...s, target: rel(s.target), staged: rel(s.staged) };
+  if (s.kind === "remove") return { ...s, target: rel(s.target) };
+  return s;
 }
 
 /** Every staged file a step reads exists (a resume needs them); else what to run instead. */

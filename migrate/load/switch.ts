@@ -24,8 +24,9 @@ export interface SwitchResult {
 
 /** Why pg_control keeps the name pg_control.pgdisk after the load (null: it gets back its plain name). */
 function fenceReason(j: Journal): string | null {
-  // a cluster fenced before the load (BTP_PREFIX pages, Direct TOAST values) stays fenced
-  return j.fencedFrom === CONTROL_NAMES.renamed ? "the cluster held BTP_PREFIX pages or Direct TOAST values before the load" : null;
+  // a cluster fenced before the load (BTP_PREFIX pages, Direct TOAST values) stays fenced; so does one the load gave Direct TOAST values
+  if (j.fencedFrom === CONTROL_NAMES.renamed) return "the cluster held BTP_PREFIX pages or Direct TOAST values before the load";
+  return (j.plan as LoadPlan).fence ?? null;
 }
 
 /** From a journal whose switch may have begun: the unfinished unit undone and done again, then commit and finish. */

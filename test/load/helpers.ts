@@ -1,11 +1,16 @@
 // Helpers for the `pgdisk load` tests: running the CLI, heap tuples of a table as the server
 // sees them (pageinspect), and the digest of a table's rows.
 import { spawnSync } from "node:child_process";
+import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { removeRoot } from "../nbtree/build-helpers.js";
-import { ROOT } from "../toast/cluster-helpers.js";
+import { ROOT, storedTuples } from "../toast/cluster-helpers.js";
+import { Cluster } from "../../formats/catalog/cluster.js";
+import { deformHeapTuple } from "../../formats/heap/deform.js";
+import { readToastPointer } from "../../formats/varlena/toast-pointer.js";
+import { readTcinfo } from "../../formats/compression/index.js";
 
 /** Run `pgdisk load ...` through cli/main.ts. */
 export function pgdiskLoad(args: string[], input?: string | Buffer, env: Record<string, string> = {}): { status: number; stdout: string; stderr: string } {
@@ -43,4 +48,38 @@ export function removeTwins(srv: PgServer | undefined, roots: string[], dir: str
   srv?.destroy();
   for (const root of roots) removeRoot(root);
   if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+/** pg_amcheck --heapallindexed --parent-check finds nothing in a database (installing amcheck first when asked). */
+export function assertAmcheckClean(srv: PgServer, db: string, install = false): void {
+  const r = srv.toolResult("pg_amcheck", [...srv.connArgs(db), "--heapallindexed", "--parent-check", ...(install ? ["--install-missing"] : [])]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+}
+
+/** Every stored value of a table's tuples, by row id, as comparable strings: value OIDs and direct TIDs left out. */
+export function storedValues(db: string, pgdata: string, table: string, o: { lz4Sizes?: boolean } = {}): Map<number, string[]> {
+  const cat = new Cluster(pgdata).database(db);
+  const rel = cat.findRelation(table);
+  const desc = cat.descriptor(rel.oid);
+  const out = new Map<number, string[]>();
+  for (const { tuple: t } of storedTuples(cat, rel)) {
+    const attrs = deformHeapTuple(t, desc).attrs;
+    const vals = attrs.map((s) => {
+      if (s.isnull) return "null";
+      const d = t.subarray(s.off, s.off + s.len);
+      if (!s.varlena) return Buffer.from(d).toString("hex");
+      if (s.varlena.kind === "1b_e") {
+        const p = readToastPointer(t, s.off);
+        const method = p.va_extinfo >>> 30;
+        return `external ${p.va_rawsize} ${o.lz4Sizes === false && method === 1 ? "lz4" : p.va_extinfo}`;
+      }
+      if (s.varlena.kind === "4b_c") {
+        const m = readTcinfo(d.subarray(4)).method;
+        return m === 1 && o.lz4Sizes === false ? "compressed lz4" : `compressed ${Buffer.from(d).toString("hex")}`;
+      }
+      return `${s.varlena.kind} ${Buffer.from(d).toString("hex")}`;
+    });
+    out.set(new DataView(t.buffer).getInt32(attrs[0]!.off, true), vals);
+  }
+  return out;
 }

@@ -27,10 +27,8 @@ export interface PointerAt {
   bytes: Uint8Array;
 }
 
-/** Every TOAST pointer of a table's tuples, in line pointer and attribute order. */
-export function pointersOf(cat: DatabaseCatalog, rel: RelationInfo): PointerAt[] {
-  const desc = cat.descriptor(rel.oid);
-  const out: PointerAt[] = [];
+/** Every LP_NORMAL tuple of a table, read offline, with its place. */
+export function* storedTuples(cat: DatabaseCatalog, rel: RelationInfo): Generator<{ block: number; item: number; tuple: Uint8Array }> {
   const fork = new RelationFork(cat.path(rel), cat.cluster.geometry);
   try {
     for (const [block, page] of scanBlocks(fork)) {
@@ -39,17 +37,25 @@ export function pointersOf(cat: DatabaseCatalog, rel: RelationInfo): PointerAt[]
       for (let item = 1; item <= maxOffsetNumber(dv); item++) {
         const w = itemIdWord(dv, item);
         if (lpFlags(w) !== LP_NORMAL) continue;
-        const t = page.slice(lpOff(w), lpOff(w) + lpLen(w));
-        const tv = new DataView(t.buffer);
-        const live = tupleState(tv.getUint32(HTH.t_xmin, true), tv.getUint32(HTH.t_xmax, true), tv.getUint16(HTH.t_infomask, true), cat.cluster.clog) === "live";
-        deformHeapTuple(t, desc).attrs.forEach((s, k) => {
-          if (s.isnull || s.missing || s.varlena?.kind !== "1b_e") return;
-          out.push({ block, item, attnum: k + 1, pointer: readToastPointer(t, s.off), live, bytes: t.slice(s.off, s.off + s.len) });
-        });
+        yield { block, item, tuple: page.slice(lpOff(w), lpOff(w) + lpLen(w)) };
       }
     }
   } finally {
     fork.close();
+  }
+}
+
+/** Every TOAST pointer of a table's tuples, in line pointer and attribute order. */
+export function pointersOf(cat: DatabaseCatalog, rel: RelationInfo): PointerAt[] {
+  const desc = cat.descriptor(rel.oid);
+  const out: PointerAt[] = [];
+  for (const { block, item, tuple: t } of storedTuples(cat, rel)) {
+    const tv = new DataView(t.buffer);
+    const live = tupleState(tv.getUint32(HTH.t_xmin, true), tv.getUint32(HTH.t_xmax, true), tv.getUint16(HTH.t_infomask, true), cat.cluster.clog) === "live";
+    deformHeapTuple(t, desc).attrs.forEach((s, k) => {
+      if (s.isnull || s.missing || s.varlena?.kind !== "1b_e") return;
+      out.push({ block, item, attnum: k + 1, pointer: readToastPointer(t, s.off), live, bytes: t.slice(s.off, s.off + s.len) });
+    });
   }
   return out;
 }
