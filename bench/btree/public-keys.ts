@@ -12,7 +12,7 @@ import { cpus, tmpdir } from "node:os";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { comparePages, convertInPlace, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
 import type { IndexConversion } from "../../migrate/btree/convert.js";
-import { PREFIX_POLICIES, planGroups, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
+import { PREFIX_POLICY_NAMES, planGroups } from "../../formats/nbtree/prefix-policy.js";
 import { codableKey, codedResidual, prefixDirectoryOffset, prefixSavesEnough, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry } from "../../formats/nbtree/prefix.js";
 import { plainLeafItems } from "../../formats/nbtree/prefix-page.js";
 import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
@@ -24,7 +24,7 @@ import { keySets, type KeySet } from "./public-keys-sources.js";
 const MAX_ROWS = Number(process.argv[2] ?? 300_000);
 const DB = "bench";
 const OUT_DOC = new URL("../../docs/btree-prefix-public.md", import.meta.url).pathname;
-const POLICIES = Object.keys(PREFIX_POLICIES) as PrefixPolicyName[];
+const POLICIES = PREFIX_POLICY_NAMES;
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
 const pct = (after: number, before: number): string => `${after >= before ? "+" : ""}${(((after - before) / before) * 100).toFixed(1)}%`;
 

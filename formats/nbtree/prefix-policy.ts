@@ -13,6 +13,14 @@ export type LeadPolicy = 0 | 1 | "auto" | "optimal";
  */
 export const PREFIX_POLICIES = { lead: "optimal", v9: 0, greedy: "auto" } as const satisfies Record<string, LeadPolicy>;
 export type PrefixPolicyName = keyof typeof PREFIX_POLICIES;
+/** Every policy name, `lead` (the default) first. */
+export const PREFIX_POLICY_NAMES = Object.keys(PREFIX_POLICIES) as PrefixPolicyName[];
+/** What each policy does, in a few words (help texts, reports). */
+export const PREFIX_POLICY_SUMMARY: Record<PrefixPolicyName, string> = {
+  lead: "byte-minimal groups and leads per page",
+  v9: "the proposal's rule, lead 0",
+  greedy: "one pass, lead 0 or 1 per group",
+};
 export const prefixPolicyLead = (name: PrefixPolicyName): LeadPolicy => PREFIX_POLICIES[name];
 
 export interface GroupPlan {
