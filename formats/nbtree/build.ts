@@ -260,6 +260,8 @@ class LeafLevel {
   coded = 0;
   plain = 0;
   uncertainPivots = 0;
+  /** the one page planner of a prefix build, reset for every page */
+  private planner: PagePlanner | null = null;
 
   constructor(
     private readonly b: Builder,
@@ -314,7 +316,8 @@ class LeafLevel {
    * 15 T, split-fit with the real high key, physical fit) and falls back to the stock layout.
    */
   private codedPlan(s: number, policy: LeadPolicy): { plan: LeafPlan; planner: PagePlanner } {
-    const planner = pagePlanner(policy);
+    const planner = (this.planner ??= pagePlanner(policy));
+    planner.reset();
     let T = 0;
     let M = 0;
     const push = (j: number): void => {
