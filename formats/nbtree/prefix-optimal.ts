@@ -18,7 +18,7 @@
 // with a finite margin, group starts that fall far behind are dropped (policy lead: optimalPlanner
 // in prefix-policy.ts). test/nbtree/prefix-optimal.test.ts checks both against exhaustive search.
 import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
-import { codableKey, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
+import { codableKey, sharedFrom, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
 import { maxAlign } from "../page/page.js";
 
 /** Largest lead a group entry can hold (u8). */
@@ -59,12 +59,7 @@ export interface OptimalPlan {
 }
 
 /** The first position where a and b differ from `from` on, or the end of the shorter. */
-const lcp = (a: Uint8Array, b: Uint8Array, from: number): number => {
-  const n = a.length < b.length ? a.length : b.length;
-  let j = from;
-  while (j < n && a[j] === b[j]) j++;
-  return j;
-};
+const lcp = (a: Uint8Array, b: Uint8Array, from: number): number => from + sharedFrom(a, b, from);
 
 const trimmedLength = (k: Uint8Array): number => {
   let e = k.length;
@@ -244,20 +239,32 @@ export class OptimalPagePlanner {
       if (x === y) p = lcp(A, K, p);
     }
     st.lcp = p;
-    for (let L = 0; L < coded; L++) {
+    // leads in runs: a mismatch at L (cost plain), or a run [L, p) of matches, where each lead
+    // keeps L bytes and shares anchor[L, p)
+    let L = 0;
+    while (L < coded) {
       if (p < L) {
         p = L;
         while (p < lim && K[p] === A[p]) p++;
       }
-      let cost = plain;
-      if (p > L) {
-        const cs = (head + L + (trimmed > p ? trimmed - p : 0) + 7) & ~7;
-        if (cs < cost) cost = cs;
+      if (p === L) {
+        const v = (acc[at + L] += plain);
+        if (v < best) {
+          best = v;
+          bestL = L;
+        }
+        L++;
+        continue;
       }
-      const v = (acc[at + L] += cost);
-      if (v < best) {
-        best = v;
-        bestL = L;
+      const tail = trimmed > p ? trimmed - p : 0;
+      const end = p < coded ? p : coded;
+      for (; L < end; L++) {
+        const cs = (head + L + tail + 7) & ~7;
+        const v = (acc[at + L] += cs < plain ? cs : plain);
+        if (v < best) {
+          best = v;
+          bestL = L;
+        }
       }
     }
     for (let L = coded; L < nL; L++) {

@@ -97,7 +97,7 @@ export function readPrefixLeafPage(page: Uint8Array, opts: { blcksz?: number; bt
         continue;
       }
       const info = codedItemInfo(b, blcksz);
-      const tuple = decodeCodedItem(b, directory, blcksz);
+      const tuple = decodeCodedItem(b, directory, blcksz, undefined, 0, info);
       if (info.group < lastGroup) findings.push(new FormatError("PREFIX_GROUP_ORDER", `group ${info.group} after group ${lastGroup}: a group's members must form one run`, { item: i }));
       lastGroup = Math.max(lastGroup, info.group);
       items.push({ offset: i, lpFlags: it.flags, coded: true, group: info.group, lpLen: b.length, tuple });
