@@ -35,7 +35,7 @@ interface Codable {
   trimmed: number;
 }
 
-/** One open group start s: the summed member cost per lead, acc[L] = arena[at + L] for L < nL. */
+/** One open group start s: what its members save per lead, saved[L] = arena[at + L] for L < nL. */
 interface Start {
   item: number;
   at: number;
@@ -46,6 +46,10 @@ interface Start {
   keep: number;
   /** lcp(anchor, the last member added) */
   lcp: number;
+  /** the members' plain costs summed, and the lead that saves most on them (the first such) */
+  plainSum: number;
+  bestSaved: number;
+  bestLead: number;
   /** the least cost of the prefix so far with its last group started here */
   via: number;
 }
@@ -83,7 +87,7 @@ export class OptimalPagePlanner {
   private postingBytes = 0;
   /** running totals per prefix length (tuples), for bytesOf(n) */
   private readonly prefixBytes: number[] = [0];
-  /** every start's acc, one after another (starts are never reopened, so the arena only grows until reset) */
+  /** every start's saved[], one after another (starts are never reopened, so the arena only grows until reset) */
   private arena = new Int32Array(1 << 14);
   private arenaUsed = 0;
   /** lcp of the last two codable keys */
@@ -153,7 +157,7 @@ export class OptimalPagePlanner {
     // start's lcp(anchor, this key) without comparing bytes (addMember)
     const prev = k > 0 ? this.codables[k - 1]!.key : null;
     this.lcpPrev = prev ? lcp(prev, key, 0) : 0;
-    this.starts.push({ item: k, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, via: 0 });
+    this.starts.push({ item: k, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
     this.arenaUsed += nL;
     this.grow(k + 2);
     const best = this.best;
@@ -207,15 +211,18 @@ export class OptimalPagePlanner {
   }
 
   /**
-   * Item c's cost in group st, for every lead, added to st's acc; sets memberLead and memberCost
-   * (the group's best lead: the first with the least sum; its summed cost). For a lead L < |K|
-   * the item shares anchor[L, p) with p the first position >= L where K and the anchor differ (or
-   * the end of the shorter): coded, it keeps L + what follows p of K without trailing zeros; it
-   * takes the shorter of that and its plain coding (nshared = 0). Leads >= |K| share nothing.
-   * One walk over K and the anchor finds every p (each position is compared once).
+   * Add item c to group st; sets memberLead and memberCost (the group's best lead: the first with
+   * the least summed cost; that cost). For a lead L < |K| the item shares anchor[L, p) with p the
+   * first position >= L where K and the anchor differ (or the end of the shorter): coded, it keeps
+   * L + what follows p of K without trailing zeros, and takes the shorter of that and its plain
+   * coding (nshared = 0). Leads >= |K| and leads at a mismatch share nothing.
+   * Kept as savings: the group's cost with lead L is plainSum - saved[L], where saved[L] sums
+   * plain - cost over the members, so a member only touches the leads where it saves (the runs of
+   * matching bytes, up to where alignment eats the saving), and the best lead moves only to a lead
+   * just touched (savings only grow; ties go to the smaller lead, as a first minimum would).
    */
   private addMember(st: Start, c: Codable): void {
-    const acc = this.arena;
+    const saved = this.arena;
     const at = st.at;
     const A = this.codables[st.item]!.key;
     const K = c.key;
@@ -225,13 +232,16 @@ export class OptimalPagePlanner {
     const trimmed = c.trimmed;
     const plain = maxAlign(head + trimmed);
     const lim = kl < A.length ? kl : A.length;
-    const coded = nL < kl ? nL : kl; // leads that can share (L < |K|)
-    let best = INF;
-    let bestL = 0;
+    // leads that can save: L < |K|, and head + L <= plain - 8 (a coded length is at least
+    // MAXALIGN(head + L) and must undercut plain by a MAXALIGN step); coded <= lim
+    let coded = nL < kl ? nL : kl;
+    if (coded > plain - 7 - head) coded = plain - 7 - head;
+    let bestS = st.bestSaved;
+    let bestL = st.bestLead;
     // lcp(A, K) from lcp(A, K') and lcp(K', K) for the previous member K': the smaller of the two
     // when they differ (the strings part there), else at least that much, compared on from there
     // (a start's first member is its anchor itself)
-    let p = lim; // the first mismatch (or lim) at or after L, once L passes the previous one
+    let p = lim;
     if (A !== K) {
       const x = st.lcp;
       const y = this.lcpPrev;
@@ -239,43 +249,30 @@ export class OptimalPagePlanner {
       if (x === y) p = lcp(A, K, p);
     }
     st.lcp = p;
-    // leads in runs: a mismatch at L (cost plain), or a run [L, p) of matches, where each lead
-    // keeps L bytes and shares anchor[L, p)
-    let L = 0;
-    while (L < coded) {
-      if (p < L) {
-        p = L;
-        while (p < lim && K[p] === A[p]) p++;
-      }
-      if (p === L) {
-        const v = (acc[at + L] += plain);
-        if (v < best) {
-          best = v;
-          bestL = L;
-        }
-        L++;
-        continue;
-      }
-      const tail = trimmed > p ? trimmed - p : 0;
+    let L = 0; // [L, p) is a run of matching bytes (p a mismatch or lim)
+    for (;;) {
       const end = p < coded ? p : coded;
+      const tail = trimmed > p ? trimmed - p : 0;
       for (; L < end; L++) {
         const cs = (head + L + tail + 7) & ~7;
-        const v = (acc[at + L] += cs < plain ? cs : plain);
-        if (v < best) {
-          best = v;
+        if (cs >= plain) break; // cs grows with L: no later lead of this run saves
+        const v = (saved[at + L] += plain - cs);
+        if (v > bestS || (v === bestS && L < bestL)) {
+          bestS = v;
           bestL = L;
         }
       }
+      L = p + 1; // lead p sits on a mismatch
+      while (L < coded && K[L] !== A[L]) L++;
+      if (L >= coded) break;
+      p = L + 1;
+      while (p < lim && K[p] === A[p]) p++;
     }
-    for (let L = coded; L < nL; L++) {
-      const v = (acc[at + L] += plain);
-      if (v < best) {
-        best = v;
-        bestL = L;
-      }
-    }
+    st.plainSum += plain;
+    st.bestSaved = bestS;
+    st.bestLead = bestL;
     this.memberLead = bestL;
-    this.memberCost = best;
+    this.memberCost = st.plainSum - bestS;
   }
 
   private grow(rows: number): void {
