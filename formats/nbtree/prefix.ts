@@ -256,6 +256,18 @@ export function tupleKey(tuple: Uint8Array): Uint8Array {
 /** The key of a codable tuple (what a coded item shares), null for posting and pivot tuples (never coded). */
 export const codableKey = (t: Uint8Array): Uint8Array | null => (tInfoRaw(t) & INDEX_ALT_TID_MASK ? null : tupleKey(t));
 
+/**
+ * Can coding this tuple make it smaller? A coded item takes at least MAXALIGN(its header: 14, or
+ * 18 with a null bitmap), so a tuple no longer than that (at most 8 key bytes: integers,
+ * timestamps) never shrinks; posting and pivot tuples are never coded. A page of such tuples has
+ * C > T (the directory comes on top) and always stays plain.
+ */
+export function mayShrinkCoded(t: Uint8Array): boolean {
+  const info = tInfoRaw(t);
+  if (info & INDEX_ALT_TID_MASK) return false;
+  return (info & INDEX_SIZE_MASK) > maxAlign(SizeOfCodedItemHeader + (info & INDEX_NULL_MASK ? BITMAP : 0));
+}
+
 /** Length of the common prefix of a[from..] and b[from..]. */
 export function sharedFrom(a: Uint8Array, b: Uint8Array, from: number): number {
   const n = Math.min(a.length, b.length);
