@@ -12,7 +12,7 @@ import { migrate, type MigrateOptions } from "./engine.js";
 import { abortInPlace } from "./in-place.js";
 import { progressLine, renderMigrateText } from "./render.js";
 import type { ControlNameAction } from "./control-name.js";
-import type { PrefixPolicyName } from "../formats/nbtree/prefix-policy.js";
+import { PREFIX_POLICY_NAMES, PREFIX_POLICY_SUMMARY, type PrefixPolicyName } from "../formats/nbtree/prefix-policy.js";
 import type { ConvertMode, TargetFormat } from "./btree/convert.js";
 import type { TargetFlavour } from "./toast/plan.js";
 import type { CopyMode } from "./copy-mode.js";
@@ -46,7 +46,7 @@ export function addWhereOptions(cmd: Command): Command {
 export function addBtreeModeOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option("--mode <mode>", "btree: recode: each leaf page alone, 1:1; rebuild: repack as CREATE INDEX would").choices(["recode", "rebuild"]).default("rebuild"))
-    .addOption(new Option("--policy <policy>", "btree prefix encoder: v9 (lead 0) or lead (lead chosen per group)").choices(["v9", "lead"]).default("lead"));
+    .addOption(new Option("--policy <policy>", `btree prefix encoder: ${PREFIX_POLICY_NAMES.map((p) => `${p} (${PREFIX_POLICY_SUMMARY[p]})`).join(", ")}`).choices(PREFIX_POLICY_NAMES).default("lead"));
 }
 
 export const measureOption = (): Option => new Option("--measure <n>", "values per class (single, multi, tree) read before and after to count pages touched; 0 skips (not measured in place)").default("200");

@@ -6,7 +6,7 @@
 // btree` are this engine with one format (aliases.ts). Returns plain data; the CLI renders it.
 import { Cluster } from "../formats/catalog/cluster.js";
 import { FormatError } from "../formats/schema/errors.js";
-import { PREFIX_POLICIES } from "../formats/nbtree/prefix-policy.js";
+import { PREFIX_POLICIES, PREFIX_POLICY_NAMES } from "../formats/nbtree/prefix-policy.js";
 import { convertInCopy, finishOutput, withPreparedOutput, writeOutputFile, type OutputRunOptions } from "./output-run.js";
 import { assertInputPagesIntact, catalogFiles } from "./input-check.js";
 import { safePoint } from "./interrupt.js";
@@ -129,7 +129,7 @@ export function checkTargets(o: MigrateOptions): void {
   if (o.btree) {
     if (o.btree.to !== "prefix" && o.btree.to !== "plain") throw usage(`--btree must be prefix or plain, not "${o.btree.to}"`);
     if (o.btree.mode !== "recode" && o.btree.mode !== "rebuild") throw usage(`--mode must be recode or rebuild, not "${o.btree.mode}"`);
-    if (!(o.btree.policy in PREFIX_POLICIES)) throw usage(`--policy must be ${Object.keys(PREFIX_POLICIES).join(" or ")}, not "${o.btree.policy}"`);
+    if (!(o.btree.policy in PREFIX_POLICIES)) throw usage(`--policy must be ${PREFIX_POLICY_NAMES.join(", ")}, not "${o.btree.policy}"`);
   }
   if (!o.toast && !o.btree) throw usage("nothing to convert: give --toast direct|plain, --btree prefix|plain, or both");
   if (o.inPlace && o.out) throw usage("give --out DIR or --in-place, not both");

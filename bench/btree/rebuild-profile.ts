@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { convertInPlace, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
-import { PREFIX_POLICIES, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
+import { PREFIX_POLICY_NAMES, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
 import { keySets } from "./public-keys-sources.js";
 
 const MAX = Number(process.argv[2] ?? 100_000);
@@ -25,7 +25,7 @@ try {
   out = outputCopy(srv.pgdata, "profile");
   const runs: string[] = [`REINDEX ${(Number(t) / 1000).toFixed(2)} s`];
   for (const round of ["warm-up", "timed"]) {
-    for (const policy of [null, ...Object.keys(PREFIX_POLICIES)] as (PrefixPolicyName | null)[]) {
+    for (const policy of [null, ...PREFIX_POLICY_NAMES] as (PrefixPolicyName | null)[]) {
       const r = convertInPlace(out, "postgres", ["u_idx"], { to: policy ? "prefix" : "plain", mode: "rebuild", policy: policy ?? "lead" }).get("u_idx")!.report;
       if (policy) convertInPlace(out, "postgres", ["u_idx"], { to: "plain", mode: "rebuild" });
       if (round === "timed") runs.push(`${policy ? `prefix ${policy}` : "plain"} ${r.seconds.toFixed(2)} s (${r.pagesAfter} pages)`);

@@ -161,6 +161,8 @@ function renderDoc(rows: Row[], t: { reindexMs: number; plain: IndexConversion; 
   L.push("");
   L.push("## Build time (one run, the URL index, " + ROWS.toLocaleString("en-US") + " rows)");
   L.push("");
+  L.push("Rebuild and recode speed on every index of the large sample, all in one run: docs/btree-rebuild-speed.md (bench/btree/rebuild-speed.ts).");
+  L.push("");
   L.push("| build | seconds | ratio to REINDEX |");
   L.push("|---|---:|---:|");
   const re = t.reindexMs / 1000;

@@ -14,7 +14,7 @@ import { attrSlots, formPivot, firstHeapTid, keepNatts, keysImageEqual, type Key
 import type { AttrSlot } from "../heap/deform.js";
 import { buildMaxPostingSize, expandPosting, formPosting, isPostingTuple } from "./posting.js";
 import { buildMetaPage, initBtreePage, StockPage } from "./stock-page.js";
-import { btMaxItemSize, computeC, encodeDirectory, highKeyTerm, prefixSavesEnough, prefixTerm, prefixUsable, splitFitOk } from "./prefix.js";
+import { btMaxItemSize, computeC, encodeDirectory, highKeyTerm, mayShrinkCoded, prefixSavesEnough, prefixTerm, prefixUsable, splitFitOk } from "./prefix.js";
 import { codableKey, pagePlanner, type LeadPolicy, type PagePlanner } from "./prefix-policy.js";
 import { layoutLeafPage } from "./prefix-page.js";
 import type { Tid } from "../page/item-pointer.js";
@@ -260,6 +260,8 @@ class LeafLevel {
   coded = 0;
   plain = 0;
   uncertainPivots = 0;
+  /** the one page planner of a prefix build, reset for every page */
+  private planner: PagePlanner | null = null;
 
   constructor(
     private readonly b: Builder,
@@ -293,6 +295,12 @@ class LeafLevel {
     }
   }
 
+  /** Does some item of the plan shrink when coded (mayShrinkCoded)? */
+  private mayShrink(p: LeafPlan): boolean {
+    for (let i = p.start; i < p.end; i++) if (mayShrinkCoded(this.la.get(i)!.t)) return true;
+    return false;
+  }
+
   /** The next codable key after item i in the stream (for the "lead" policy's choice). */
   private nextKey(i: number): Uint8Array | null {
     for (let k = i + 1; ; k++) {
@@ -314,7 +322,8 @@ class LeafLevel {
    * 15 T, split-fit with the real high key, physical fit) and falls back to the stock layout.
    */
   private codedPlan(s: number, policy: LeadPolicy): { plan: LeafPlan; planner: PagePlanner } {
-    const planner = pagePlanner(policy);
+    const planner = (this.planner ??= pagePlanner(policy));
+    planner.reset();
     let T = 0;
     let M = 0;
     const push = (j: number): void => {
@@ -404,7 +413,12 @@ class LeafLevel {
     this.lowkey = minusInfinity(null);
     for (;;) {
       let chosen: { plan: LeafPlan; hk: { pivot: Uint8Array | null; uncertain: boolean }; page: Uint8Array; stat: Omit<LeafPageStat, "block"> } | null = null;
-      if (o.prefix) {
+      // the stock page from item s: the layout without prefix, and the fallback with it
+      const stock = this.stockPlan(s);
+      // a coded page never holds more items than the stock page (its items never take less than
+      // plain, line pointers and directory aside), so when no item there can shrink coded, the
+      // coded page would fail 16 C <= 15 T: no need to plan it
+      if (o.prefix && this.mayShrink(stock)) {
         const c = this.codedPlan(s, o.prefix.policy);
         const hk = this.highKey(c.plan);
         const pp = this.prefixPage(c.plan, hk.pivot, c.planner);
@@ -412,7 +426,7 @@ class LeafLevel {
       }
       if (!chosen) {
         // the stock layout (with prefix: measured coded, but it must stay plain, so laid out from the same first item as the stock build would)
-        const plan = this.stockPlan(s);
+        const plan = stock;
         const hk = this.highKey(plan);
         let T = 0;
         let postings = 0;

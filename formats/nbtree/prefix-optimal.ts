@@ -18,7 +18,7 @@
 // with a finite margin, group starts that fall far behind are dropped (policy lead: optimalPlanner
 // in prefix-policy.ts). test/nbtree/prefix-optimal.test.ts checks both against exhaustive search.
 import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
-import { codableKey, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
+import { codableKey, sharedFrom, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
 import { maxAlign } from "../page/page.js";
 
 /** Largest lead a group entry can hold (u8). */
@@ -35,10 +35,21 @@ interface Codable {
   trimmed: number;
 }
 
-/** One open group start s: the summed member cost per lead. */
+/** One open group start s: what its members save per lead, saved[L] = arena[at + L] for L < nL. */
 interface Start {
   item: number;
-  acc: Int32Array;
+  at: number;
+  nL: number;
+  /** 4 + anchor_len: what the group's directory entry and anchor add */
+  inc: number;
+  /** the margin this start may fall behind the best coding and still be continued */
+  keep: number;
+  /** lcp(anchor, the last member added) */
+  lcp: number;
+  /** the members' plain costs summed, and the lead that saves most on them (the first such) */
+  plainSum: number;
+  bestSaved: number;
+  bestLead: number;
   /** the least cost of the prefix so far with its last group started here */
   via: number;
 }
@@ -50,6 +61,9 @@ export interface OptimalPlan {
   /** sum of MAXALIGN(coded length) over data items + the directory's length (no line pointers) */
   bytes: number;
 }
+
+/** The first position where a and b differ from `from` on, or the end of the shorter. */
+const lcp = (a: Uint8Array, b: Uint8Array, from: number): number => from + sharedFrom(a, b, from);
 
 const trimmedLength = (k: Uint8Array): number => {
   let e = k.length;
@@ -73,7 +87,11 @@ export class OptimalPagePlanner {
   private postingBytes = 0;
   /** running totals per prefix length (tuples), for bytesOf(n) */
   private readonly prefixBytes: number[] = [0];
-  private readonly mism: Int32Array = new Int32Array(MAX_LEAD + 2);
+  /** every start's saved[], one after another (starts are never reopened, so the arena only grows until reset) */
+  private arena = new Int32Array(1 << 14);
+  private arenaUsed = 0;
+  /** lcp of the last two codable keys */
+  private lcpPrev = 0;
 
   /** results of addMember: the group's best lead and its members' summed cost */
   private memberLead = 0;
@@ -95,6 +113,19 @@ export class OptimalPagePlanner {
     this.best[0] = 0;
   }
 
+  /** Forget every tuple: the planner starts a new page (its buffers are kept). */
+  reset(): void {
+    this.tuples.length = 0;
+    this.codableOf.length = 0;
+    this.codables.length = 0;
+    this.starts.length = 0;
+    this.best.fill(INF, 0, Math.min(this.best.length, 8 * 2));
+    this.best[0] = 0;
+    this.postingBytes = 0;
+    this.prefixBytes.length = 1;
+    this.arenaUsed = 0;
+  }
+
   get length(): number {
     return this.tuples.length;
   }
@@ -114,7 +145,20 @@ export class OptimalPagePlanner {
     const k = this.codables.length; // this item's codable index; the prefix grows to k + 1
     this.codables.push(c);
     this.codableOf.push(k);
-    this.starts.push({ item: k, acc: new Int32Array(Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1)), via: 0 });
+    const nL = Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1);
+    if (this.arenaUsed + nL > this.arena.length) {
+      const a = new Int32Array(Math.max(this.arena.length * 2, this.arenaUsed + nL));
+      a.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = a;
+    }
+    this.arena.fill(0, this.arenaUsed, this.arenaUsed + nL);
+    const inc = SizeOfPrefixGroupEntry + key.length;
+    // lcp(previous codable key, this key): with a start's lcp(anchor, previous key) it gives the
+    // start's lcp(anchor, this key) without comparing bytes (addMember)
+    const prev = k > 0 ? this.codables[k - 1]!.key : null;
+    this.lcpPrev = prev ? lcp(prev, key, 0) : 0;
+    this.starts.push({ item: k, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
+    this.arenaUsed += nL;
     this.grow(k + 2);
     const best = this.best;
     const base = (k + 1) * 8;
@@ -124,7 +168,7 @@ export class OptimalPagePlanner {
     for (const st of this.starts) {
       this.addMember(st, c);
       const s = st.item;
-      const inc = SizeOfPrefixGroupEntry + this.codables[s]!.key.length;
+      const inc = st.inc;
       const add = inc + this.memberCost;
       let via = INF;
       for (let r = 0; r < 8; r++) {
@@ -145,7 +189,7 @@ export class OptimalPagePlanner {
     }
     // a group start whose every continuation is already more than `margin` bytes behind the best
     // coding of this prefix is dropped (never, with margin Infinity: the search is then exact)
-    for (const st of this.starts) if (st.via - bestHere <= this.margin + this.anchorMargin * (SizeOfPrefixGroupEntry + this.codables[st.item]!.key.length)) this.starts[kept++] = st;
+    for (const st of this.starts) if (st.via - bestHere <= st.keep) this.starts[kept++] = st;
     this.starts.length = kept;
     this.prefixBytes.push(this.postingBytes + this.codedBytes(k + 1));
   }
@@ -166,46 +210,69 @@ export class OptimalPagePlanner {
     return v + SizeOfPrefixDirHeader;
   }
 
-  /** Item c's cost in group st, for every lead, added to st.acc; sets memberLead and memberCost (the group's best lead, its summed cost). */
+  /**
+   * Add item c to group st; sets memberLead and memberCost (the group's best lead: the first with
+   * the least summed cost; that cost). For a lead L < |K| the item shares anchor[L, p) with p the
+   * first position >= L where K and the anchor differ (or the end of the shorter): coded, it keeps
+   * L + what follows p of K without trailing zeros, and takes the shorter of that and its plain
+   * coding (nshared = 0). Leads >= |K| and leads at a mismatch share nothing.
+   * Kept as savings: the group's cost with lead L is plainSum - saved[L], where saved[L] sums
+   * plain - cost over the members, so a member only touches the leads where it saves (the runs of
+   * matching bytes, up to where alignment eats the saving), and the best lead moves only to a lead
+   * just touched (savings only grow; ties go to the smaller lead, as a first minimum would).
+   */
   private addMember(st: Start, c: Codable): void {
-    const acc = st.acc;
+    const saved = this.arena;
+    const at = st.at;
     const A = this.codables[st.item]!.key;
     const K = c.key;
-    const nL = acc.length;
+    const nL = st.nL;
     const kl = K.length;
-    const plain = maxAlign(c.head + c.trimmed);
-    const lim = Math.min(kl, A.length);
-    // next mismatch position >= L for each L < nL (lim when none): scan forward, then fill backward
-    const mism = this.mism;
-    let nm = 0;
-    let j = 0;
-    for (; j < lim; j++) {
-      if (K[j] !== A[j]) {
-        mism[nm++] = j;
-        if (j >= nL - 1) break;
-      }
+    const head = c.head;
+    const trimmed = c.trimmed;
+    const plain = maxAlign(head + trimmed);
+    const lim = kl < A.length ? kl : A.length;
+    // leads that can save: L < |K|, and head + L <= plain - 8 (a coded length is at least
+    // MAXALIGN(head + L) and must undercut plain by a MAXALIGN step); coded <= lim
+    let coded = nL < kl ? nL : kl;
+    if (coded > plain - 7 - head) coded = plain - 7 - head;
+    let bestS = st.bestSaved;
+    let bestL = st.bestLead;
+    // lcp(A, K) from lcp(A, K') and lcp(K', K) for the previous member K': the smaller of the two
+    // when they differ (the strings part there), else at least that much, compared on from there
+    // (a start's first member is its anchor itself)
+    let p = lim;
+    if (A !== K) {
+      const x = st.lcp;
+      const y = this.lcpPrev;
+      p = x < y ? x : y;
+      if (x === y) p = lcp(A, K, p);
     }
-    if (j >= lim) mism[nm++] = lim;
-    let best = INF;
-    let bestL = 0;
-    let mi = 0;
-    for (let L = 0; L < nL; L++) {
-      while (mism[mi]! < L) mi++;
-      const p = mism[mi]!;
-      let cost = plain;
-      if (L < kl && p > L) {
-        const res = L + (c.trimmed > p ? c.trimmed - p : 0);
-        const cs = maxAlign(c.head + res);
-        if (cs < cost) cost = cs;
+    st.lcp = p;
+    let L = 0; // [L, p) is a run of matching bytes (p a mismatch or lim)
+    for (;;) {
+      const end = p < coded ? p : coded;
+      const tail = trimmed > p ? trimmed - p : 0;
+      for (; L < end; L++) {
+        const cs = (head + L + tail + 7) & ~7;
+        if (cs >= plain) break; // cs grows with L: no later lead of this run saves
+        const v = (saved[at + L] += plain - cs);
+        if (v > bestS || (v === bestS && L < bestL)) {
+          bestS = v;
+          bestL = L;
+        }
       }
-      const v = (acc[L] = acc[L]! + cost);
-      if (v < best) {
-        best = v;
-        bestL = L;
-      }
+      L = p + 1; // lead p sits on a mismatch
+      while (L < coded && K[L] !== A[L]) L++;
+      if (L >= coded) break;
+      p = L + 1;
+      while (p < lim && K[p] === A[p]) p++;
     }
+    st.plainSum += plain;
+    st.bestSaved = bestS;
+    st.bestLead = bestL;
     this.memberLead = bestL;
-    this.memberCost = best;
+    this.memberCost = st.plainSum - bestS;
   }
 
   private grow(rows: number): void {

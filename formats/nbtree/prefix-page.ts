@@ -19,6 +19,7 @@ import {
   prefixSavesEnough,
   splitFitOk,
   codedItemInfo,
+  mayShrinkCoded,
   type PrefixDirectory,
 } from "./prefix.js";
 import { planGroups, type LeadPolicy } from "./prefix-policy.js";
@@ -97,7 +98,7 @@ export function readPrefixLeafPage(page: Uint8Array, opts: { blcksz?: number; bt
         continue;
       }
       const info = codedItemInfo(b, blcksz);
-      const tuple = decodeCodedItem(b, directory, blcksz);
+      const tuple = decodeCodedItem(b, directory, blcksz, undefined, 0, info);
       if (info.group < lastGroup) findings.push(new FormatError("PREFIX_GROUP_ORDER", `group ${info.group} after group ${lastGroup}: a group's members must form one run`, { item: i }));
       lastGroup = Math.max(lastGroup, info.group);
       items.push({ offset: i, lpFlags: it.flags, coded: true, group: info.group, lpLen: b.length, tuple });
@@ -167,6 +168,7 @@ export function recodeLeafPage(page: Uint8Array, policy: LeadPolicy = "optimal")
   const head = all.slice(0, first - 1);
   const data = all.slice(first - 1);
   if (data.some((x) => x.lpFlags !== LP_NORMAL && x.lpFlags !== LP_DEAD)) return copy();
+  if (!data.some((x) => mayShrinkCoded(x.tuple))) return copy(); // C > T whatever the grouping: stays plain
   const plan = planGroups(data.map((x) => x.tuple), policy);
   if (plan.groups.length === 0) return copy(); // only posting tuples: nothing to code
   const coded = data.map((x, i) => (plan.groupOf[i]! < 0 ? x.tuple : encodeCodedItem(x.tuple, plan.groupOf[i]!, plan.groups[plan.groupOf[i]!]!.anchor, plan.groups[plan.groupOf[i]!]!.lead)));

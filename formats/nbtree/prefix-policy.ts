@@ -13,6 +13,14 @@ export type LeadPolicy = 0 | 1 | "auto" | "optimal";
  */
 export const PREFIX_POLICIES = { lead: "optimal", v9: 0, greedy: "auto" } as const satisfies Record<string, LeadPolicy>;
 export type PrefixPolicyName = keyof typeof PREFIX_POLICIES;
+/** Every policy name, `lead` (the default) first. */
+export const PREFIX_POLICY_NAMES = Object.keys(PREFIX_POLICIES) as PrefixPolicyName[];
+/** What each policy does, in a few words (help texts, reports). */
+export const PREFIX_POLICY_SUMMARY: Record<PrefixPolicyName, string> = {
+  lead: "byte-minimal groups and leads per page",
+  v9: "the proposal's rule, lead 0",
+  greedy: "one pass, lead 0 or 1 per group",
+};
 export const prefixPolicyLead = (name: PrefixPolicyName): LeadPolicy => PREFIX_POLICIES[name];
 
 export interface GroupPlan {
@@ -104,11 +112,13 @@ export function planGroups(tuples: readonly Uint8Array[], policy: LeadPolicy = 0
 /**
  * A page being filled item by item (rebuild): what its items take coded so far, and at the end the
  * coded items of its first n. `bytes` = sum of MAXALIGN(coded length) + the directory's length.
+ * reset() starts the next page (a rebuild keeps one planner for the whole leaf level).
  */
 export interface PagePlanner {
   push(tuple: Uint8Array, next: () => Uint8Array | null): void;
   readonly bytes: number;
   finish(n: number): { groups: PrefixGroup[]; groupOf: number[]; coded: Uint8Array[] };
+  reset(): void;
 }
 
 const codeAll = (tuples: readonly Uint8Array[], groups: readonly PrefixGroup[], groupOf: readonly number[]): Uint8Array[] =>
@@ -128,9 +138,13 @@ export function pagePlanner(policy: LeadPolicy): PagePlanner {
         const plan = p.plan(n);
         return { groups: plan.groups, groupOf: plan.groupOf, coded: codeAll(tuples.slice(0, n), plan.groups, plan.groupOf) };
       },
+      reset: () => {
+        tuples.length = 0;
+        p.reset();
+      },
     };
   }
-  const g = new GroupPlanner(policy);
+  let g = new GroupPlanner(policy);
   const coded: Uint8Array[] = [];
   const groupOf: number[] = [];
   let csum = 0;
@@ -149,6 +163,12 @@ export function pagePlanner(policy: LeadPolicy): PagePlanner {
       const gl = groupOf.slice(0, n);
       const ngroups = gl.reduce((m, x) => Math.max(m, x + 1), 0);
       return { groups: g.groups.slice(0, ngroups), groupOf: gl, coded: coded.slice(0, n) };
+    },
+    reset: () => {
+      g = new GroupPlanner(policy);
+      coded.length = 0;
+      groupOf.length = 0;
+      csum = 0;
     },
   };
 }

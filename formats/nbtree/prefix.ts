@@ -84,6 +84,12 @@ export const directoryLength = (groups: readonly { anchor: Uint8Array }[]): numb
   maxAlign(SizeOfPrefixDirHeader + SizeOfPrefixGroupEntry * groups.length + groups.reduce((s, g) => s + g.anchor.length, 0));
 
 const dvOf = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
+/** Little-endian u16 at a struct offset, straight from the bytes (the per-item hot paths: no DataView per item). */
+const getU16 = (b: Uint8Array, off: number): number => b[off]! | (b[off + 1]! << 8);
+const setU16 = (b: Uint8Array, off: number, v: number): void => {
+  b[off] = v & 0xff;
+  b[off + 1] = v >>> 8;
+};
 const fail = (code: Code, msg: string, offset?: number): never => {
   throw new FormatError(code, msg, offset === undefined ? {} : { offset });
 };
@@ -91,8 +97,7 @@ const fail = (code: Code, msg: string, offset?: number): never => {
 /** Is this item the prefix directory (reserved t_tid)? Cheap test for readers. */
 export function isPrefixDirectory(item: Uint8Array): boolean {
   if (item.length < 8) return false;
-  const dv = dvOf(item);
-  return dv.getUint16(TID.bi_hi, true) === PREFIX_DIR_TID.bi_hi && dv.getUint16(TID.bi_lo, true) === PREFIX_DIR_TID.bi_lo && dv.getUint16(TID.ip_posid, true) === PREFIX_DIR_TID.ip_posid;
+  return getU16(item, TID.bi_hi) === PREFIX_DIR_TID.bi_hi && getU16(item, TID.bi_lo) === PREFIX_DIR_TID.bi_lo && getU16(item, TID.ip_posid) === PREFIX_DIR_TID.ip_posid;
 }
 
 /** Decode the directory item (its lp_len bytes). Anchors are views into `item`. */
@@ -169,17 +174,16 @@ export interface CodedItemInfo {
 /** Read and check a coded item's header (everything that does not need the directory). */
 export function codedItemInfo(item: Uint8Array, blcksz = 8192): CodedItemInfo {
   if (item.length < 8) fail("PREFIX_ITEM_TRUNCATED", `coded item has ${item.length} bytes`);
-  const dv = dvOf(item);
-  const outer = dv.getUint16(CH.t_info, true);
+  const outer = getU16(item, CH.t_info);
   if (outer & INDEX_ALT_TID_MASK) {
-    if (dv.getUint16(TID.ip_posid, true) & BT_IS_POSTING) fail("PREFIX_ITEM_IS_POSTING", "item is a posting-list tuple: stock layout, not coded", CH.t_info);
+    if (getU16(item, TID.ip_posid) & BT_IS_POSTING) fail("PREFIX_ITEM_IS_POSTING", "item is a posting-list tuple: stock layout, not coded", CH.t_info);
     fail("PREFIX_ITEM_ALT_TID_NOT_POSTING", `leaf data item has INDEX_ALT_TID_MASK (t_info 0x${outer.toString(16)}) without BT_IS_POSTING`, CH.t_info);
   }
   const codedLength = outer & INDEX_SIZE_MASK;
   if (codedLength !== item.length) fail("PREFIX_ITEM_LENGTH_MISMATCH", `coded t_info length ${codedLength} but the item has ${item.length} bytes (lp_len)`, CH.t_info);
   if (codedLength < SizeOfCodedItemHeader) fail("PREFIX_ITEM_TRUNCATED", `coded item of ${codedLength} bytes is shorter than its ${SizeOfCodedItemHeader}-byte header`);
   if (codedLength !== maxAlign(codedLength)) fail("PREFIX_ITEM_LENGTH_UNALIGNED", `coded length ${codedLength} is not MAXALIGNed`, CH.t_info);
-  const orig = dv.getUint16(CH.orig_t_info, true);
+  const orig = getU16(item, CH.orig_t_info);
   if (orig & INDEX_ALT_TID_MASK) fail("PREFIX_ORIG_ALT_TID", `original t_info 0x${orig.toString(16)} has INDEX_ALT_TID_MASK`, CH.orig_t_info);
   if ((outer & (INDEX_VAR_MASK | INDEX_NULL_MASK)) !== (orig & (INDEX_VAR_MASK | INDEX_NULL_MASK))) {
     fail("PREFIX_ITEM_FLAGS_MISMATCH", `coded t_info flags 0x${(outer & 0xc000).toString(16)} differ from the original's 0x${(orig & 0xc000).toString(16)}`, CH.t_info);
@@ -192,47 +196,51 @@ export function codedItemInfo(item: Uint8Array, blcksz = 8192): CodedItemInfo {
   if (origSize > maxItem) fail("PREFIX_ORIG_TOO_LARGE", `original size ${origSize} exceeds BTMaxItemSize ${maxItem}`, CH.orig_t_info);
   const residualStart = SizeOfCodedItemHeader + (orig & INDEX_NULL_MASK ? BITMAP : 0);
   if (residualStart > codedLength) fail("PREFIX_ITEM_TRUNCATED", `coded item of ${codedLength} bytes has no room for the null bitmap`, SizeOfCodedItemHeader);
-  return { codedLength, group: dv.getUint16(CH.group, true), nshared: dv.getUint16(CH.nshared, true), origTInfo: orig, origSize, residualStart };
+  return { codedLength, group: getU16(item, CH.group), nshared: getU16(item, CH.nshared), origTInfo: orig, origSize, residualStart };
 }
 
 /**
  * Decode a coded item (its lp_len bytes) back to the original index tuple, byte for byte.
  * With `out`, writes there at `outOffset` (room for the original size) and returns that view.
  */
-export function decodeCodedItem(item: Uint8Array, directory: PrefixDirectory, blcksz = 8192, out?: Uint8Array, outOffset = 0): Uint8Array {
-  const h = codedItemInfo(item, blcksz);
+export function decodeCodedItem(item: Uint8Array, directory: PrefixDirectory, blcksz = 8192, out?: Uint8Array, outOffset = 0, info?: CodedItemInfo): Uint8Array {
+  const h = info ?? codedItemInfo(item, blcksz);
   if (h.group >= directory.groups.length) fail("PREFIX_ITEM_GROUP_RANGE", `group ${h.group} >= ngroups ${directory.groups.length}`, CH.group);
   const g = directory.groups[h.group]!;
-  const res = item.subarray(h.residualStart, h.codedLength);
+  const rs = h.residualStart;
+  const rlen = h.codedLength - rs;
   const dataOff = indexDataOffset(h.origTInfo);
   const klen = h.origSize - dataOff;
   const dst = out ? out.subarray(outOffset, outOffset + h.origSize) : new Uint8Array(h.origSize);
   if (dst.length < h.origSize) throw new RangeError(`no room for ${h.origSize} bytes at ${outOffset}`);
-  dst.set(item.subarray(CH.t_tid, CH.t_tid + SizeOfItemPointerData), IT.t_tid);
+  for (let i = 0; i < SizeOfItemPointerData; i++) dst[IT.t_tid + i] = item[CH.t_tid + i]!;
   dst[IT.t_info] = h.origTInfo & 0xff;
   dst[IT.t_info + 1] = h.origTInfo >>> 8;
   if (h.origTInfo & INDEX_NULL_MASK) {
-    dst.set(item.subarray(SizeOfCodedItemHeader, SizeOfCodedItemHeader + BITMAP), SizeOfIndexTupleData);
+    for (let i = 0; i < BITMAP; i++) dst[SizeOfIndexTupleData + i] = item[SizeOfCodedItemHeader + i]!;
     dst.fill(0, SizeOfIndexTupleData + BITMAP, dataOff);
   }
-  // K' = residual[0, lead) + anchor[lead, lead + nshared) + residual[lead, end), or the residual
-  const K = dst.subarray(dataOff);
+  // K' = residual[0, lead) + anchor[lead, lead + nshared) + residual[lead, end), or the residual;
+  // copied byte by byte (keys are short: no view per piece)
   let kpos = 0;
   if (h.nshared > 0) {
     if (g.lead + h.nshared > g.anchor.length) fail("PREFIX_ITEM_SHARED_RANGE", `lead ${g.lead} + nshared ${h.nshared} exceeds group ${h.group}'s anchor_len ${g.anchor.length}`, CH.nshared);
-    if (res.length < g.lead) fail("PREFIX_ITEM_RESIDUAL_SHORT", `residual of ${res.length} bytes is shorter than lead ${g.lead}`, h.residualStart);
-    kpos = putTruncated(K, klen, kpos, res, 0, g.lead, h.residualStart);
-    kpos = putTruncated(K, klen, kpos, g.anchor, g.lead, g.lead + h.nshared, CH.nshared);
-    kpos = putTruncated(K, klen, kpos, res, g.lead, res.length, h.residualStart);
-  } else kpos = putTruncated(K, klen, kpos, res, 0, res.length, h.residualStart);
-  if (kpos < klen) K.fill(0, kpos, klen);
+    if (rlen < g.lead) fail("PREFIX_ITEM_RESIDUAL_SHORT", `residual of ${rlen} bytes is shorter than lead ${g.lead}`, rs);
+    kpos = putTruncated(dst, dataOff, klen, kpos, item, rs, rs + g.lead, 0);
+    kpos = putTruncated(dst, dataOff, klen, kpos, g.anchor, g.lead, g.lead + h.nshared, CH.nshared);
+    kpos = putTruncated(dst, dataOff, klen, kpos, item, rs + g.lead, rs + rlen, 0);
+  } else kpos = putTruncated(dst, dataOff, klen, kpos, item, rs, rs + rlen, 0);
+  if (kpos < klen) dst.fill(0, dataOff + kpos, dataOff + klen);
   return dst;
 }
 
-/** Copy src[from, to) into K at kpos, cut at klen; the bytes cut must be zero. Returns the new kpos. */
-function putTruncated(K: Uint8Array, klen: number, kpos: number, src: Uint8Array, from: number, to: number, errOffset: number): number {
+/**
+ * Copy src[from, to) to the key at dst[kbase + kpos], cut at klen key bytes; the bytes cut must be
+ * zero (reported at errOffset + their index in src). Returns the new kpos.
+ */
+function putTruncated(dst: Uint8Array, kbase: number, klen: number, kpos: number, src: Uint8Array, from: number, to: number, errOffset: number): number {
   const take = Math.max(0, Math.min(to - from, klen - kpos));
-  if (take > 0) K.set(src.subarray(from, from + take), kpos);
+  for (let i = 0; i < take; i++) dst[kbase + kpos + i] = src[from + i]!;
   for (let i = from + take; i < to; i++) {
     if (src[i] !== 0) fail("PREFIX_ITEM_TRUNCATED_NONZERO", `decoded key is longer than the original's ${klen} bytes and its byte ${kpos + i - from} (0x${src[i]!.toString(16)}) is not zero`, errOffset + i);
   }
@@ -247,6 +255,18 @@ export function tupleKey(tuple: Uint8Array): Uint8Array {
 
 /** The key of a codable tuple (what a coded item shares), null for posting and pivot tuples (never coded). */
 export const codableKey = (t: Uint8Array): Uint8Array | null => (tInfoRaw(t) & INDEX_ALT_TID_MASK ? null : tupleKey(t));
+
+/**
+ * Can coding this tuple make it smaller? A coded item takes at least MAXALIGN(its header: 14, or
+ * 18 with a null bitmap), so a tuple no longer than that (at most 8 key bytes: integers,
+ * timestamps) never shrinks; posting and pivot tuples are never coded. A page of such tuples has
+ * C > T (the directory comes on top) and always stays plain.
+ */
+export function mayShrinkCoded(t: Uint8Array): boolean {
+  const info = tInfoRaw(t);
+  if (info & INDEX_ALT_TID_MASK) return false;
+  return (info & INDEX_SIZE_MASK) > maxAlign(SizeOfCodedItemHeader + (info & INDEX_NULL_MASK ? BITMAP : 0));
+}
 
 /** Length of the common prefix of a[from..] and b[from..]. */
 export function sharedFrom(a: Uint8Array, b: Uint8Array, from: number): number {
@@ -282,8 +302,7 @@ export function codedResidual(K: Uint8Array, anchor: Uint8Array, lead: number): 
  */
 export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor: Uint8Array, lead: number): Uint8Array {
   if (originalTuple.length < 8) fail("PREFIX_ENCODE_TRUNCATED", `tuple has ${originalTuple.length} bytes`);
-  const dv = dvOf(originalTuple);
-  const orig = dv.getUint16(6, true);
+  const orig = tInfoRaw(originalTuple);
   if (orig & INDEX_ALT_TID_MASK) fail("PREFIX_ENCODE_ALT_TID", "posting and pivot tuples are never coded");
   const size = orig & INDEX_SIZE_MASK;
   const dataOff = indexDataOffset(orig);
@@ -299,11 +318,10 @@ export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor
   const out = new Uint8Array(len);
   // hot path: the header through the declaration's offsets (t_tid is copied as is)
   out.set(originalTuple.subarray(CH.t_tid, CH.t_tid + SizeOfItemPointerData), CH.t_tid);
-  const ov = dvOf(out);
-  ov.setUint16(CH.t_info, len | (orig & (INDEX_VAR_MASK | INDEX_NULL_MASK)), true);
-  ov.setUint16(CH.group, group, true);
-  ov.setUint16(CH.nshared, nshared, true);
-  ov.setUint16(CH.orig_t_info, orig, true);
+  setU16(out, CH.t_info, len | (orig & (INDEX_VAR_MASK | INDEX_NULL_MASK)));
+  setU16(out, CH.group, group);
+  setU16(out, CH.nshared, nshared);
+  setU16(out, CH.orig_t_info, orig);
   if (orig & INDEX_NULL_MASK) out.set(originalTuple.subarray(SizeOfIndexTupleData, SizeOfIndexTupleData + BITMAP), SizeOfCodedItemHeader);
   if (nshared > 0) {
     out.set(K.subarray(0, lead), start);
