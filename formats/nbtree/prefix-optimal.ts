@@ -186,19 +186,35 @@ export class OptimalPagePlanner {
       }
     }
     if (j >= lim) mism[nm++] = lim;
+    // runs of leads between mismatches: for L in (previous mismatch, m) the item shares from L to
+    // m, so its coding keeps L + (trimmed - m) bytes (never more than plain); at L = m, and past
+    // the last mismatch (L >= the key's length), it shares nothing
     let best = INF;
     let bestL = 0;
-    let mi = 0;
-    for (let L = 0; L < nL; L++) {
-      while (mism[mi]! < L) mi++;
-      const p = mism[mi]!;
-      let cost = plain;
-      if (L < kl && p > L) {
-        const res = L + (c.trimmed > p ? c.trimmed - p : 0);
-        const cs = maxAlign(c.head + res);
-        if (cs < cost) cost = cs;
+    let L = 0;
+    for (let i = 0; i < nm && L < nL; i++) {
+      const m = mism[i]!;
+      const end = m < nL ? m : nL;
+      const base = c.head + (c.trimmed > m ? c.trimmed - m : 0) + 7;
+      for (; L < end; L++) {
+        const cs = (base + L) & ~7;
+        const v = (acc[L] = acc[L]! + (cs < plain ? cs : plain));
+        if (v < best) {
+          best = v;
+          bestL = L;
+        }
       }
-      const v = (acc[L] = acc[L]! + cost);
+      if (L < nL) {
+        const v = (acc[L] = acc[L]! + plain);
+        if (v < best) {
+          best = v;
+          bestL = L;
+        }
+        L++;
+      }
+    }
+    for (; L < nL; L++) {
+      const v = (acc[L] = acc[L]! + plain);
       if (v < best) {
         best = v;
         bestL = L;
