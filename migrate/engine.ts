@@ -188,7 +188,7 @@ export async function applyUnits(
       const b = o.btree!;
       const info = new BtreeCatalog(cat).info(rel);
       progress(`[${i + 1}/${plan.units.length}] ${u.database}: ${info.name}: ${b.mode} to ${b.to}${b.to === "prefix" ? ` (policy ${b.policy})` : ""}`);
-      const r = convertIndex(info, cat.path(rel), { to: b.to, mode: b.mode, policy: b.policy, geometry: cluster.geometry, checksums: w.checksums, owner: w.owner, progress });
+      const r = convertIndex(info, cat.path(rel), { to: b.to, mode: b.mode, policy: b.policy, geometry: cluster.geometry, checksums: w.checksums, owner: w.owner, fsync: w.fsync, progress });
       progress(`${info.name}: ${r.pagesBefore} -> ${r.pagesAfter} pages, ${r.leafCoded} of ${r.leafPages} leaf pages coded (${r.seconds.toFixed(1)} s)`);
       results.set(u.key, r);
     }

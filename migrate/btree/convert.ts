@@ -32,6 +32,8 @@ export interface ConvertOptions {
   checksums: boolean;
   /** owner and mode of every file written */
   owner: ClusterOwner;
+  /** fsync the files written before they are switched (default true; false: --no-sync) */
+  fsync?: boolean;
   /** progress lines (stderr in the CLI) */
   progress?: (message: string) => void;
 }
@@ -170,7 +172,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
   }
 
   function rebuild(): void {
-    const sink = new OrderedPageSink(path, o.geometry, o.checksums, o.owner);
+    const sink = new OrderedPageSink(path, o.geometry, o.checksums, o.owner, undefined, o.fsync ?? true);
     let leafSeen = 0;
     const tuples = (function* () {
       for (const lt of leafTuples(fork, { expandPostings: true, onPage: () => void leafSeen++ })) yield lt.tuple;
@@ -214,7 +216,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
 
   function recode(): void {
     if (o.to === "prefix" && meta.btm_version !== BTREE_VERSION) throw new FormatError("PREFIX_BAD_VERSION", `BTP_PREFIX needs btm_version 4`, { file: path });
-    const w = new RelationWriter(path, { geometry: o.geometry, checksums: o.checksums, owner: o.owner });
+    const w = new RelationWriter(path, { geometry: o.geometry, checksums: o.checksums, owner: o.owner, fsync: o.fsync });
     try {
       for (const [blk, page] of scanBlocks(fork)) {
         const dv = pageView(page);
