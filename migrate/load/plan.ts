@@ -65,8 +65,8 @@ function appendFile(s: Extract<PlanStep, { kind: "append-file" }>, owner: PlanOw
   }
 }
 
-/** Run the switch (again, after an interruption: every step is idempotent). */
-export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) => void): void {
+/** Run the switch (again, after an interruption: every step is idempotent); syncDirs false: the caller fsyncs the directories (or --no-sync). */
+export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) => void, syncDirs = true): void {
   const buf = new Uint8Array(COPY_CHUNK);
   const dirs = new Set<string>();
   plan.steps.forEach((s, i) => {
@@ -77,7 +77,7 @@ export function applyPlan(plan: LoadPlan, onStep?: (i: number, step: PlanStep) =
       if (existsSync(s.temp)) renameSync(s.temp, s.target);
     } else rmSync(s.target, { force: true });
   });
-  for (const d of dirs) fsyncPath(d);
+  if (syncDirs) for (const d of dirs) fsyncPath(d);
   for (const f of plan.staged) rmSync(f, { force: true });
 }
 
