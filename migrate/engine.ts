@@ -190,7 +190,7 @@ export async function applyUnits(
     for (const job of jobs) {
       const u = job.unit;
       await safePoint(o.abort);
-      const s = await stager.next();
+      const s = await stager.next().catch((e) => Promise.reject(onInput(e, w.root, inCluster.pgdata)));
       try {
         await safePoint(o.abort);
       } catch (e) {
@@ -215,6 +215,16 @@ export async function applyUnits(
   }
   await safePoint(o.abort);
   return results;
+}
+
+/**
+ * An error met converting a copy (--out, --check's shadow) names the input's file: the copy's
+ * relation files are the input's bytes, and every relation path is built from the data directory.
+ */
+function onInput(e: unknown, root: string, input: string): unknown {
+  const file = e instanceof FormatError ? e.location.file : undefined;
+  if (root === input || !file?.startsWith(root + "/")) return e;
+  return new FormatError((e as FormatError).code, (e as FormatError).message, { ...(e as FormatError).location, file: input + file.slice(root.length) }, (e as FormatError).detail);
 }
 
 const isTable = (r: TableConversion | IndexConversion): r is TableConversion => "toastRelation" in r;

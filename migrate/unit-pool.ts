@@ -8,6 +8,7 @@ import type { Cluster } from "../formats/catalog/cluster.js";
 import { FormatError } from "../formats/schema/errors.js";
 import type { Code } from "../formats/codes/index.js";
 import type { Location } from "../formats/schema/errors.js";
+import { ClusterContext } from "../verify/cluster-context.js";
 import { stageUnit, type StagedUnit, type UnitJob } from "./unit-stage.js";
 import { discardStaged } from "./staged.js";
 import { removeWriterLeftovers } from "./journal.js";
@@ -29,7 +30,8 @@ export interface UnitStager {
 export function unitStager(jobs: number, cluster: Cluster, list: readonly UnitJob[], progress: (m: string) => void): UnitStager {
   if (jobs <= 1 || list.length <= 1) {
     let i = 0;
-    return { next: async () => stageUnit(cluster, list[i++]!, progress), close: async () => {} };
+    let checks: ClusterContext | undefined;
+    return { next: async () => stageUnit(cluster, (checks ??= new ClusterContext(cluster.pgdata)), list[i++]!, progress), close: async () => {} };
   }
   return new UnitPool(Math.min(jobs, list.length), cluster.pgdata, list, progress);
 }

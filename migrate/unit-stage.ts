@@ -11,6 +11,8 @@ import type { MeasurePair } from "./toast/measure.js";
 import { convertTable, type TableConversion } from "./toast/table.js";
 import { BtreeCatalog } from "./btree/index-info.js";
 import { convertIndex, type IndexConversion } from "./btree/convert.js";
+import type { ClusterContext } from "../verify/cluster-context.js";
+import { assertUnitIntact } from "./unit-verify.js";
 
 export interface UnitJob {
   unit: PlanUnit;
@@ -33,9 +35,10 @@ export interface StagedUnit {
   samples: MeasurePair[];
 }
 
-/** Convert one unit of the cluster `cluster` (the one written), staged. */
-export function stageUnit(cluster: Cluster, job: UnitJob, progress: (m: string) => void): StagedUnit {
+/** Convert one unit of the cluster `cluster` (the one written; `checks` verify's context on it), staged, after verify's checks of what it reads. */
+export function stageUnit(cluster: Cluster, checks: ClusterContext, job: UnitJob, progress: (m: string) => void): StagedUnit {
   const u = job.unit;
+  assertUnitIntact(checks, u);
   const cat = cluster.database(u.database);
   const rel = cat.classes.get(u.relOid)!;
   const at = `[${job.index + 1}/${job.units}] ${u.database}`;

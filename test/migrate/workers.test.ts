@@ -7,23 +7,15 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { copyRoot, removeRoot } from "../nbtree/build-helpers.js";
-import { fileDigests, migrateCli, pgDir } from "./helpers.js";
+import { removeRoot } from "../nbtree/build-helpers.js";
+import { dataCopy, dataDigests, migrateCli, pgDir } from "./helpers.js";
 
 const DB = "app";
 let srv: PgServer;
 let original: Map<string, string>;
 const roots: string[] = [];
 
-function digests(pgdata: string): Map<string, string> {
-  return new Map([...fileDigests(pgdata)].map(([k, v]) => [k.slice(pgdata.length), v]));
-}
-
-function copy(tag: string): string {
-  const root = copyRoot(srv.root, tag);
-  roots.push(root);
-  return join(root, "data");
-}
+const copy = (tag: string): string => dataCopy(srv.root, tag, roots);
 
 before(async () => {
   srv = await PgServer.create({ checksums: true });
@@ -45,7 +37,7 @@ before(async () => {
     DB,
   );
   srv.stop();
-  original = digests(srv.pgdata);
+  original = dataDigests(srv.pgdata);
 });
 after(() => {
   srv?.destroy();
@@ -81,11 +73,11 @@ test("--out -j 2 gives the files and the figures of -j 1", () => {
     const out = join(root, "data");
     return { r: run(forward(srv.pgdata, "--out", out, "--copy-mode", "copy", "-j", String(j))), out };
   });
-  const [one, two] = outs.map((o) => digests(o.out));
+  const [one, two] = outs.map((o) => dataDigests(o.out));
   assert.ok(one!.size > 100, `${one!.size} files`);
   assert.deepEqual(two, one, "md5, owner and mode of every file");
   assert.deepEqual(figures(outs[1]!.r), figures(outs[0]!.r));
-  assert.deepEqual(digests(srv.pgdata), original, "the input is unchanged");
+  assert.deepEqual(dataDigests(srv.pgdata), original, "the input is unchanged");
 });
 
 let forwardResult: Map<string, string>;
@@ -96,9 +88,9 @@ test("--in-place -j 2 gives the files and the journal of -j 1", () => {
   const b = copy("workers-ip-2");
   const r1 = run(forward(a, "--in-place", "-j", "1"));
   const r2 = run(forward(b, "--in-place", "-j", "2"));
-  forwardResult = digests(a);
+  forwardResult = dataDigests(a);
   forwardRecords = r1.journal!.records;
-  assert.deepEqual(digests(b), forwardResult);
+  assert.deepEqual(dataDigests(b), forwardResult);
   assert.equal(r2.journal!.records, r1.journal!.records);
   assert.deepEqual(figures(r2), figures(r1));
 });
@@ -111,13 +103,13 @@ test("in place -j 2, kill -9 after journal records: the rerun resumes to the byt
     const killed = migrateCli(forward(resume, "--in-place", "-j", "2"), { PGDISK_FAULT_AT: `journal-${k}` });
     assert.equal(killed.signal, "SIGKILL", `killed after record ${k}: ${killed.stderr}`);
     run(forward(resume, "--in-place", "-j", "2"));
-    assert.deepEqual(digests(resume), forwardResult, `record ${k}: resumed`);
+    assert.deepEqual(dataDigests(resume), forwardResult, `record ${k}: resumed`);
 
     const aborted = copy(`workers-abort-${k}`);
     assert.equal(migrateCli(forward(aborted, "--in-place", "-j", "2"), { PGDISK_FAULT_AT: `journal-${k}` }).signal, "SIGKILL");
     const a = migrateCli(["--abort", "--pgdata", aborted]);
     assert.equal(a.status, 0, a.stderr);
-    assert.deepEqual(digests(aborted), original, `record ${k}: abort restores every file, nothing staged is left`);
+    assert.deepEqual(dataDigests(aborted), original, `record ${k}: abort restores every file, nothing staged is left`);
   }
 });
 
