@@ -59,6 +59,7 @@ class UnitPool implements UnitStager {
   private nextJob = 0;
   private taken = 0;
   private closed = false;
+  private alive: number;
 
   constructor(
     n: number,
@@ -66,6 +67,7 @@ class UnitPool implements UnitStager {
     private readonly list: readonly UnitJob[],
     private readonly progress: (m: string) => void,
   ) {
+    this.alive = n;
     this.slots = list.map(() => {
       const s = { taken: false } as Slot;
       s.promise = new Promise<StagedUnit>((res, rej) => ((s.resolve = res), (s.reject = rej)));
@@ -93,8 +95,18 @@ class UnitPool implements UnitStager {
         } else slot.reject(m.error.code ? new FormatError(m.error.code, m.error.message, m.error.location, m.error.detail) : new Error(m.error.message));
         give();
       });
-      worker.on("error", (e) => current >= 0 && this.slots[current]!.reject(e));
-      worker.on("exit", (code) => current >= 0 && !this.closed && this.slots[current]!.reject(new Error(`a migrate worker thread exited (${code}) while converting ${list[current]!.unit.key}`)));
+      let failure: unknown = null;
+      worker.on("error", (e) => {
+        failure ??= e;
+        if (current >= 0) this.slots[current]!.reject(e);
+      });
+      worker.on("exit", (code) => {
+        if (this.closed) return;
+        const e = failure ?? new Error(`a migrate worker thread exited (${code})${current >= 0 ? ` while converting ${list[current]!.unit.key}` : ""}`);
+        if (current >= 0) this.slots[current]!.reject(e);
+        // the last worker gone: no unit left undispatched may wait for ever
+        if (--this.alive === 0) for (let i = this.nextJob; i < list.length; i++) this.slots[i]!.reject(e);
+      });
       give();
     }
   }
