@@ -28,6 +28,7 @@ export interface WhereCliOptions {
   quiet?: boolean;
   progress?: boolean;
   copyMode: CopyMode;
+  jobs: string;
 }
 
 export function addWhereOptions(cmd: Command): Command {
@@ -40,7 +41,8 @@ export function addWhereOptions(cmd: Command): Command {
     .option("--no-sync", "do not wait for the written files to reach the disk (faster; unsafe if the machine crashes)")
     .option("--json", "print the report as JSON")
     .option("-q, --quiet", "no progress on stderr")
-    .option("-P, --progress", "after each relation: bytes done, rate and time left on stderr");
+    .option("-P, --progress", "after each relation: bytes done, rate and time left on stderr")
+    .option("-j, --jobs <n>", "relations converted at once by N worker threads (the main thread switches them in order: the same journal and bytes as -j 1)", "1");
 }
 
 export function addBtreeModeOptions(cmd: Command): Command {
@@ -52,9 +54,11 @@ export function addBtreeModeOptions(cmd: Command): Command {
 export const measureOption = (): Option => new Option("--measure <n>", "values per class (single, multi, tree) read before and after to count pages touched; 0 skips (not measured in place)").default("200");
 
 /** The engine options the shared CLI options give. */
-export function whereFromCli(o: WhereCliOptions, abort: AbortSignal, measure?: string): Pick<MigrateOptions, "pgdata" | "out" | "inPlace" | "copyMode" | "tablespaceMap" | "fsync" | "abort" | "progress" | "onProgress" | "measure"> {
+export function whereFromCli(o: WhereCliOptions, abort: AbortSignal, measure?: string): Pick<MigrateOptions, "pgdata" | "out" | "inPlace" | "copyMode" | "tablespaceMap" | "fsync" | "abort" | "progress" | "onProgress" | "measure" | "jobs"> {
   const m = measure === undefined ? undefined : Number(measure);
   if (m !== undefined && (!Number.isInteger(m) || m < 0)) throw new FormatError("USAGE", `--measure must be a whole number, not "${measure}"`);
+  const jobs = Number(o.jobs ?? "1");
+  if (!Number.isInteger(jobs) || jobs < 1) throw new FormatError("USAGE", `--jobs must be a whole number of at least 1, not "${o.jobs}"`);
   const say = (line: string): void => void process.stderr.write(`pgdisk: ${line}\n`);
   return {
     pgdata: o.pgdata,
@@ -67,6 +71,7 @@ export function whereFromCli(o: WhereCliOptions, abort: AbortSignal, measure?: s
     progress: o.quiet ? undefined : say,
     onProgress: o.progress ? (p) => say(progressLine(p)) : undefined,
     measure: m,
+    jobs,
   };
 }
 
@@ -109,8 +114,8 @@ export function makeConvertCommand(): Command {
       `
 Every user table with a TOAST relation (--toast) and every valid user btree index (--btree) of
 each database is converted, or only those named with -t and --index. The relations are
-converted one after another in OID order, each with the work of 'pgdisk migrate toast' and
-'pgdisk migrate btree' (see their --help). With --out the result is a new cluster (the input is
+converted in OID order (-j N: N at once, in worker threads, switched in that order), each with
+the work of 'pgdisk migrate toast' and 'pgdisk migrate btree' (see their --help). With --out the result is a new cluster (the input is
 only read); with --in-place the cluster itself is converted through a journal in the data
 directory (docs/migrate-safety.md): after a crash, rerun the same command to resume. A result
 holding Direct TOAST values or BTP_PREFIX pages has global/pg_control.pgdisk, so that no stock

@@ -13,12 +13,15 @@ import { safePoint } from "./interrupt.js";
 import { faultPoint } from "./fault-point.js";
 import { fenceReason, type ControlNameAction } from "./control-name.js";
 import type { ClusterOwner } from "./file-owner.js";
-import { planMigration, type MigratePlan, type MigrateTargets, type PlanUnit } from "./plan.js";
+import { planMigration, toastRelationsOf, type MigratePlan, type MigrateTargets, type PlanUnit } from "./plan.js";
 import type { Skipped } from "./select.js";
-import { convertTable, type TableConversion } from "./toast/table.js";
+import type { TableConversion } from "./toast/table.js";
 import { migrateSql } from "./toast/sql.js";
-import { BtreeCatalog } from "./btree/index-info.js";
-import { convertIndex, SAVINGS_BUCKETS, type IndexConversion } from "./btree/convert.js";
+import { SAVINGS_BUCKETS, type IndexConversion } from "./btree/convert.js";
+import { measureClasses } from "./toast/measure.js";
+import { discardStaged, switchStaged } from "./staged.js";
+import { unitStager } from "./unit-pool.js";
+import type { UnitJob } from "./unit-stage.js";
 import { btreeSql } from "./btree/sql.js";
 import { ProgressMeter, type ProgressFigures } from "./progress.js";
 import { migrateInPlace } from "./in-place.js";
@@ -43,6 +46,8 @@ export interface MigrateOptions extends MigrateTargets, Omit<OutputRunOptions, "
   check?: boolean;
   /** --check's scratch directory (default the system's temporary directory) */
   scratch?: string;
+  /** worker threads converting relations (default 1: the main thread); the switch stays in plan order */
+  jobs?: number;
   /** bytes done, rate and ETA after each unit (the CLI's -P) */
   onProgress?: (p: ProgressFigures) => void;
 }
@@ -155,7 +160,11 @@ export interface UnitWriter {
   done: ReadonlySet<string>;
 }
 
-/** Apply the plan's units, in order, to the cluster the writer writes. */
+/**
+ * Apply the plan's units, in order, to the cluster the writer writes: each is converted and
+ * staged (in the main thread, or by -j worker threads, unit-pool.ts), then, in plan order, begun
+ * (the journal records it), switched, measured and ended here.
+ */
 export async function applyUnits(
   plan: MigratePlan,
   o: MigrateOptions,
@@ -169,35 +178,53 @@ export async function applyUnits(
   const inCluster = input ?? cluster;
   const meter = new ProgressMeter(plan.bytes, o.onProgress);
   const results = new Map(prior);
-  for (const [i, u] of plan.units.entries()) {
-    await safePoint(o.abort);
-    if (w.done.has(u.key)) {
+  const measure = o.inPlace ? 0 : (o.measure ?? 200);
+  const jobs: UnitJob[] = [];
+  plan.units.forEach((unit, index) => {
+    if (w.done.has(unit.key)) meter.add(unit.bytes);
+    else jobs.push({ unit, index, units: plan.units.length, toast: o.toast, btree: o.btree, checksums: w.checksums, fsync: w.fsync, owner: w.owner, measure });
+  });
+  await safePoint(o.abort);
+  const stager = unitStager(o.jobs ?? 1, cluster, jobs, progress);
+  try {
+    for (const job of jobs) {
+      const u = job.unit;
+      await safePoint(o.abort);
+      const s = await stager.next().catch((e) => Promise.reject(onInput(e, w.root, inCluster.pgdata)));
+      try {
+        await safePoint(o.abort);
+      } catch (e) {
+        discardStaged(s.staged);
+        throw e;
+      }
+      await w.beginUnit(u);
+      switchStaged(s.staged);
+      if (s.samples.length && isTable(s.result)) {
+        const cat = cluster.database(u.database);
+        const { toast, index } = toastRelationsOf(cat, cat.classes.get(u.relOid)!);
+        progress(`${s.result.table}: reading ${s.samples.length} values before and after to count pages touched`);
+        s.result.pagesTouched = measureClasses({ cat, inCat: inCluster.database(u.database) }, s.samples, { toast: toast!, ixRel: index! });
+      }
+      results.set(u.key, s.result);
+      await w.endUnit(u, s.result);
+      faultPoint("relation-done");
       meter.add(u.bytes);
-      continue;
     }
-    const cat = cluster.database(u.database);
-    const rel = cat.classes.get(u.relOid)!;
-    await w.beginUnit(u);
-    if (u.kind === "toast") {
-      progress(`[${i + 1}/${plan.units.length}] ${u.database}: ${u.name}: TOAST to ${o.toast}`);
-      const measure = o.inPlace ? 0 : (o.measure ?? 200);
-      const r = convertTable({ cat, inCat: inCluster.database(u.database), to: o.toast!, checksums: w.checksums, measure, fsync: w.fsync, owner: w.owner, progress }, rel);
-      progress(`${r.table}: ${r.pointers.converted} of ${r.pointers.total} pointers converted, TOAST ${r.toastHeap.pagesBefore} -> ${r.toastHeap.pagesAfter} pages, index ${r.toastIndexSize.pagesBefore} -> ${r.toastIndexSize.pagesAfter} pages (${r.seconds.toFixed(1)} s)`);
-      results.set(u.key, r);
-    } else {
-      const b = o.btree!;
-      const info = new BtreeCatalog(cat).info(rel);
-      progress(`[${i + 1}/${plan.units.length}] ${u.database}: ${info.name}: ${b.mode} to ${b.to}${b.to === "prefix" ? ` (policy ${b.policy})` : ""}`);
-      const r = convertIndex(info, cat.path(rel), { to: b.to, mode: b.mode, policy: b.policy, geometry: cluster.geometry, checksums: w.checksums, owner: w.owner, progress });
-      progress(`${info.name}: ${r.pagesBefore} -> ${r.pagesAfter} pages, ${r.leafCoded} of ${r.leafPages} leaf pages coded (${r.seconds.toFixed(1)} s)`);
-      results.set(u.key, r);
-    }
-    await w.endUnit(u, results.get(u.key)!);
-    faultPoint("relation-done");
-    meter.add(u.bytes);
+  } finally {
+    await stager.close();
   }
   await safePoint(o.abort);
   return results;
+}
+
+/**
+ * An error met converting a copy (--out, --check's shadow) names the input's file: the copy's
+ * relation files are the input's bytes, and every relation path is built from the data directory.
+ */
+function onInput(e: unknown, root: string, input: string): unknown {
+  const file = e instanceof FormatError ? e.location.file : undefined;
+  if (root === input || !file?.startsWith(root + "/")) return e;
+  return new FormatError((e as FormatError).code, (e as FormatError).message, { ...(e as FormatError).location, file: input + file.slice(root.length) }, (e as FormatError).detail);
 }
 
 const isTable = (r: TableConversion | IndexConversion): r is TableConversion => "toastRelation" in r;

@@ -18,8 +18,8 @@ import { assertClusterStopped } from "./safety.js";
 import { assertCanWriteAs, clusterOwner } from "./file-owner.js";
 import { lockInput } from "./input-lock.js";
 import { assertFreeSpace } from "./copy-mode.js";
-import { Journal, JOURNAL_FILE, journalHint, journalWriter } from "./journal.js";
-import { planMigration, type MigrateTargets } from "./plan.js";
+import { Journal, JOURNAL_FILE, journalHint, journalWriter, removeWriterLeftovers } from "./journal.js";
+import { planMigration, type MigratePlan, type MigrateTargets } from "./plan.js";
 import { applyUnits, buildReport, checkInput, MIGRATE_SQL_FILE, resultFence, resultSql, type MigrateOptions, type MigrateReport, type UnitWriter } from "./engine.js";
 import type { TableConversion } from "./toast/table.js";
 import type { IndexConversion } from "./btree/convert.js";
@@ -31,6 +31,15 @@ interface InPlacePlan {
 }
 
 const targetsOf = (o: MigrateOptions): MigrateTargets => ({ toast: o.toast, btree: o.btree, databases: o.databases, tables: o.tables, indexes: o.indexes });
+
+/**
+ * Units are converted (staged under temporary names) before the journal records them, so a run
+ * killed then may leave a unit's temporary files that no record names: removed on resume and on
+ * --abort, for every unit not done.
+ */
+function removeStagedLeftovers(plan: MigratePlan, done: ReadonlySet<string>): void {
+  for (const u of plan.units) if (!done.has(u.key)) for (const f of u.forks) removeWriterLeftovers(f);
+}
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -83,6 +92,7 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
           progress(`undid the unfinished unit ${undone}`);
         }
         const done = j.results();
+        removeStagedLeftovers(plan, new Set(done.keys()));
         checkInput(cluster, plan, plan.units.filter((u) => !done.has(u.key)), checksums, progress);
       }
     }
@@ -158,6 +168,7 @@ export function abortInPlace(pgdataArg: string): AbortReport {
     const j = Journal.open(pgdata, owner);
     assertMigrateJournal(j, pgdata);
     const records = j.records.length;
+    if (!j.committed) removeStagedLeftovers(planMigration(new Cluster(pgdata), (j.plan as InPlacePlan).targets), new Set());
     j.abort();
     return { schema: "pgdisk.migrate-abort/1", pgdata, records };
   } finally {

@@ -51,6 +51,15 @@ export const JOURNAL_FILE = "pgdisk_journal";
 const ORIG = ".pgdisk-orig";
 const TMP = ".pgdisk-tmp";
 
+/** What a writer of the fork `path` left half-made: segments under the temporary name, a build's scratch file. */
+export function removeWriterLeftovers(path: string): void {
+  const dir = dirname(path);
+  const base = basename(path);
+  const leftover = (name: string): boolean => name === `${base}.pgdisk-build` || (name.startsWith(base) && name.endsWith(TMP) && /^(\.\d+)?$/.test(name.slice(base.length, -TMP.length)));
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (leftover(name)) rmSync(join(dir, name), { force: true });
+}
+
 export type JournalRecord =
   | { kind: "plan"; plan: unknown }
   | { kind: "fence"; from: ControlName }
@@ -428,11 +437,7 @@ export class Journal {
       case "fork": {
         for (let s = 0; s < r.segments; s++) restoreOriginal(segment(path, s));
         for (let s = r.segments; existsSync(segment(path, s)); s++) rmSync(segment(path, s));
-        const dir = dirname(path);
-        const base = basename(path);
-        // what a writer left half-made: segments under the temporary name, a build's scratch file
-        const leftover = (name: string): boolean => name === `${base}.pgdisk-build` || (name.startsWith(base) && name.endsWith(TMP) && /^(\.\d+)?$/.test(name.slice(base.length, -TMP.length)));
-        for (const name of readdirSync(dir)) if (leftover(name)) rmSync(join(dir, name), { force: true });
+        removeWriterLeftovers(path);
         break;
       }
       case "control": {

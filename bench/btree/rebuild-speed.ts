@@ -20,6 +20,7 @@ import { convertIndex, type ConvertMode, type IndexConversion, type TargetFormat
 import { clusterOwner } from "../../migrate/file-owner.js";
 import { argValue, benchSample, timeCommand } from "../common.js";
 import type { SizeName } from "../../samples/sizes.js";
+import { switchStaged } from "../../migrate/staged.js";
 
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
 const OUT_DOC = new URL("../../docs/btree-rebuild-speed.md", import.meta.url).pathname;
@@ -81,7 +82,9 @@ async function main(): Promise<void> {
     const convert = (db: string, name: string, to: TargetFormat, mode: ConvertMode): IndexConversion => {
       const cat = cluster.database(db);
       const rel = cat.findRelation(name);
-      return convertIndex(new BtreeCatalog(cat).info(rel), cat.path(rel), { to, mode, policy: "lead", geometry: cluster.geometry, checksums: cluster.control.dataChecksumVersion !== 0, owner });
+      const { result, staged } = convertIndex(new BtreeCatalog(cat).info(rel), cat.path(rel), { to, mode, policy: "lead", geometry: cluster.geometry, checksums: cluster.control.dataChecksumVersion !== 0, owner });
+      switchStaged(staged);
+      return result;
     };
     const all = plan.databases.flatMap((d) => d.indexes.map((x) => ({ db: d.database, name: `${x.namespaceName}.${x.name}`, key: `${d.database}/${x.name}` })));
     // warm-up: the smallest index of at least 1 MB (or the largest there is)

@@ -4,9 +4,10 @@
 // machine. One run each, printed as markdown with the ratios:
 //  - --check (the what-if report), against one read of the same relation files (cat > /dev/null);
 //  - --in-place, forward and back (on a private copy);
-//  - --out with --copy-mode clone (copy where the filesystem has no reflinks) and copy.
+//  - --out with --copy-mode clone (copy where the filesystem has no reflinks) and copy;
+//  - with -j N worker threads (--jobs N, default 2): in place forward and back, --out copy, --check.
 // No fsync on either side (the bench server runs with fsync = off, samples/pg-server.ts).
-// Run: npx tsx bench/migrate/bench.ts [--size tiny|small|large] [--dir DIR]
+// Run: npx tsx bench/migrate/bench.ts [--size tiny|small|large] [--dir DIR] [--jobs N]
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -38,6 +39,7 @@ async function timed(o: MigrateOptions): Promise<{ r: MigrateReport; s: number }
 
 async function main(): Promise<void> {
   const size = argValue("--size", "small") as SizeName;
+  const jobs = Number(argValue("--jobs", "2"));
   const work = mkdtempSync(join(argValue("--dir", tmpdir()), "pgdisk-migrate-bench-"));
   chmodSync(work, 0o755);
   try {
@@ -57,12 +59,17 @@ async function main(): Promise<void> {
     const inPlace = copyRoot(sampleRoot, join(work, "inplace", "root"));
     const fwdIn = await timed({ pgdata: inPlace, inPlace: true, ...FORWARD });
     const backIn = await timed({ pgdata: inPlace, inPlace: true, ...BACK });
+    log(`--in-place -j ${jobs}, forward and back`);
+    const fwdInJ = await timed({ pgdata: inPlace, inPlace: true, jobs, ...FORWARD });
+    const backInJ = await timed({ pgdata: inPlace, inPlace: true, jobs, ...BACK });
+    log(`--check -j ${jobs}`);
+    const checkJ = await timed({ pgdata: input, check: true, jobs, ...FORWARD });
 
-    const outs: { mode: string; r: MigrateReport; s: number }[] = [];
-    for (const mode of ["clone", "copy"] as const) {
-      log(`--out --copy-mode ${mode}`);
-      const t = await timed({ pgdata: input, out: join(work, mode, "data"), copyMode: mode, ...FORWARD });
-      outs.push({ mode, ...t });
+    const outs: { mode: string; jobs: number; r: MigrateReport; s: number }[] = [];
+    for (const [mode, j] of [["clone", 1], ["copy", 1], ["copy", jobs]] as const) {
+      log(`--out --copy-mode ${mode} -j ${j}`);
+      const t = await timed({ pgdata: input, out: join(work, mode, "data"), copyMode: mode, jobs: j, ...FORWARD });
+      outs.push({ mode, jobs: j, ...t });
       rmSync(join(work, mode), { recursive: true, force: true });
     }
 
@@ -95,8 +102,11 @@ async function main(): Promise<void> {
     out.push(`| VACUUM FULL of the ${t.toast.tables} tables + REINDEX of the ${t.btree.indexes} indexes (server) | ${server.toFixed(2)} | 1.00 |`);
     row("pgdisk migrate --in-place, to direct + prefix", fwdIn.s);
     row("pgdisk migrate --in-place, back to plain", backIn.s);
-    for (const o of outs) row(`pgdisk migrate --out --copy-mode ${o.mode}${o.r.copy?.mode !== o.mode ? ` (done as ${o.r.copy?.mode}: no reflinks here)` : ""}`, o.s);
+    row(`pgdisk migrate --in-place -j ${jobs}, to direct + prefix`, fwdInJ.s);
+    row(`pgdisk migrate --in-place -j ${jobs}, back to plain`, backInJ.s);
+    for (const o of outs) row(`pgdisk migrate --out --copy-mode ${o.mode}${o.jobs > 1 ? ` -j ${o.jobs}` : ""}${o.r.copy?.mode !== o.mode ? ` (done as ${o.r.copy?.mode}: no reflinks here)` : ""}`, o.s);
     row("pgdisk migrate --check (what-if, nothing written)", check.s);
+    row(`pgdisk migrate --check -j ${jobs}`, checkJ.s);
     out.push("");
     out.push(`--check took ${check.s.toFixed(2)} s against ${readS.toFixed(2)} s for one read (cat, warm) of the same ${mb(plan.bytes)} MB: ${(check.s / readS).toFixed(1)}x. Its figures: ${t.toast.converted} of ${t.toast.pointers} pointers to direct, ${t.btree.leafCoded} of ${t.btree.leafPages} leaf pages coded, TOAST ${mb(t.toast.toastBytesBefore)} -> ${mb(t.toast.toastBytesAfter)} MB, indexes ${mb(t.btree.bytesBefore)} -> ${mb(t.btree.bytesAfter)} MB.`);
     out.push(`In place the journal held ${fwdIn.r.journal?.records} records forward.`);

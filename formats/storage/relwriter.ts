@@ -22,7 +22,9 @@ export interface RelationWriterOptions {
 
 export class RelationWriter {
   private readonly bs: number;
-  private readonly batch: Uint8Array;
+  /** the batch grows (doubling) up to batchBytes: most forks written are small */
+  private batch: Uint8Array;
+  private readonly batchBytes: number;
   private fill = 0;
   private blkno = 0;
   private fd = -1;
@@ -37,8 +39,8 @@ export class RelationWriter {
   ) {
     this.bs = opts.geometry.blockSize;
     this.tempSuffix = opts.tempSuffix ?? ".pgdisk-tmp";
-    const bytes = Math.max(this.bs, Math.floor((opts.batchBytes ?? 8 << 20) / this.bs) * this.bs);
-    this.batch = new Uint8Array(bytes);
+    this.batchBytes = Math.max(this.bs, Math.floor((opts.batchBytes ?? 8 << 20) / this.bs) * this.bs);
+    this.batch = new Uint8Array(Math.min(this.batchBytes, 8 * this.bs));
   }
 
   /** Blocks written so far (relation-wide). */
@@ -67,13 +69,18 @@ export class RelationWriter {
   private put(page: Uint8Array, checksum: boolean): number {
     if (page.length !== this.bs) throw new RangeError(`page of ${page.length} bytes, block size is ${this.bs}`);
     const b = this.blkno++;
+    if (this.fill === this.batch.length) {
+      const grown = new Uint8Array(Math.min(this.batchBytes, this.batch.length * 2));
+      grown.set(this.batch);
+      this.batch = grown;
+    }
     const slot = this.batch.subarray(this.fill, this.fill + this.bs);
     slot.set(page);
     // PageIsNew pages (pd_upper = 0) carry no checksum.
     if (checksum && this.opts.checksums && (slot[14] | (slot[15] << 8)) !== 0) setPageChecksum(slot, b);
     this.fill += this.bs;
     const segEnd = (Math.floor(b / this.opts.geometry.segmentBlocks) + 1) * this.opts.geometry.segmentBlocks;
-    if (this.fill === this.batch.length || this.blkno === segEnd) this.flushBatch();
+    if (this.fill === this.batchBytes || this.blkno === segEnd) this.flushBatch();
     return b;
   }
 

@@ -3,7 +3,6 @@
 // tuples in key order (LP_DEAD dropped) and lays the index out as CREATE INDEX would, coded or
 // plain. Files are replaced through RelationWriter (temporary name, then rename); a rebuild
 // removes the index's FSM fork. Every BTP_PREFIX page written is decoded again before it is kept.
-import { existsSync, rmSync, statSync } from "node:fs";
 import { FormatError } from "../../formats/schema/errors.js";
 import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
 import { RelationWriter } from "../../formats/storage/relwriter.js";
@@ -20,6 +19,8 @@ import { INDEX_SIZE_MASK, tInfoRaw } from "../../formats/nbtree/index-tuple.js";
 import { OrderedPageSink } from "./page-sink.js";
 import type { BtreeIndexInfo } from "./index-info.js";
 import type { ClusterOwner } from "../file-owner.js";
+import { forkBytes } from "../plan.js";
+import { forkSegments, StagedBuilder, type StagedSwitch } from "../staged.js";
 
 export type TargetFormat = "prefix" | "plain";
 export type ConvertMode = "recode" | "rebuild";
@@ -32,6 +33,8 @@ export interface ConvertOptions {
   checksums: boolean;
   /** owner and mode of every file written */
   owner: ClusterOwner;
+  /** fsync the files written before they are switched (default true; false: --no-sync) */
+  fsync?: boolean;
   /** progress lines (stderr in the CLI) */
   progress?: (message: string) => void;
 }
@@ -69,24 +72,6 @@ export interface IndexConversion {
   seconds: number;
 }
 
-function forkBytes(path: string): number {
-  let n = 0;
-  for (let s = 0; ; s++) {
-    const p = s === 0 ? path : `${path}.${s}`;
-    if (!existsSync(p)) return n;
-    n += statSync(p).size;
-  }
-}
-
-function removeFork(path: string): boolean {
-  let removed = false;
-  for (let s = 0; ; s++) {
-    const p = s === 0 ? path : `${path}.${s}`;
-    if (!existsSync(p)) return removed;
-    rmSync(p);
-    removed = true;
-  }
-}
 
 const bucketOf = (T: number, C: number, coded: boolean): number => {
   if (!coded || T <= 0) return 0;
@@ -104,8 +89,14 @@ export function selfCheck(page: Uint8Array, blk: number, index: string): number 
   return r.directory.groups.length;
 }
 
-/** Convert one index file (segment 0 at `path`). */
-export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptions): IndexConversion {
+/** One index's conversion, staged (migrate/staged.ts): the new file under its temporary name, the switch renames it in and removes the FSM of a rebuild. */
+export interface StagedIndex {
+  result: IndexConversion;
+  staged: StagedSwitch;
+}
+
+/** Convert one index file (segment 0 at `path`), staged. */
+export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptions): StagedIndex {
   const t0 = performance.now();
   const fork = new RelationFork(path, o.geometry);
   const meta = (() => {
@@ -148,6 +139,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
   const allequalimage = info.index.natts === info.index.nkeyatts && info.spec.eq.every((k) => k === "image");
   if (allequalimage !== meta.btm_allequalimage) r.notes.push(`btm_allequalimage is ${meta.btm_allequalimage} in the input but the opclasses say ${allequalimage}; the rebuild writes ${allequalimage}`);
   const lead = prefixPolicyLead(o.policy);
+  const staged = new StagedBuilder();
   const tick = progressTicker(o.progress, info.name);
   try {
     if (o.mode === "rebuild") rebuild();
@@ -155,9 +147,8 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
   } finally {
     fork.close();
   }
-  r.bytesAfter = forkBytes(path);
   r.seconds = (performance.now() - t0) / 1000;
-  return r;
+  return { result: r, staged: staged.done() };
 
   function countLeafPage(s: Pick<LeafPageStat, "coded" | "plainBytes" | "codedBytes">, groups: number): void {
     r.leafPages++;
@@ -170,7 +161,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
   }
 
   function rebuild(): void {
-    const sink = new OrderedPageSink(path, o.geometry, o.checksums, o.owner);
+    const sink = new OrderedPageSink(path, o.geometry, o.checksums, o.owner, undefined, o.fsync ?? true);
     let leafSeen = 0;
     const tuples = (function* () {
       for (const lt of leafTuples(fork, { expandPostings: true, onPage: () => void leafSeen++ })) yield lt.tuple;
@@ -203,18 +194,22 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
       r.heapTids = res.heapTids;
       r.uncertainPivots = res.uncertainPivots;
       fork.close();
-      r.pagesAfter = sink.commit();
+      const st = sink.stage();
+      r.pagesAfter = st.n;
+      r.bytesAfter = staged.add(st);
     } catch (e) {
       sink.dispose();
       throw e instanceof FormatError ? e.at({ file: e.location.file ?? path }) : e;
     }
-    r.fsmRemoved = removeFork(`${path}_fsm`);
+    const fsm = forkSegments(`${path}_fsm`);
+    for (const f of fsm) staged.remove(f);
+    r.fsmRemoved = fsm.length > 0;
     if (r.uncertainPivots) r.notes.push(`${r.uncertainPivots} high keys were kept longer than PostgreSQL might keep them: column(s) ${info.uncertainColumns.join(", ")} compare by image only; the index is valid but may differ from REINDEX there`);
   }
 
   function recode(): void {
     if (o.to === "prefix" && meta.btm_version !== BTREE_VERSION) throw new FormatError("PREFIX_BAD_VERSION", `BTP_PREFIX needs btm_version 4`, { file: path });
-    const w = new RelationWriter(path, { geometry: o.geometry, checksums: o.checksums, owner: o.owner });
+    const w = new RelationWriter(path, { geometry: o.geometry, checksums: o.checksums, owner: o.owner, fsync: o.fsync });
     try {
       for (const [blk, page] of scanBlocks(fork)) {
         const dv = pageView(page);
@@ -253,7 +248,9 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
         }
         tick(r.leafPagesBefore, fork.nblocks, "pages recoded");
       }
-      r.pagesAfter = w.commit();
+      const st = w.stage();
+      r.pagesAfter = w.nblocks;
+      r.bytesAfter = staged.add(st);
     } catch (e) {
       w.abort();
       throw e;

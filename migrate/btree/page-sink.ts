@@ -24,6 +24,8 @@ export class OrderedPageSink {
     /** owner and mode of the index file written */
     readonly owner: ClusterOwner,
     readonly memoryLimit = 256 << 20,
+    /** fsync the index file before it is renamed (false: --no-sync) */
+    readonly fsync = true,
   ) {
     this.scratchPath = `${basePath}.pgdisk-build`;
   }
@@ -65,7 +67,7 @@ export class OrderedPageSink {
 
   private writeAll<T>(finish: (w: RelationWriter) => T, onProgress?: (done: number, total: number) => void, tempSuffix?: string): { n: number; result: T } {
     const n = this.maxBlock + 1;
-    const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums, owner: this.owner, tempSuffix });
+    const w = new RelationWriter(this.basePath, { geometry: this.geometry, checksums: this.checksums, owner: this.owner, fsync: this.fsync, tempSuffix });
     const buf = new Uint8Array(this.geometry.blockSize);
     let result: T;
     try {

@@ -60,17 +60,26 @@ function readAll(r: ToastReader, ptrs: ToastPointer[]): { heap: number; index: n
   });
 }
 
-export function measureClasses(t: TableContext, samples: MeasureSample[], after: (s: MeasureSample) => ToastPointer | null, rels: { toast: RelationInfo; ixRel: RelationInfo }): Record<ValueClass, PagesTouched> {
-  const out: Record<ValueClass, PagesTouched> = { single: { values: 0, before: null, after: null }, multi: { values: 0, before: null, after: null }, tree: { values: 0, before: null, after: null } };
+/** A sampled value: its pointer before the conversion and after it (null: its value was damaged, not measured). */
+export interface MeasurePair {
+  cls: ValueClass;
+  before: ToastPointer;
+  after: ToastPointer | null;
+}
+
+export const emptyPagesTouched = (): Record<ValueClass, PagesTouched> => ({ single: { values: 0, before: null, after: null }, multi: { values: 0, before: null, after: null }, tree: { values: 0, before: null, after: null } });
+
+/** Read the sampled values on the input (before) and on the converted files in place (after). */
+export function measureClasses(t: Pick<TableContext, "cat" | "inCat">, samples: readonly MeasurePair[], rels: { toast: RelationInfo; ixRel: RelationInfo }): Record<ValueClass, PagesTouched> {
+  const out = emptyPagesTouched();
   if (!samples.length) return out;
   const inToast = t.inCat.classes.get(rels.toast.oid);
   const rb = inToast ? reader(t.inCat, inToast, t.inCat.classes.get(rels.ixRel.oid)) : null;
   const ra = reader(t.cat, rels.toast, rels.ixRel);
   try {
     for (const cls of ["single", "multi", "tree"] as const) {
-      const mine = samples.filter((s) => s.cls === cls);
-      const pairs = mine.map((s) => [s.before, after(s)] as const).filter((x): x is readonly [ToastPointer, ToastPointer] => x[1] !== null);
-      out[cls] = { values: pairs.length, before: rb ? quantiles(readAll(rb, pairs.map((x) => x[0]))) : null, after: quantiles(readAll(ra, pairs.map((x) => x[1]))) };
+      const pairs = samples.filter((s): s is MeasurePair & { after: ToastPointer } => s.cls === cls && s.after !== null);
+      out[cls] = { values: pairs.length, before: rb ? quantiles(readAll(rb, pairs.map((x) => x.before))) : null, after: quantiles(readAll(ra, pairs.map((x) => x.after))) };
     }
   } finally {
     rb?.close();

@@ -10,7 +10,6 @@
 //  4. rewrite: parent pages holding changed pointers re-laid out in place (same line pointer
 //     numbers), the TOAST index rebuilt over the stock chunks, the TOAST relation's VM and FSM
 //     and the index's FSM removed.
-import { existsSync, rmSync } from "node:fs";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
@@ -35,10 +34,10 @@ import { sliceCount, type DirectTier } from "../../formats/toast/tiers.js";
 import { writeDirectValue, writePlainValue } from "../../formats/toast/value-writer.js";
 import { planPage, type KeepReason, type PointerDecision, type TargetFlavour } from "./plan.js";
 import type { ClusterOwner } from "../file-owner.js";
-import { faultPoint } from "../fault-point.js";
 import { FIRST_NORMAL_OBJECT_ID } from "../select.js";
 import { forkBytes } from "../plan.js";
-import { measureClasses, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";
+import { emptyPagesTouched, type MeasurePair, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";
+import { forkSegments, StagedBuilder, type StagedSwitch } from "../staged.js";
 
 
 export interface TableContext {
@@ -174,18 +173,22 @@ function oidRanges(oids: number[]): string {
   return out.join(",");
 }
 
-function removeFork(path: string, removed: string[]): void {
-  for (let s = 0; ; s++) {
-    const p = s === 0 ? path : `${path}.${s}`;
-    if (!existsSync(p)) return;
-    rmSync(p);
-    removed.push(p);
-  }
-}
-
 const qualified = (r: RelationInfo): string => `${r.namespaceName}.${r.name}`;
 
-export function convertTable(t: TableContext, rel: RelationInfo): TableConversion {
+/**
+ * One table's conversion, staged: every new file written (and fsynced) under its temporary name,
+ * nothing switched. The switch (switchStaged) renames the new TOAST heap in first, then the TOAST
+ * index and the parent, and removes the forks that no longer describe them; the pages-touched
+ * figures are read after it (measureStaged), from the files then in place.
+ */
+export interface StagedTable {
+  result: TableConversion;
+  staged: StagedSwitch;
+  /** the sampled values, before and after, for measureStaged */
+  samples: MeasurePair[];
+}
+
+export function convertTable(t: TableContext, rel: RelationInfo): StagedTable {
   const t0 = performance.now();
   const { cat } = t;
   const cluster = cat.cluster;
@@ -450,15 +453,14 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
       ixWriter.append(page);
     }
 
-    // commit: the files are renamed into place, then the forks that no longer describe them go
-    heapWriter.commit();
-    faultPoint("toast-heap-committed");
-    ixWriter.commit();
-    parentWriter?.commit();
-    const forksRemoved: string[] = [];
-    removeFork(cat.path(toast, "vm"), forksRemoved);
-    removeFork(cat.path(toast, "fsm"), forksRemoved);
-    removeFork(cat.path(ixRel, "fsm"), forksRemoved);
+    // staged: the switch renames the files into place, then removes the forks that no longer describe them
+    const staged = new StagedBuilder();
+    const heapBytesAfter = staged.add(heapWriter.stage());
+    staged.faultHere("toast-heap-committed");
+    const ixBytesAfter = staged.add(ixWriter.stage());
+    if (parentWriter) staged.add(parentWriter.stage());
+    const forksRemoved = [...forkSegments(cat.path(toast, "vm")), ...forkSegments(cat.path(toast, "fsm")), ...forkSegments(cat.path(ixRel, "fsm"))];
+    for (const f of forksRemoved) staged.remove(f);
 
     // figures
     const gone: number[] = [];
@@ -473,15 +475,12 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
       else if (pointedPlainIds.has(id)) droppedIncomplete++;
       else droppedUnreferenced++;
     }
-    if (t.measure > 0) t.progress(`${name}: reading ${samples.length} values before and after to count pages touched`);
-    const pagesTouched = measureClasses(t, samples, (s) => {
+    const pairs = samples.map((s): MeasurePair => {
       const job = jobs.get(s.jobKey)!;
-      if (job.broken) return null;
-      if (job.kind === "direct") return readToastPointer(encodeDirectPointer(s.before, job.root!), 0);
-      if (s.before.tag === VARTAG_DIRECT) return readToastPointer(encodePlainPointer(s.before, job.oid!), 0);
-      return s.before;
-    }, { toast, ixRel });
-    return {
+      const after = job.broken ? null : job.kind === "direct" ? readToastPointer(encodeDirectPointer(s.before, job.root!), 0) : s.before.tag === VARTAG_DIRECT ? readToastPointer(encodePlainPointer(s.before, job.oid!), 0) : s.before;
+      return { cls: s.cls, before: s.before, after };
+    });
+    const result: TableConversion = {
       table: name,
       toastRelation: qualified(toast),
       toastIndex: qualified(ixRel),
@@ -495,14 +494,15 @@ export function convertTable(t: TableContext, rel: RelationInfo): TableConversio
         droppedPlain: { converted: droppedConverted, unreferenced: droppedUnreferenced, incomplete: droppedIncomplete, unusable: map.stats.unusable, duplicate: map.stats.duplicates },
         droppedDirect: map.stats.directChunks - reachedDirect.size,
       },
-      toastHeap: { pagesBefore: toastPagesBefore, pagesAfter: toastPagesAfter, bytesBefore: toastBytesBefore, bytesAfter: forkBytes(toastPath) },
-      toastIndexSize: { pagesBefore: ixPagesBefore, pagesAfter: built.nblocks, bytesBefore: ixBytesBefore, bytesAfter: forkBytes(ixPath), levels: built.root === 0 ? 0 : built.level + 1 },
+      toastHeap: { pagesBefore: toastPagesBefore, pagesAfter: toastPagesAfter, bytesBefore: toastBytesBefore, bytesAfter: heapBytesAfter },
+      toastIndexSize: { pagesBefore: ixPagesBefore, pagesAfter: built.nblocks, bytesBefore: ixBytesBefore, bytesAfter: ixBytesAfter, levels: built.root === 0 ? 0 : built.level + 1 },
       parent: { pages: parentPages, pagesRewritten },
       oidsNoLongerUsed: { count: gone.length, ranges: oidRanges(gone) },
       forksRemoved,
-      pagesTouched,
+      pagesTouched: emptyPagesTouched(),
       seconds: (performance.now() - t0) / 1000,
     };
+    return { result, staged: staged.done(), samples: pairs };
   } catch (e) {
     heapWriter.abort();
     parentWriter?.abort();

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
+import { copyRoot } from "../nbtree/build-helpers.js";
 
 export const DB = "app";
 
@@ -81,6 +82,18 @@ export function fileDigests(...dirs: string[]): Map<string, string> {
   };
   for (const d of dirs) walk(d);
   return out;
+}
+
+/** A private copy of a stopped server's root; returns its data directory; the root is added to `roots` (removed by the caller). */
+export function dataCopy(root: string, tag: string, roots: string[]): string {
+  const copied = copyRoot(root, tag);
+  roots.push(copied);
+  return join(copied, "data");
+}
+
+/** fileDigests of one data directory, by path relative to it. */
+export function dataDigests(pgdata: string): Map<string, string> {
+  return new Map([...fileDigests(pgdata)].map(([k, v]) => [k.slice(pgdata.length), v]));
 }
 
 export interface CliResult {

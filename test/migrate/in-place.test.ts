@@ -11,8 +11,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
-import { copyRoot, removeRoot } from "../nbtree/build-helpers.js";
-import { assertServerRefuses, fileDigests, migrateCli, pgDir, removeDirs } from "./helpers.js";
+import { removeRoot } from "../nbtree/build-helpers.js";
+import { assertServerRefuses, dataCopy, dataDigests, migrateCli, pgDir, removeDirs } from "./helpers.js";
 
 const DB = "app";
 let srv: PgServer;
@@ -20,16 +20,7 @@ let original: Map<string, string>;
 const rows = new Map<string, ReturnType<typeof rowDigests>>();
 const roots: string[] = [];
 
-/** md5, owner and mode of every file under a data directory, by path relative to it. */
-function digests(pgdata: string): Map<string, string> {
-  return new Map([...fileDigests(pgdata)].map(([k, v]) => [k.slice(pgdata.length), v]));
-}
-
-function copy(tag: string): string {
-  const root = copyRoot(srv.root, tag);
-  roots.push(root);
-  return join(root, "data");
-}
+const copy = (tag: string): string => dataCopy(srv.root, tag, roots);
 
 before(async () => {
   srv = await PgServer.create({ checksums: true });
@@ -51,7 +42,7 @@ before(async () => {
   );
   for (const db of [DB, "other"]) rows.set(db, rowDigests(srv, db));
   srv.stop();
-  original = digests(srv.pgdata);
+  original = dataDigests(srv.pgdata);
 });
 after(() => {
   srv?.destroy();
@@ -104,7 +95,7 @@ test("--out: both formats over every database in one run, then back; the input i
   assert.equal(fwd.control.action, "renamed");
   const bk = run(back(join(fwdRoot, "data"), "--out", join(backRoot, "data")));
   assert.equal(bk.control.action, "restored");
-  assert.deepEqual(digests(srv.pgdata), original, "the input is unchanged");
+  assert.deepEqual(dataDigests(srv.pgdata), original, "the input is unchanged");
   assertServerAgrees(join(backRoot, "data"));
 });
 
@@ -116,7 +107,7 @@ test("in place: forward, then back; the journal is gone, PostgreSQL starts on th
   assert.equal(existsSync(join(pgdata, "pgdisk_journal")), false);
   assert.equal(fwd.journal!.resumed, false);
   forwardRecords = fwd.journal!.records;
-  forwardResult = digests(pgdata);
+  forwardResult = dataDigests(pgdata);
   assert.deepEqual([...forwardResult.keys()].filter((k) => /pgdisk-(orig|tmp|build)|postmaster\.pid/.test(k)), [], "no leftovers");
   const bk = run(back(pgdata, "--in-place"));
   assert.equal(bk.control.action, "restored");
@@ -132,7 +123,7 @@ test("in place, kill -9 after every journal record and inside a unit: no stock s
     assert.equal(r.signal, "SIGKILL", `killed at ${point} (status ${r.status}: ${r.stderr})`);
     if (point === "journal-1" || point === "journal-2") {
       // the plan, then the fence's record: nothing was changed yet (the fence goes up right after record 2)
-      const now = digests(pgdata);
+      const now = dataDigests(pgdata);
       for (const k of ["/pgdisk_journal", "/postmaster.pid"]) now.delete(k);
       assert.deepEqual(now, original, `${point}: nothing changed`);
     } else assertServerRefuses(pgdata);
@@ -141,7 +132,7 @@ test("in place, kill -9 after every journal record and inside a unit: no stock s
     assert.match(again.stderr, /CLUSTER_JOURNAL_PRESENT/);
     const resumed = run(forward(pgdata, "--in-place"));
     assert.equal(resumed.journal!.resumed, point !== "journal-1" && point !== "journal-2", point);
-    assert.deepEqual(digests(pgdata), forwardResult, `${point}: resume gives the bytes of an uninterrupted run`);
+    assert.deepEqual(dataDigests(pgdata), forwardResult, `${point}: resume gives the bytes of an uninterrupted run`);
     removeDirs(join(pgdata, ".."));
   }
 });
@@ -155,7 +146,7 @@ test("in place, SIGTERM and SIGINT: a stop at the next safe point (exit 143, 130
     assert.ok(existsSync(join(pgdata, "pgdisk_journal")));
     assertServerRefuses(pgdata);
     run(forward(pgdata, "--in-place"));
-    assert.deepEqual(digests(pgdata), forwardResult, `${signal}: resumed`);
+    assert.deepEqual(dataDigests(pgdata), forwardResult, `${signal}: resumed`);
     removeDirs(join(pgdata, ".."));
   }
 });
@@ -168,7 +159,7 @@ test("in place, kill -9 after every journal record, then --abort: every file has
     const a = migrateCli(["--abort", "--pgdata", pgdata]);
     assert.equal(a.status, 0, a.stderr);
     assert.match(a.stdout, /journal records undone/);
-    assert.deepEqual(digests(pgdata), original, `record ${k}: abort restores every file`);
+    assert.deepEqual(dataDigests(pgdata), original, `record ${k}: abort restores every file`);
     removeDirs(join(pgdata, ".."));
   }
   // after the commit record there is no way back: abort refuses, the same command finishes
@@ -178,7 +169,7 @@ test("in place, kill -9 after every journal record, then --abort: every file has
   assert.equal(refused.status, 1);
   assert.match(refused.stderr, /JOURNAL_COMMITTED/);
   run(forward(pgdata, "--in-place"));
-  assert.deepEqual(digests(pgdata), forwardResult);
+  assert.deepEqual(dataDigests(pgdata), forwardResult);
   const none = migrateCli(["--abort", "--pgdata", srv.pgdata]);
   assert.equal(none.status, 1);
   assert.match(none.stderr, /JOURNAL_MISSING/);

@@ -10,6 +10,7 @@ import { Cluster } from "../../formats/catalog/cluster.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
 import { leafTuples } from "../../formats/nbtree/reader.js";
 import { BtreeCatalog } from "../../migrate/btree/index-info.js";
+import { switchStaged } from "../../migrate/staged.js";
 import { convertIndex, type ConvertMode, type IndexConversion, type TargetFormat } from "../../migrate/btree/convert.js";
 import { clusterOwner } from "../../migrate/file-owner.js";
 import type { PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
@@ -86,7 +87,8 @@ export function convertInPlace(pgdata: string, db: string, indexes: string[], o:
   for (const name of indexes) {
     const rel = cat.findRelation(name);
     const path = cat.path(rel);
-    const report = convertIndex(bc.info(rel), path, { to: o.to, mode: o.mode, policy: o.policy ?? "lead", geometry: cluster.geometry, checksums: cluster.control.dataChecksumVersion !== 0, owner: clusterOwner(pgdata) });
+    const { result: report, staged } = convertIndex(bc.info(rel), path, { to: o.to, mode: o.mode, policy: o.policy ?? "lead", geometry: cluster.geometry, checksums: cluster.control.dataChecksumVersion !== 0, owner: clusterOwner(pgdata) });
+    switchStaged(staged);
     out.set(name, { report, path });
   }
   return out;
