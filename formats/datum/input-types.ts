@@ -6,7 +6,8 @@
 // evaluator can evaluate them (formats/expr, compiled by the InputTypes provider), checked in
 // name order as the server checks them; a domain with one it cannot evaluate is refused.
 import { arrayInput } from "./input-array.js";
-import { INPUT_FUNCTIONS, type InputFunction } from "./input.js";
+import type { InputFunction } from "./input.js";
+import { INPUT_FUNCTIONS } from "./input-catalog.js";
 import { FormatError } from "../schema/errors.js";
 import type { TypeInfo } from "./types.js";
 

@@ -11,9 +11,6 @@
 // spellings the server accepts (month names, MDY orders, epoch, now) are refused by name.
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
-import { intervalIn } from "./input-interval.js";
-import { NETWORK_INPUT } from "./input-network.js";
-import { jsonbIn } from "./input-jsonb.js";
 
 export interface InputContext {
   /** atttypmod (-1: none) */
@@ -45,7 +42,7 @@ function le(size: number, value: bigint | number): Uint8Array {
 /** Plain decimal digits with an optional sign and at most 15 digits: exact as a double. */
 const SHORT_INTEGER = /^[+-]?\d{1,15}$/;
 
-function integer(type: string, size: 2 | 4 | 8): InputFunction {
+export function integer(type: string, size: 2 | 4 | 8): InputFunction {
   const max = (1n << BigInt(size * 8 - 1)) - 1n;
   const maxNum = Number(max);
   return (text) => {
@@ -71,7 +68,7 @@ function integer(type: string, size: 2 | 4 | 8): InputFunction {
   };
 }
 
-const oidIn: InputFunction = (text) => {
+export const oidIn: InputFunction = (text) => {
   const m = /^[ \t\n\v\f\r]*([+-]?)(\d+)[ \t\n\v\f\r]*$/.exec(text);
   if (!m) throw bad("oid", text);
   const v = BigInt(m[1] + m[2]);
@@ -81,7 +78,7 @@ const oidIn: InputFunction = (text) => {
 };
 
 const BOOL_WORDS: [string, boolean, number][] = [["true", true, 1], ["false", false, 1], ["yes", true, 1], ["no", false, 1], ["on", true, 2], ["off", false, 2]];
-const boolIn: InputFunction = (text) => {
+export const boolIn: InputFunction = (text) => {
   const s = trim(text).toLowerCase();
   if (s === "1" || s === "0") return Uint8Array.of(s === "1" ? 1 : 0);
   for (const [word, value, min] of BOOL_WORDS) if (s.length >= min && word.startsWith(s) && s.length > 0) return Uint8Array.of(value ? 1 : 0);
@@ -105,7 +102,7 @@ function parseFloatText(type: string, text: string): { value: number; digits?: b
   return { value: Number.parseFloat(s), digits: m[1] === "-" ? -digits : digits, exp };
 }
 
-const float8In: InputFunction = (text) => {
+export const float8In: InputFunction = (text) => {
   const f = parseFloatText("double precision", text);
   if (f.digits !== undefined && (!Number.isFinite(f.value) || (f.value === 0 && f.digits !== 0n))) throw new FormatError("DATUM_BAD_INPUT", `"${trim(text)}" is out of range for type double precision`);
   const out = new Uint8Array(8);
@@ -143,7 +140,7 @@ function exactBinary(x: number): [bigint, bigint] {
   return shift >= 0 ? [mant << BigInt(shift), 1n] : [mant, 1n << BigInt(-shift)];
 }
 
-const float4In: InputFunction = (text) => {
+export const float4In: InputFunction = (text) => {
   const f = parseFloatText("real", text);
   const v = f.digits === undefined ? f.value : toFloat32(f.value, f.digits, f.exp!);
   if (f.digits !== undefined && (!Number.isFinite(v) || (v === 0 && f.digits !== 0n))) throw new FormatError("DATUM_BAD_INPUT", `"${trim(text)}" is out of range for type real`);
@@ -269,9 +266,9 @@ function encodeNumeric(neg: boolean, intDigits: string, fracDigits: string, dsca
 const enc = new TextEncoder();
 const chars = (s: string): string[] => Array.from(s);
 
-const textIn: InputFunction = (text) => enc.encode(text);
+export const textIn: InputFunction = (text) => enc.encode(text);
 
-function lengthLimited(type: string, pad: boolean): InputFunction {
+export function lengthLimited(type: string, pad: boolean): InputFunction {
   return (text, ctx) => {
     if (ctx.typmod < 4) return enc.encode(text);
     const n = ctx.typmod - 4;
@@ -285,7 +282,7 @@ function lengthLimited(type: string, pad: boolean): InputFunction {
 }
 
 const NAMEDATALEN = 64;
-const nameIn: InputFunction = (text) => {
+export const nameIn: InputFunction = (text) => {
   const out = new Uint8Array(NAMEDATALEN);
   let used = 0;
   for (const c of chars(text)) {
@@ -297,13 +294,13 @@ const nameIn: InputFunction = (text) => {
   return out;
 };
 
-const charIn: InputFunction = (text) => {
+export const charIn: InputFunction = (text) => {
   const b = enc.encode(text);
   if (b.length === 4 && b[0] === 0x5c && /^[0-7]{3}$/.test(text.slice(1))) return Uint8Array.of(parseInt(text.slice(1), 8) & 0xff);
   return Uint8Array.of(b[0] ?? 0);
 };
 
-const byteaIn: InputFunction = (text) => {
+export const byteaIn: InputFunction = (text) => {
   if (text.startsWith("\\x")) {
     const out: number[] = [];
     const s = text.slice(2);
@@ -338,7 +335,7 @@ const byteaIn: InputFunction = (text) => {
   return Uint8Array.from(out);
 };
 
-const uuidIn: InputFunction = (text) => {
+export const uuidIn: InputFunction = (text) => {
   let s = text;
   const braces = s.startsWith("{");
   if (braces) s = s.slice(1);
@@ -359,7 +356,7 @@ const uuidIn: InputFunction = (text) => {
   return out;
 };
 
-const jsonIn: InputFunction = (text) => {
+export const jsonIn: InputFunction = (text) => {
   try {
     JSON.parse(text);
   } catch {
@@ -449,7 +446,7 @@ function zoneSeconds(text: string, zone: string): number {
   return m[2] === "-" ? -secs : secs;
 }
 
-const dateIn: InputFunction = (text) => {
+export const dateIn: InputFunction = (text) => {
   const s = trim(text);
   const l = s.toLowerCase();
   if (l === "infinity" || l === "+infinity") return le(4, DATE_END);
@@ -459,7 +456,7 @@ const dateIn: InputFunction = (text) => {
   return le(4, days);
 };
 
-const timeIn: InputFunction = (text, ctx) => {
+export const timeIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const { usecs, rest } = parseTime(text, s);
   if (trim(rest)) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads time values in ISO 8601 form (HH:MM[:SS[.f]]): "${text}"`);
@@ -467,7 +464,7 @@ const timeIn: InputFunction = (text, ctx) => {
 };
 
 /** timetz_in: a time and a zone (the session's, UTC unless given, when none is written); the zone is stored in seconds WEST of UTC. */
-const timetzIn: InputFunction = (text, ctx) => {
+export const timetzIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const { usecs, rest } = parseTime(text, s);
   const zone = trim(rest);
@@ -479,7 +476,7 @@ const timetzIn: InputFunction = (text, ctx) => {
   return out;
 };
 
-function timestampIn(withZone: boolean): InputFunction {
+export function timestampIn(withZone: boolean): InputFunction {
   const type = withZone ? "timestamp with time zone" : "timestamp without time zone";
   return (text, ctx) => {
     const s = trim(text);
@@ -508,31 +505,3 @@ function timestampIn(withZone: boolean): InputFunction {
     return le(8, total);
   };
 }
-
-/** Input functions by type OID. */
-export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<number, InputFunction>([
-  [16, boolIn],
-  [21, integer("smallint", 2)],
-  [23, integer("integer", 4)],
-  [20, integer("bigint", 8)],
-  [26, oidIn],
-  [700, float4In],
-  [701, float8In],
-  [1700, numericIn],
-  [25, textIn],
-  [1043, lengthLimited("character varying", false)],
-  [1042, lengthLimited("character", true)],
-  [19, nameIn],
-  [18, charIn],
-  [17, byteaIn],
-  [2950, uuidIn],
-  [114, jsonIn],
-  [3802, jsonbIn],
-  [1082, dateIn],
-  [1083, timeIn],
-  [1266, timetzIn],
-  [1186, intervalIn],
-  [1114, timestampIn(false)],
-  [1184, timestampIn(true)],
-  ...NETWORK_INPUT,
-]);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { CopyParser } from "../../migrate/load/copy-parse.js";
-import { INPUT_FUNCTIONS } from "../../formats/datum/input.js";
+import { INPUT_FUNCTIONS } from "../../formats/datum/input-catalog.js";
 import { formHeapTuple, varlenaStored } from "../../formats/heap/form.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { HTH, SizeofHeapTupleHeader, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, HEAP_NATTS_MASK } from "../../formats/heap/tuple-header.js";
