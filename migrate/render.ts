@@ -5,13 +5,8 @@ import type { MigrateReport } from "./engine.js";
 import type { ProgressFigures } from "./progress.js";
 import { toastTableLines, toastTotalLine } from "./toast/render.js";
 import { btreeIndexLines, btreeTotalLines } from "./btree/render.js";
+import { whereLines } from "./render-where.js";
 
-/** Where the result went. */
-export function whereLines(r: { input: string; output: string; inPlace: boolean; checksums: boolean }): string[] {
-  const sums = r.checksums ? " (data checksums set)" : "";
-  if (r.inPlace) return [`  cluster ${r.output} (converted in place)${sums}`];
-  return [`  input  ${r.input} (not changed)`, `  output ${r.output}${sums}`];
-}
 
 const mib = (n: number): string => `${(n / 1048576).toFixed(1)} MiB`;
 

@@ -3,7 +3,7 @@ import { controlReportLines } from "../control-name.js";
 import type { MigrateBtreeReport } from "./engine.js";
 import type { BtreeTotals } from "../engine.js";
 import type { IndexConversion } from "./convert.js";
-import { whereLines } from "../render.js";
+import { whereLines } from "../render-where.js";
 
 const mib = (n: number): string => `${(n / 1048576).toFixed(2)} MiB`;
 const pct = (after: number, before: number): string => (before ? `${after >= before ? "+" : ""}${(((after - before) / before) * 100).toFixed(1)}%` : "n/a");

@@ -2,7 +2,7 @@
 import { controlReportLines } from "../control-name.js";
 import type { MigrateToastReport } from "./engine.js";
 import type { ToastTotals } from "../engine.js";
-import { whereLines } from "../render.js";
+import { whereLines } from "../render-where.js";
 import type { PagesTouched } from "./measure.js";
 import type { TableConversion } from "./table.js";
 import type { TargetFlavour } from "./plan.js";
