@@ -1,19 +1,19 @@
-// Helpers for the btree rebuild tests: stopped clusters made on a real server, the server's own
-// REINDEX of a copy, page-by-page comparison ignoring pd_lsn and pd_checksum, and rebuilds of
-// index files in a copy.
+// Real-server clusters for the btree tests and benches: stopped clusters made on a real server,
+// the server's own REINDEX of a copy, page-by-page comparison ignoring pd_lsn and pd_checksum,
+// and rebuilds of index files in a copy.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer } from "../../samples/pg-server.js";
-import { Cluster } from "../../formats/catalog/cluster.js";
-import { RelationFork } from "../../formats/storage/relfile.js";
-import { leafTuples } from "../../formats/nbtree/reader.js";
-import { BtreeCatalog } from "../../migrate/btree/index-info.js";
-import { switchStaged } from "../../migrate/staged.js";
-import { convertIndex, type ConvertMode, type IndexConversion, type TargetFormat } from "../../migrate/btree/convert.js";
-import { clusterOwner } from "../../migrate/file-owner.js";
-import type { PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
+import { PgServer } from "./pg-server.js";
+import { Cluster } from "../formats/catalog/cluster.js";
+import { RelationFork } from "../formats/storage/relfile.js";
+import { leafTuples } from "../formats/nbtree/reader.js";
+import { BtreeCatalog } from "../migrate/btree/index-info.js";
+import { switchStaged } from "../migrate/staged.js";
+import { convertIndex, type ConvertMode, type IndexConversion, type TargetFormat } from "../migrate/btree/convert.js";
+import { clusterOwner } from "../migrate/file-owner.js";
+import type { PrefixPolicyName } from "../formats/nbtree/prefix-policy.js";
 
 export const BLCKSZ = 8192;
 /** pd_lsn (8 bytes) and pd_checksum (2 bytes) are where REINDEX output legitimately differs. */

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { cpus, tmpdir } from "node:os";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
-import { comparePages, convertInPlace, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
+import { comparePages, convertInPlace, outputCopy, removeRoot } from "../../samples/cluster-kit.js";
 import type { IndexConversion } from "../../migrate/btree/convert.js";
 import { PREFIX_POLICY_NAMES, planGroups } from "../../formats/nbtree/prefix-policy.js";
 import { codableKey, codedResidual, prefixDirectoryOffset, prefixSavesEnough, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry } from "../../formats/nbtree/prefix.js";

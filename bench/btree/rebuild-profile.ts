@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
-import { convertInPlace, outputCopy, removeRoot } from "../../test/nbtree/build-helpers.js";
+import { convertInPlace, outputCopy, removeRoot } from "../../samples/cluster-kit.js";
 import { PREFIX_POLICY_NAMES, type PrefixPolicyName } from "../../formats/nbtree/prefix-policy.js";
 import { keySets } from "./public-keys-sources.js";
 

@@ -14,7 +14,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { copyRoot, removeRoot } from "../../test/nbtree/build-helpers.js";
+import { copyRoot, removeRoot } from "../../samples/cluster-kit.js";
 import { Rng } from "../../samples/prng.js";
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);

@@ -13,7 +13,7 @@ import { emptyStats, type ToastReadStats } from "../../formats/toast/pages.js";
 import type { ToastPointer } from "../../formats/varlena/toast-pointer.js";
 import { migrateToast, type MigrateToastReport } from "../../migrate/toast/engine.js";
 import { PgServer } from "../../samples/pg-server.js";
-import { pointersOf, toastReaderOf } from "../../test/toast/cluster-helpers.js";
+import { pointersOf, toastReaderOf } from "../../samples/toast-kit.js";
 import { argValue, benchSample } from "../common.js";
 import type { SizeName } from "../../samples/sizes.js";
 

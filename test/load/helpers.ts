@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { removeRoot } from "../nbtree/build-helpers.js";
+import { removeRoot } from "../../samples/cluster-kit.js";
 import { ROOT, storedTuples } from "../toast/cluster-helpers.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { deformHeapTuple } from "../../formats/heap/deform.js";

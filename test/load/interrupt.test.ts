@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
-import { copyRoot, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
+import { copyRoot, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { assertServerRefuses, fileDigests, migrateCli } from "../migrate/helpers.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 import { tableDigest } from "./helpers.js";

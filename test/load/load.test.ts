@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
-import { comparePages, copyRoot, indexPath, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
+import { comparePages, copyRoot, indexPath, reindexCopy, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { assertAmcheckClean, heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "../toast/cluster-helpers.js";

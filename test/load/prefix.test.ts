@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
-import { convertInPlace, copyRoot, indexPath, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
+import { convertInPlace, copyRoot, indexPath, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { pgdiskLoad } from "./helpers.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
 import { leafTuples } from "../../formats/nbtree/reader.js";

@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
-import { stoppedCluster } from "../nbtree/build-helpers.js";
+import { stoppedCluster } from "../../samples/cluster-kit.js";
 import { fileDigests } from "../migrate/helpers.js";
 import { pgdiskLoad } from "./helpers.js";
 

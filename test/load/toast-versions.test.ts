@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { NPM_SERVER_VERSIONS, PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
-import { comparePages, copyRoot, reindexCopy, removeRoot } from "../nbtree/build-helpers.js";
+import { comparePages, copyRoot, reindexCopy, removeRoot } from "../../samples/cluster-kit.js";
 import { pgdiskLoad, storedValues, tableDigest } from "./helpers.js";
 
 const DB = "app";

@@ -18,7 +18,7 @@ import { Rng } from "../../samples/prng.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { readControlFile } from "../../formats/catalog/control.js";
 import { decodeControlFile, encodeControlFile } from "../../formats/storage/control-file.js";
-import { comparePages, copyRoot, reindexCopy, removeRoot, stoppedCluster } from "../nbtree/build-helpers.js";
+import { comparePages, copyRoot, reindexCopy, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { assertAmcheckClean, pgdiskLoad, storedValues, tableDigest } from "./helpers.js";
 import { checkDirectInvariants, pgdisk, pgdiskMigrate, pointersOf, ROOT } from "../toast/cluster-helpers.js";
 import type { LoadReport } from "../../migrate/load/engine.js";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { copyLine, type Field } from "../../samples/copy.js";
-import { copyRoot, stoppedCluster } from "../nbtree/build-helpers.js";
+import { copyRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { fileDigests } from "../migrate/helpers.js";
 import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
 import { ROOT } from "../toast/cluster-helpers.js";
-import { copyRoot } from "../nbtree/build-helpers.js";
+import { copyRoot } from "../../samples/cluster-kit.js";
 
 export const DB = "app";
 

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
-import { removeRoot } from "../nbtree/build-helpers.js";
+import { removeRoot } from "../../samples/cluster-kit.js";
 import { assertServerRefuses, dataCopy, dataDigests, migrateCli, pgDir, removeDirs } from "./helpers.js";
 
 const DB = "app";

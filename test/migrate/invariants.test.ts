@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { removeRoot } from "../nbtree/build-helpers.js";
+import { removeRoot } from "../../samples/cluster-kit.js";
 import { Damager, leafPages, lpWord, setLpWord } from "../verify/damage.js";
 import { dataCopy, dataDigests, migrateCli, pgDir } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { copyRoot, removeRoot } from "../nbtree/build-helpers.js";
+import { copyRoot, removeRoot } from "../../samples/cluster-kit.js";
 import { ROOT } from "../toast/cluster-helpers.js";
 import { Journal } from "../../migrate/journal.js";
 import { clusterOwner } from "../../migrate/file-owner.js";

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { removeRoot } from "../nbtree/build-helpers.js";
+import { removeRoot } from "../../samples/cluster-kit.js";
 import { dataCopy, dataDigests, migrateCli, pgDir } from "./helpers.js";
 
 const DB = "app";

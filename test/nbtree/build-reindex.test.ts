@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { readFileSync } from "node:fs";
 import { PgServer } from "../../samples/pg-server.js";
-import { KEY_SHAPES, shapeIndexVariants, shapeTableSql } from "./key-shapes.js";
-import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot, stoppedCluster } from "./build-helpers.js";
+import { KEY_SHAPES, shapeIndexVariants, shapeTableSql } from "../../samples/key-shapes.js";
+import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 
 const DB = "bt";
 const ROWS = 3000;

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tinySampleCopy } from "../fixtures/sample.js";
 import { PgServer } from "../../samples/pg-server.js";
-import { indexPath, removeRoot, stoppedCluster } from "./build-helpers.js";
-import { KEY_SHAPES, shapeTableSql } from "./key-shapes.js";
+import { indexPath, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
+import { KEY_SHAPES, shapeTableSql } from "../../samples/key-shapes.js";
 import type { MigrateBtreeReport } from "../../migrate/btree/engine.js";
 
 const ENTRY = new URL("./migrate-cli-entry.ts", import.meta.url).pathname;

@@ -10,7 +10,7 @@ import { typeLookupFor } from "../../formats/catalog/types.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
 import { leafTuples, readBtree, type BtreeStructure } from "../../formats/nbtree/reader.js";
 import { indexKeyTexts } from "../../formats/nbtree/keys.js";
-import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot } from "./build-helpers.js";
+import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot } from "../../samples/cluster-kit.js";
 import { readFileSync } from "node:fs";
 
 let srv: PgServer;

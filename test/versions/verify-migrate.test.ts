@@ -21,7 +21,7 @@ import { toastChunks } from "../../inspect/browse/toast.js";
 import { NPM_SERVER_VERSIONS, PgServer } from "../../samples/pg-server.js";
 import { pgdisk, pgdiskMigrate, rowDigests } from "../toast/cluster-helpers.js";
 import { Damager, leafPages, lpWord, setLpWord, type Item } from "../verify/damage.js";
-import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot } from "../nbtree/build-helpers.js";
+import { comparePages, convertInPlace, outputCopy, reindexCopy, removeRoot } from "../../samples/cluster-kit.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const ENTRY = join(ROOT, "test", "verify", "cli-entry.ts");
