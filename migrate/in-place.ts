@@ -20,7 +20,7 @@ import { lockInput } from "./input-lock.js";
 import { assertFreeSpace } from "./copy-mode.js";
 import { Journal, JOURNAL_FILE, journalHint, journalWriter, removeWriterLeftovers } from "./journal.js";
 import { planMigration, type MigratePlan, type MigrateTargets } from "./plan.js";
-import { applyUnits, buildReport, checkInput, MIGRATE_SQL_FILE, resultFence, resultSql, type MigrateOptions, type MigrateReport, type UnitWriter } from "./engine.js";
+import { applyUnits, buildReport, checkInput, MIGRATE_SQL_FILE, resultFence, resultSql, type MigrateOptions, type MigrateReport, type UnitWriter } from "./apply-units.js";
 import type { TableConversion } from "./toast/table.js";
 import type { IndexConversion } from "./btree/convert.js";
 

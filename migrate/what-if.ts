@@ -18,7 +18,7 @@ import { assertFreeSpace, treeBytes } from "./copy-mode.js";
 import { controlAction } from "./control-name.js";
 import { CONTROL_NAMES } from "../formats/catalog/control.js";
 import { planMigration } from "./plan.js";
-import { applyUnits, buildReport, checkInput, resultFence, type MigrateOptions, type MigrateReport, type UnitWriter } from "./engine.js";
+import { applyUnits, buildReport, checkInput, resultFence, type MigrateOptions, type MigrateReport, type UnitWriter } from "./apply-units.js";
 
 /** A shadow of `src` in `dst`: directories made, files linked; a link to a directory (a tablespace) shadowed in turn. */
 function shadowTree(src: string, dst: string): void {
