@@ -4,8 +4,8 @@
 // count microseconds from 2000-01-01; the extreme int32/int64 values mean -infinity/infinity.
 import { defineStruct, i32, i64, register } from "../schema/index.js";
 import { decodersOf, type DecoderTable, type WriterTable } from "./decoder.js";
-import { expectWidth, putText, putZeroPadded, type TextOut, type ValueWriter } from "./text-out.js";
-import { expectLength, pad, view } from "./util.js";
+import { expectWidth, putInt, putText, putZeroPadded, type TextOut, type ValueWriter } from "./text-out.js";
+import { pad } from "./util.js";
 
 export const TimeTzADT = register(
   defineStruct("TimeTzADT", "src/include/utils/date.h", [
@@ -115,13 +115,6 @@ function putClockAny(out: TextOut, hi: number, lo: number): void {
   putClockFields(out, Number(h), Number((us % USECS_PER_HOUR) / USECS_PER_MINUTE), Number((us % USECS_PER_MINUTE) / USECS_PER_SEC), Number(us % USECS_PER_SEC));
 }
 
-/** Seconds, zero-padded to two digits, plus a fraction without trailing zeros (AppendSeconds). */
-function seconds(sec: number, usec: number): string {
-  const s = pad(Math.abs(sec), 2);
-  if (usec === 0) return s;
-  return s + "." + pad(Math.abs(usec), 6).replace(/0+$/, "");
-}
-
 /** EncodeTimezone: offset in seconds EAST of UTC as +HH, +HH:MM or +HH:MM:SS. */
 function tzText(eastSecs: number): string {
   const a = Math.abs(eastSecs);
@@ -184,29 +177,63 @@ const timetzWrite: ValueWriter = (d, s, e, out) => {
   putText(out, tzText(-(u32(d, s + TimeTzADT.offsets.zone) | 0)));
 };
 
-/** interval_out, IntervalStyle postgres: "1 year 2 mons -3 days +04:05:06.7". */
-export function intervalText(time: bigint, day: number, month: number): string {
-  const parts: string[] = [];
-  let isBefore = false;
-  const add = (v: number, unit: string): void => {
-    if (v === 0) return;
-    parts.push(`${isBefore && v > 0 ? "+" : ""}${v} ${unit}${v !== 1 ? "s" : ""}`);
-    isBefore = v < 0;
-  };
-  add(Math.trunc(month / 12), "year");
-  add(month % 12, "mon");
-  add(day, "day");
-  const hour = time / USECS_PER_HOUR; // BigInt division truncates toward zero, like C
-  const min = Number((time % USECS_PER_HOUR) / USECS_PER_MINUTE);
-  const sec = Number((time % USECS_PER_MINUTE) / USECS_PER_SEC);
-  const usec = Number(time % USECS_PER_SEC);
-  if (parts.length === 0 || time !== 0n) {
-    const minus = hour < 0n || min < 0 || sec < 0 || usec < 0;
-    const absHour = hour < 0n ? -hour : hour;
-    parts.push(`${minus ? "-" : isBefore ? "+" : ""}${pad(absHour, 2)}:${pad(Math.abs(min), 2)}:${seconds(sec, usec)}`);
-  }
-  return parts.join(" ");
+/**
+ * One "N unit" field of interval_out (IntervalStyle postgres), after a space unless it is the
+ * first; a positive value right after a negative one takes a "+". Returns whether it is negative.
+ */
+function putIntervalField(out: TextOut, v: number, one: string, many: string, first: boolean, afterNegative: boolean): boolean {
+  out.reserve(14);
+  const b = out.buf;
+  let p = out.pos;
+  if (!first) b[p++] = 32;
+  if (afterNegative && v > 0) b[p++] = 43;
+  p = putInt(b, p, v);
+  b[p++] = 32;
+  out.pos = p;
+  putText(out, v === 1 ? one : many);
+  return v < 0;
 }
+
+/** interval_out, IntervalStyle postgres: "1 year 2 mons -3 days +04:05:06.7". */
+const intervalWrite: ValueWriter = (d, s, e, out) => {
+  expectWidth(s, e, Interval.size, "interval");
+  const month = u32(d, s + Interval.offsets.month) | 0;
+  const day = u32(d, s + Interval.offsets.day) | 0;
+  const t = s + Interval.offsets.time;
+  const lo = u32(d, t);
+  const hi = u32(d, t + 4) | 0;
+  const years = Math.trunc(month / 12);
+  let first = true;
+  let negative = false;
+  if (years !== 0) [negative, first] = [putIntervalField(out, years, "year", "years", first, negative), false];
+  if (month % 12 !== 0) [negative, first] = [putIntervalField(out, month % 12, "mon", "mons", first, negative), false];
+  if (day !== 0) [negative, first] = [putIntervalField(out, day, "day", "days", first, negative), false];
+  if (!first && hi === 0 && lo === 0) return;
+  // the fields truncate toward zero, like C's division
+  let hour: number, min: number, sec: number, usec: number;
+  if (hi >= -0x200000 && hi < 0x200000) {
+    // exact as a double below 2^53 microseconds; each quotient is of an exact multiple
+    const us = hi * 4294967296 + lo;
+    const subHour = us % US_PER_HOUR;
+    const subMin = us % US_PER_MINUTE;
+    usec = us % 1_000_000;
+    hour = (us - subHour) / US_PER_HOUR;
+    min = (subHour - subMin) / US_PER_MINUTE;
+    sec = (subMin - usec) / 1_000_000;
+  } else {
+    const us = (BigInt(hi) << 32n) | BigInt(lo);
+    hour = Number(us / USECS_PER_HOUR);
+    min = Number((us % USECS_PER_HOUR) / USECS_PER_MINUTE);
+    sec = Number((us % USECS_PER_MINUTE) / USECS_PER_SEC);
+    usec = Number(us % USECS_PER_SEC);
+  }
+  const minus = hour < 0 || min < 0 || sec < 0 || usec < 0;
+  out.reserve(2);
+  if (!first) out.buf[out.pos++] = 32;
+  if (minus) out.buf[out.pos++] = 45;
+  else if (negative) out.buf[out.pos++] = 43;
+  putClockFields(out, Math.abs(hour), Math.abs(min), Math.abs(sec), usec);
+};
 
 export const DATETIME_WRITERS: WriterTable = {
   1082: dateWrite,
@@ -214,13 +241,7 @@ export const DATETIME_WRITERS: WriterTable = {
   1266: timetzWrite,
   1114: timestampWrite(false),
   1184: timestampWrite(true),
+  1186: intervalWrite,
 };
 
-export const DATETIME_DECODERS: DecoderTable = {
-  ...decodersOf(DATETIME_WRITERS),
-  1186: (d) => {
-    expectLength(d, Interval.size, "interval");
-    const dv = view(d);
-    return intervalText(dv.getBigInt64(Interval.offsets.time, true), dv.getInt32(Interval.offsets.day, true), dv.getInt32(Interval.offsets.month, true));
-  },
-};
+export const DATETIME_DECODERS: DecoderTable = decodersOf(DATETIME_WRITERS);

@@ -25,7 +25,7 @@ import { INTEGER_DECODERS, INTEGER_WRITERS } from "./integers.js";
 import { JSON_DECODERS, JSON_WRITERS } from "./json.js";
 import { JSONB_DECODERS, JSONB_WRITERS } from "./jsonb.js";
 import { MISC_DECODERS } from "./misc.js";
-import { NETWORK_DECODERS } from "./network.js";
+import { NETWORK_DECODERS, NETWORK_WRITERS } from "./network.js";
 import { NUMERIC_DECODERS, NUMERIC_WRITERS } from "./numeric.js";
 import { multirangeText, rangeText } from "./ranges.js";
 import { ACL_DECODERS } from "./acl.js";
@@ -82,7 +82,7 @@ export const DECODERS: ReadonlyMap<number, Decoder> = (() => {
 /** Writers of the types whose output is written straight from the datum's bytes. */
 const WRITERS: ReadonlyMap<number, ValueWriter> = (() => {
   const m = new Map<number, ValueWriter>();
-  for (const t of [INTEGER_WRITERS, FLOAT_WRITERS, NUMERIC_WRITERS, TEXT_WRITERS, BYTEA_WRITERS, DATETIME_WRITERS, UUID_WRITERS, JSON_WRITERS, JSONB_WRITERS] as WriterTable[]) {
+  for (const t of [INTEGER_WRITERS, FLOAT_WRITERS, NUMERIC_WRITERS, TEXT_WRITERS, BYTEA_WRITERS, DATETIME_WRITERS, UUID_WRITERS, JSON_WRITERS, JSONB_WRITERS, NETWORK_WRITERS] as WriterTable[]) {
     for (const [oid, w] of Object.entries(t)) m.set(Number(oid), w);
   }
   return m;

@@ -3,7 +3,8 @@
 // family (2 = IPv4, 3 = IPv6), netmask bits, then 4 or 16 address bytes in network order.
 import { defineStruct, register, u8 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
-import type { DecoderTable } from "./decoder.js";
+import { decodersOf, type DecoderTable, type WriterTable } from "./decoder.js";
+import { expectWidth, putUint, type TextOut, type ValueWriter } from "./text-out.js";
 import { expectLength, hex } from "./util.js";
 
 export const InetStruct = register(
@@ -16,70 +17,100 @@ export const InetStruct = register(
 const PGSQL_AF_INET = 2;
 const PGSQL_AF_INET6 = 3;
 
-function ipv4(a: Uint8Array): string {
-  return `${a[0]}.${a[1]}.${a[2]}.${a[3]}`;
+/** a.b.c.d of the four bytes at d[at]. */
+function putIpv4(out: TextOut, d: Uint8Array, at: number): void {
+  out.reserve(15);
+  const b = out.buf;
+  let p = out.pos;
+  for (let i = 0; i < 4; i++) {
+    if (i) b[p++] = 46;
+    p = putUint(b, p, d[at + i]!, 0);
+  }
+  out.pos = p;
 }
 
-/** IPv6 text: the longest run (first if tied) of two or more zero words becomes "::"; ::a.b.c.d and ::ffff:a.b.c.d keep dotted quads. */
-function ipv6(a: Uint8Array): string {
-  const w = Array.from({ length: 8 }, (_, i) => (a[2 * i]! << 8) | a[2 * i + 1]!);
+const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
+
+/** A 16-bit word in lowercase hex without leading zeros. */
+function putHexWord(out: TextOut, w: number): void {
+  out.reserve(4);
+  const b = out.buf;
+  let p = out.pos;
+  for (let shift = w >= 0x1000 ? 12 : w >= 0x100 ? 8 : w >= 0x10 ? 4 : 0; shift >= 0; shift -= 4) b[p++] = HEX_DIGITS[(w >> shift) & 15]!;
+  out.pos = p;
+}
+
+/** The big-endian 16-bit word at d[at]. */
+const wordAt = (d: Uint8Array, at: number): number => (d[at]! << 8) | d[at + 1]!;
+
+function putColon(out: TextOut): void {
+  out.reserve(1);
+  out.buf[out.pos++] = 58;
+}
+
+/** IPv6 text of the 16 bytes at d[at]: the longest run (first if tied) of two or more zero words becomes "::"; ::a.b.c.d and ::ffff:a.b.c.d keep dotted quads. */
+function putIpv6(out: TextOut, d: Uint8Array, at: number): void {
   let best = -1,
     bestLen = 0;
   for (let i = 0; i < 8; ) {
-    if (w[i] !== 0) {
+    if (wordAt(d, at + 2 * i) !== 0) {
       i++;
       continue;
     }
     let j = i;
-    while (j < 8 && w[j] === 0) j++;
+    while (j < 8 && wordAt(d, at + 2 * j) === 0) j++;
     if (j - i > bestLen) [best, bestLen] = [i, j - i];
     i = j;
   }
   if (bestLen < 2) best = -1;
-  let s = "";
   for (let i = 0; i < 8; i++) {
     if (best >= 0 && i >= best && i < best + bestLen) {
-      if (i === best) s += ":";
+      if (i === best) putColon(out);
       continue;
     }
-    if (i !== 0) s += ":";
-    if (i === 6 && best === 0 && (bestLen === 6 || (bestLen === 5 && w[5] === 0xffff))) {
-      s += ipv4(a.subarray(12, 16));
-      break;
+    if (i !== 0) putColon(out);
+    if (i === 6 && best === 0 && (bestLen === 6 || (bestLen === 5 && wordAt(d, at + 10) === 0xffff))) {
+      putIpv4(out, d, at + 12);
+      return;
     }
-    s += w[i]!.toString(16);
+    putHexWord(out, wordAt(d, at + 2 * i));
   }
-  if (best >= 0 && best + bestLen === 8) s += ":";
-  return s;
+  if (best >= 0 && best + bestLen === 8) putColon(out);
 }
 
-function inetText(d: Uint8Array, cidr: boolean): string {
-  const type = cidr ? "cidr" : "inet";
-  if (d.length < 2) throw new FormatError("DATUM_TRUNCATED", `${type} datum needs at least 2 bytes, got ${d.length}`);
-  const family = d[InetStruct.offsets.family]!;
-  const bits = d[InetStruct.offsets.bits]!;
-  const addr = d.subarray(InetStruct.size);
-  let s: string, max: number;
-  if (family === PGSQL_AF_INET) {
-    expectLength(addr, 4, `${type} IPv4 address`);
-    [s, max] = [ipv4(addr), 32];
-  } else if (family === PGSQL_AF_INET6) {
-    expectLength(addr, 16, `${type} IPv6 address`);
-    [s, max] = [ipv6(addr), 128];
-  } else throw new FormatError("INET_BAD_FAMILY", `${type} family ${family} is neither 2 (IPv4) nor 3 (IPv6)`);
-  if (bits > max) throw new FormatError("INET_BAD_BITS", `${type} netmask /${bits} exceeds ${max}`);
-  // inet omits a full-length mask; cidr always shows it
-  return cidr || bits !== max ? `${s}/${bits}` : s;
-}
+/** inet_out / cidr_out: the address, then "/bits" (inet omits a full-length mask; cidr always shows it). */
+const inetWrite =
+  (cidr: boolean): ValueWriter =>
+  (d, s, e, out) => {
+    const type = cidr ? "cidr" : "inet";
+    if (e - s < InetStruct.size) throw new FormatError("DATUM_TRUNCATED", `${type} datum needs at least 2 bytes, got ${e - s}`);
+    const family = d[s + InetStruct.offsets.family]!;
+    const bits = d[s + InetStruct.offsets.bits]!;
+    const addr = s + InetStruct.size;
+    let max: number;
+    if (family === PGSQL_AF_INET) max = 32;
+    else if (family === PGSQL_AF_INET6) max = 128;
+    else throw new FormatError("INET_BAD_FAMILY", `${type} family ${family} is neither 2 (IPv4) nor 3 (IPv6)`);
+    expectWidth(addr, e, max / 8, `${type} ${max === 32 ? "IPv4" : "IPv6"} address`);
+    if (bits > max) throw new FormatError("INET_BAD_BITS", `${type} netmask /${bits} exceeds ${max}`);
+    if (max === 32) putIpv4(out, d, addr);
+    else putIpv6(out, d, addr);
+    if (cidr || bits !== max) {
+      out.reserve(4);
+      out.buf[out.pos++] = 47;
+      out.pos = putUint(out.buf, out.pos, bits, 0);
+    }
+  };
 
 const mac = (n: number) => (d: Uint8Array) => {
   expectLength(d, n, n === 6 ? "macaddr" : "macaddr8");
   return hex(d).replace(/(..)(?!$)/g, "$1:");
 };
 
+export const NETWORK_WRITERS: WriterTable = { 869: inetWrite(false), 650: inetWrite(true) };
+
 export const NETWORK_DECODERS: DecoderTable = {
-  869: (d) => inetText(d, false),
-  650: (d) => inetText(d, true),
+  ...decodersOf(NETWORK_WRITERS),
   829: mac(6),
   774: mac(8),
 };

@@ -24,20 +24,25 @@ export function datumBytes(tuple: Uint8Array, slot: AttrSlot): DatumBytes {
   const v = slot.varlena;
   if (!v || isPlainDatum(slot)) return { kind: "inline", bytes: tuple.subarray(plainDatumStart(slot), plainDatumEnd(slot)) };
   switch (v.kind) {
-    case "4b_c": {
-      const payload = tuple.subarray(slot.off + 4, slot.off + v.total);
-      try {
-        const raw = decompressTcinfo(payload);
-        return { kind: "inline", bytes: raw, compressed: { method: payload[3] >>> 6, stored: v.total } };
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        // The codec's offset is within the compressed stream; the location is the datum in the tuple.
-        const at = e.location.offset !== undefined ? ` (byte ${e.location.offset} of the compressed data)` : "";
-        throw new FormatError(e.code, e.message + at, { attnum: slot.attnum, offset: slot.off }, e.detail);
-      }
-    }
+    case "4b_c":
+      return { kind: "inline", bytes: decompressInline(tuple, slot.off, v.total, slot.attnum), compressed: { method: tuple[slot.off + 7]! >>> 6, stored: v.total } };
     default:
       return { kind: "external", pointer: readToastPointer(tuple, slot.off) };
   }
 }
 
+/**
+ * The raw bytes of the inline-compressed varlena of `total` bytes at tuple[off] (attribute
+ * `attnum`). A codec error is located at the datum in the tuple, its offset within the
+ * compressed stream named in the message.
+ */
+export function decompressInline(tuple: Uint8Array, off: number, total: number, attnum: number): Uint8Array {
+  const payload = tuple.subarray(off + 4, off + total);
+  try {
+    return decompressTcinfo(payload);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const at = e.location.offset !== undefined ? ` (byte ${e.location.offset} of the compressed data)` : "";
+    throw new FormatError(e.code, e.message + at, { attnum, offset: off }, e.detail);
+  }
+}

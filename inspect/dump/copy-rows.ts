@@ -9,9 +9,13 @@
 // or equals the NULL string (and a lone `\.` in a one-column table), doubling quote and escape
 // characters inside, and prints NULL unquoted.
 import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
-import type { TupleDesc } from "../../formats/heap/descriptor.js";
-import type { TupleLayout } from "../../formats/heap/deform.js";
-import { datumBytes, isPlainDatum, plainDatumEnd, plainDatumStart } from "../../formats/heap/datum-bytes.js";
+import { alignBytes, type TupleDesc } from "../../formats/heap/descriptor.js";
+import { deformHeapTuple, expectedHoff, type TupleLayout } from "../../formats/heap/deform.js";
+import { AttrSpans } from "../../formats/heap/attr-spans.js";
+import { decompressInline } from "../../formats/heap/datum-bytes.js";
+import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
+import { VARHDRSZ, VARHDRSZ_COMPRESSED, VARHDRSZ_SHORT } from "../../formats/varlena/varlena.js";
+import { readToastPointer } from "../../formats/varlena/toast-pointer.js";
 import { columnWriter } from "../../formats/datum/index.js";
 import { ScratchOut, putText, type TextOut, type ValueWriter } from "../../formats/datum/text-out.js";
 import type { ValueContext } from "./heap-values.js";
@@ -169,6 +173,12 @@ interface Column {
 export class CopyRows {
   private readonly columns: Column[];
   private readonly single: boolean;
+  /** where each attribute of the tuple at hand lies (reused tuple after tuple) */
+  private readonly spans: AttrSpans;
+  /** indexes of the varlena attributes, whose compressed headers the span walk does not check */
+  private readonly varlenas: number[];
+  /** every attlen is one AttrSpans walks as deformHeapTuple does */
+  private readonly spanWalk: boolean;
 
   constructor(
     private readonly w: CopyFieldWriter,
@@ -182,27 +192,80 @@ export class CopyRows {
       this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write: columnWriter(typid, a.typmod, ctx.types) });
     });
     this.single = this.columns.length === 1;
+    this.spans = new AttrSpans(Math.max(1, desc.attrs.length));
+    this.varlenas = desc.attrs.flatMap((a, i) => (a.len === -1 ? [i] : []));
+    // deformHeapTuple does not align a cstring and rejects other attlens: those take its walk
+    this.spanWalk = desc.attrs.every((a) => a.len > 0 || a.len === -1 || (a.len === -2 && alignBytes(a.align) === 1));
   }
 
   /**
-   * One live tuple's row (item `item` at `offset` of the page at `pageLoc`). A value that cannot
-   * be decoded is printed as NULL and reported as a finding there (as the dump reports it).
+   * One heap tuple (the item's bytes: item `item` at `offset` of the page at `pageLoc`): its
+   * layout is checked, and when `live` it is written as a row. The attributes are walked with
+   * AttrSpans (nothing allocated per attribute); a tuple whose header or attributes do not fit
+   * takes the checked walk (deformHeapTuple), whose error is the finding, worded as in the
+   * other formats. A value that cannot be decoded is printed as NULL and reported as a finding
+   * there (as the dump reports it).
    */
-  row(tuple: Uint8Array, layout: TupleLayout, pageLoc: Location, item: number, offset: number, findings: Finding[]): void {
+  tuple(tuple: Uint8Array, live: boolean, pageLoc: Location, item: number, offset: number, findings: Finding[]): void {
+    if (!this.spanWalk || !this.spansFit(tuple)) {
+      let layout: TupleLayout;
+      try {
+        layout = deformHeapTuple(tuple, this.desc);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        findings.push(findingFrom(e, "error", { ...pageLoc, item, offset }));
+        return;
+      }
+      this.spansOf(layout);
+    }
+    if (live) this.row(tuple, pageLoc, item, offset, findings);
+  }
+
+  /** Walk `tuple` into the spans; false when the checked walk would find something wrong. */
+  private spansFit(tuple: Uint8Array): boolean {
+    const n = tuple.length;
+    if (n < SizeofHeapTupleHeader) return false;
+    const infomask = tuple[HTH.t_infomask]! | (tuple[HTH.t_infomask + 1]! << 8);
+    const natts = (tuple[HTH.t_infomask2]! | (tuple[HTH.t_infomask2 + 1]! << 8)) & HEAP_NATTS_MASK;
+    const hoff = tuple[HTH.t_hoff]!;
+    if (hoff !== expectedHoff(natts, (infomask & HEAP_HASNULL) !== 0) || hoff > n) return false;
+    const s = this.spans;
+    if (s.heapTuple(tuple, 0, n, this.desc.attrs.length, this.desc.attrs) >= 0) return false;
+    // a compressed varlena's header is 8 bytes (readVarlenaHeader's rule)
+    for (const i of this.varlenas) if (!s.isnull[i] && (tuple[s.off[i]!]! & 3) === 2 && s.len[i]! < VARHDRSZ_COMPRESSED) return false;
+    return true;
+  }
+
+  /** The checked walk's layout as spans. */
+  private spansOf(layout: TupleLayout): void {
+    const s = this.spans;
+    s.natts = layout.natts;
+    layout.attrs.forEach((slot, i) => {
+      s.isnull[i] = slot.isnull || slot.missing ? 1 : 0;
+      s.off[i] = slot.off;
+      s.len[i] = slot.len;
+    });
+  }
+
+  /** The row of the tuple whose attributes the spans hold. */
+  private row(tuple: Uint8Array, pageLoc: Location, item: number, offset: number, findings: Finding[]): void {
     const w = this.w;
+    const s = this.spans;
     const cols = this.columns;
     for (let k = 0; k < cols.length; k++) {
       if (k) w.delimit();
       const c = cols[k]!;
-      const slot = layout.attrs[c.index]!;
-      if (slot.isnull) {
+      const i = c.index;
+      const missing = i >= s.natts;
+      const a = this.desc.attrs[i]!;
+      if (missing ? !a.missing : s.isnull[i]) {
         w.writeNull();
         continue;
       }
       w.raw.pos = 0;
       try {
-        if (slot.missing) putText(w.raw, (c.missing ??= missingValueText(this.desc.attrs[c.index]!.missing!, c.typid, c.typmod, this.ctx.types)));
-        else if (!this.writeStored(tuple, slot, c)) {
+        if (missing) putText(w.raw, (c.missing ??= missingValueText(a.missing!, c.typid, c.typmod, this.ctx.types)));
+        else if (!this.writeStored(tuple, s.off[i]!, s.len[i]!, a.len, c)) {
           w.writeNull();
           continue;
         }
@@ -217,20 +280,28 @@ export class CopyRows {
     w.endRow();
   }
 
-  /** The value stored in the tuple into the raw buffer; false when it is a TOAST pointer with no TOAST reader. */
-  private writeStored(tuple: Uint8Array, slot: TupleLayout["attrs"][number], c: Column): boolean {
-    if (isPlainDatum(slot)) {
-      c.write(tuple, plainDatumStart(slot), plainDatumEnd(slot), this.w.raw);
-      return true;
+  /**
+   * The value of `len` bytes at tuple[off] (attlen `attlen`) into the raw buffer; false when it
+   * is a TOAST pointer with no TOAST reader.
+   */
+  private writeStored(tuple: Uint8Array, off: number, len: number, attlen: number, c: Column): boolean {
+    const raw = this.w.raw;
+    if (attlen > 0) c.write(tuple, off, off + len, raw);
+    else if (attlen === -2) c.write(tuple, off, off + len - 1, raw); // without the NUL
+    else {
+      const b0 = tuple[off]!;
+      if (b0 === 1) {
+        const pointer = readToastPointer(tuple, off);
+        if (!this.ctx.detoast || !this.ctx.toast) return false;
+        const value = this.ctx.toast.fetch(pointer);
+        c.write(value, 0, value.length, raw);
+      } else if (b0 & 1) c.write(tuple, off + VARHDRSZ_SHORT, off + len, raw);
+      else if ((b0 & 3) === 0) c.write(tuple, off + VARHDRSZ, off + len, raw);
+      else {
+        const value = decompressInline(tuple, off, len, c.attnum);
+        c.write(value, 0, value.length, raw);
+      }
     }
-    const d = datumBytes(tuple, slot);
-    if (d.kind === "inline") {
-      c.write(d.bytes, 0, d.bytes.length, this.w.raw);
-      return true;
-    }
-    if (!this.ctx.detoast || !this.ctx.toast) return false;
-    const raw = this.ctx.toast.fetch(d.pointer);
-    c.write(raw, 0, raw.length, this.w.raw);
     return true;
   }
 }

@@ -184,12 +184,11 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
   if (ctx.desc && ctx.values) {
     const tuple = page.subarray(at, at + item.lp_len);
     const live = h.state === undefined || h.state === "live";
-    try {
+    // COPY prints the live rows only; a dead tuple's layout is still checked
+    if (ctx.copyRows) ctx.copyRows.tuple(tuple, live, pageLoc, item.lp, at, findings);
+    else try {
       const layout = deformHeapTuple(tuple, ctx.desc);
-      // COPY prints the live rows only; a dead tuple's layout is still checked
-      if (ctx.copyRows) {
-        if (live) ctx.copyRows.row(tuple, layout, pageLoc, item.lp, at, findings);
-      } else h.values = heapValues(tuple, layout, ctx.desc, ctx.values, { ...pageLoc, item: item.lp, offset: at }, findings, live);
+      h.values = heapValues(tuple, layout, ctx.desc, ctx.values, { ...pageLoc, item: item.lp, offset: at }, findings, live);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       findings.push(findingFrom(e, "error", { ...pageLoc, item: item.lp, offset: at }));
