@@ -150,3 +150,26 @@ test("in place forward, then back to plain: PostgreSQL starts, returns the same 
   run(back(pgdata));
   assertServerAgrees(join(pgdata, ".."), rows);
 });
+
+test("in place, a tablespace on a filesystem without room for its new files: refused (OUTPUT_NO_SPACE naming it) before anything is written", () => {
+  const { pgdata, tablespaceDir } = clusterCopy("nospace");
+  // the tablespace moved onto a tmpfs with 256 KiB more than its files; PGDATA's filesystem has room
+  const used = Number(execFileSync("du", ["-sb", tablespaceDir]).toString().split("\t")[0]);
+  const mnt = join(pgdata, "..", "small-ts");
+  execFileSync("mkdir", [mnt]);
+  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${used + (256 << 10)},mode=0700`, "tmpfs", mnt]);
+  try {
+    execFileSync("cp", ["-a", `${tablespaceDir}/.`, mnt]);
+    execFileSync("chown", ["postgres:postgres", mnt]);
+    rmSync(join(pgdata, "pg_tblspc", oid));
+    symlinkSync(mnt, join(pgdata, "pg_tblspc", oid));
+    execFileSync("chown", ["-h", "postgres:postgres", join(pgdata, "pg_tblspc", oid)]);
+    const before = dataDigests(pgdata);
+    const r = migrateCli(forward(pgdata));
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`OUTPUT_NO_SPACE: converting in place needs about [\\d.]+ MiB on the filesystem of ${pgdata}/pg_tblspc/${oid}/\\S+, which has [\\d.]+ MiB free; nothing was written`));
+    assert.deepEqual(dataDigests(pgdata), before, "nothing written, no journal, no fence");
+  } finally {
+    execFileSync("umount", [mnt]);
+  }
+});
