@@ -2,12 +2,14 @@
 // PostgreSQL 15, checksums on) has its table docs, docs' TOAST relation and TOAST index and its
 // btree indexes in a tablespace outside PGDATA (pg_tblspc/<oid> a link), and pg_wal a link.
 // `pgdisk migrate --in-place --toast direct --btree prefix`, run as root:
-//  1. killed after a few journal records (and inside docs' TOAST unit) and resumed, gives the bytes (md5, owner, mode) of an
-//     uninterrupted run, in PGDATA and in the tablespace directory; every file pgdisk wrote inside
-//     the tablespace belongs to the cluster owner with mode 0600;
+//  1. killed after a few journal records (and inside docs' TOAST unit) and resumed, gives the
+//     bytes (md5, owner, mode) of an uninterrupted run, in PGDATA and in the tablespace directory;
+//     every file pgdisk wrote inside the tablespace belongs to the cluster owner with mode 0600;
 //  2. killed, then --abort: every file (PGDATA and tablespace) has its original bytes;
 //  3. back to plain in place: the server starts, returns the same rows, pg_amcheck
-//     --heapallindexed --parent-check is clean.
+//     --heapallindexed --parent-check is clean;
+//  4. with the tablespace on a filesystem too small for its new files (a tmpfs), the run is
+//     refused before anything is written (OUTPUT_NO_SPACE naming the tablespace's directory).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
