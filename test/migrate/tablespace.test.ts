@@ -9,7 +9,8 @@
 //  3. back to plain in place: the server starts, returns the same rows, pg_amcheck
 //     --heapallindexed --parent-check is clean;
 //  4. with the tablespace on a filesystem too small for its new files (a tmpfs), the run is
-//     refused before anything is written (OUTPUT_NO_SPACE naming the tablespace's directory).
+//     refused before anything is written (OUTPUT_NO_SPACE naming the tablespace's directory);
+//     so is --out --copy-mode copy with the output's tablespace mapped onto such a filesystem.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -171,6 +172,26 @@ test("in place, a tablespace on a filesystem without room for its new files: ref
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, new RegExp(`OUTPUT_NO_SPACE: converting in place needs about [\\d.]+ MiB on the filesystem of ${pgdata}/pg_tblspc/${oid}/\\S+, which has [\\d.]+ MiB free; nothing was written`));
     assert.deepEqual(dataDigests(pgdata), before, "nothing written, no journal, no fence");
+  } finally {
+    execFileSync("umount", [mnt]);
+  }
+});
+
+test("--out, the output's tablespace mapped to a filesystem without room: refused (OUTPUT_NO_SPACE naming it) before anything is written", () => {
+  const { pgdata, tablespaceDir } = clusterCopy("out-nospace");
+  const used = Number(execFileSync("du", ["-sb", tablespaceDir]).toString().split("\t")[0]);
+  const mnt = join(pgdata, "..", "small-out-ts");
+  execFileSync("mkdir", [mnt]);
+  // room for a copy of the tablespace's files and 256 KiB, not for the converted relations too
+  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${used + (256 << 10)}`, "tmpfs", mnt]);
+  try {
+    const before = dataDigests(pgdata);
+    const out = join(pgdata, "..", "out", "data");
+    const r = migrateCli(["--pgdata", pgdata, "--out", out, "--copy-mode", "copy", "--tablespace-map", `${oid}=${join(mnt, "ts")}`, "--toast", "direct", "--btree", "prefix", "-q"]);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`OUTPUT_NO_SPACE: the output needs about [\\d.]+ MiB on the filesystem of ${mnt}, which has [\\d.]+ MiB free; nothing was written`));
+    assert.deepEqual(readdirSync(mnt), [], "nothing on the small filesystem");
+    assert.deepEqual(dataDigests(pgdata), before, "the input is unchanged");
   } finally {
     execFileSync("umount", [mnt]);
   }
