@@ -2,9 +2,10 @@
 // PostgreSQL 15, checksums on) has its table docs, docs' TOAST relation and TOAST index and its
 // btree indexes in a tablespace outside PGDATA (pg_tblspc/<oid> a link), and pg_wal a link.
 // `pgdisk migrate --in-place --toast direct --btree prefix`, run as root:
-//  1. killed after a few journal records (and inside docs' TOAST unit) and resumed, gives the
-//     bytes (md5, owner, mode) of an uninterrupted run, in PGDATA and in the tablespace directory;
-//     every file pgdisk wrote inside the tablespace belongs to the cluster owner with mode 0600;
+//  1. killed after a few journal records (and inside docs' TOAST unit), a stock server refuses
+//     to start; resumed, it gives the bytes (md5, owner, mode) of an uninterrupted run, in PGDATA
+//     and in the tablespace directory; every file pgdisk wrote inside the tablespace belongs to
+//     the cluster owner with mode 0600;
 //  2. killed, then --abort: every file (PGDATA and tablespace) has its original bytes;
 //  3. back to plain in place: the server starts, returns the same rows, pg_amcheck
 //     --heapallindexed --parent-check is clean;
@@ -18,7 +19,7 @@ import { readdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { copyRoot, removeRoot } from "../../samples/cluster-kit.js";
 import { rowDigests } from "../toast/cluster-helpers.js";
-import { assertServerAgrees, DB, dataDigests, linkedCluster, migrateCli, ownersUnder, pgIds, type LinkedCluster } from "./helpers.js";
+import { assertServerAgrees, assertServerRefuses, DB, dataDigests, linkedCluster, migrateCli, ownersUnder, pgIds, type LinkedCluster } from "./helpers.js";
 
 let c: LinkedCluster;
 let oid = "";
@@ -126,10 +127,11 @@ test("in place, uninterrupted: the tablespace's files are rewritten, owned by th
   }
 });
 
-test("in place, kill -9 after a few journal records, then resume: the bytes of an uninterrupted run, PGDATA and tablespace", () => {
+test("in place, kill -9 after a few journal records: no stock server starts; resume gives the bytes of an uninterrupted run, PGDATA and tablespace", () => {
   assert.ok(records > 6, `${records} journal records`);
   for (const point of killPoints()) {
     const { pgdata } = killedCopy(`kill-${point}`, point);
+    assertServerRefuses(pgdata);
     const resumed = run(forward(pgdata));
     assert.equal(resumed.journal!.resumed, true, point);
     const now = dataDigests(pgdata);
