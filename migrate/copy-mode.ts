@@ -62,6 +62,22 @@ export function assertFreeSpace(dir: string, need: number, what: string): void {
   }
 }
 
+/**
+ * The same for bytes spread over several filesystems (in place: PGDATA and each tablespace): the
+ * needs of the directories on one filesystem add up, and each filesystem is checked on its own.
+ */
+export function assertFreeSpaceEach(needs: readonly { dir: string; bytes: number }[], what: string): void {
+  const byFilesystem = new Map<number, { dir: string; bytes: number }>();
+  for (const n of needs) {
+    const at = existingAncestor(n.dir);
+    const dev = statSync(at).dev;
+    const had = byFilesystem.get(dev);
+    if (had) had.bytes += n.bytes;
+    else byFilesystem.set(dev, { dir: at, bytes: n.bytes });
+  }
+  for (const f of byFilesystem.values()) assertFreeSpace(f.dir, f.bytes, what);
+}
+
 /** Hard links need one filesystem: refuse --copy-mode link across two. */
 export function assertSameFilesystem(input: string, output: string): void {
   const at = existingAncestor(output);

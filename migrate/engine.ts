@@ -9,7 +9,7 @@ import { convertInCopy, finishOutput, withPreparedOutput, writeOutputFile } from
 import { planMigration, type MigratePlan } from "./plan.js";
 import { migrateInPlace } from "./in-place.js";
 import { migrateWhatIf } from "./what-if.js";
-import { assertFreeSpace, treeBytes } from "./copy-mode.js";
+import { assertFreeSpaceEach, treeBytes } from "./copy-mode.js";
 import type { OutputPlan } from "./output-copy.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -19,15 +19,21 @@ export { MIGRATE_SQL_FILE, checkTargets } from "./apply-units.js";
 export type { BtreeTotals, CopySummary, DatabaseResult, JournalSummary, MigrateOptions, MigrateReport, ToastTotals, UnitWriter } from "./apply-units.js";
 
 /**
- * Bytes the output needs: the converted relations written anew, plus the untouched files copied
- * (all of them in copy mode; in link mode what is not relation data; nothing when cloned).
+ * Bytes the output needs, by the directory they land in (each filesystem is checked on its own: a
+ * tablespace's directory may be on another one): the converted relations written anew, in OUT or
+ * in their tablespace's output directory, plus the untouched files copied (all of them in copy
+ * mode; in link mode what is not relation data; nothing when cloned).
  */
-function outputBytesNeeded(out: OutputPlan, plan: MigratePlan): number {
-  if (out.mode === "clone") return plan.bytes;
-  const all = treeBytes(out.input) + out.tablespaces.reduce((n, t) => n + treeBytes(t.input), 0) + (out.walLink ? treeBytes(out.walLink) : 0);
-  if (out.mode === "copy") return plan.bytes + all;
-  const data = (existsSync(join(out.input, "base")) ? treeBytes(join(out.input, "base")) : 0) + out.tablespaces.reduce((n, t) => n + treeBytes(t.input), 0);
-  return plan.bytes + all - data;
+function outputBytesNeeded(out: OutputPlan, plan: MigratePlan): { dir: string; bytes: number }[] {
+  const home = (fork: string): string => out.tablespaces.find((t) => fork.startsWith(join(out.input, "pg_tblspc", String(t.oid)) + "/"))?.output ?? out.output;
+  const needs = plan.units.map((u) => ({ dir: home(u.forks[0]!), bytes: u.bytes }));
+  if (out.mode === "clone") return needs;
+  const base = existsSync(join(out.input, "base")) ? treeBytes(join(out.input, "base")) : 0;
+  // treeBytes does not follow links: the linked tablespaces and pg_wal are counted on their own
+  const rest = treeBytes(out.input) + (out.walLink ? treeBytes(out.walLink) : 0) - (out.mode === "link" ? base : 0);
+  needs.push({ dir: out.output, bytes: rest });
+  if (out.mode === "copy") for (const t of out.tablespaces) needs.push({ dir: t.output, bytes: treeBytes(t.input) });
+  return needs;
 }
 
 /** Convert into a new cluster beside the input (--out): the input is only read (in link mode, fenced). */
@@ -40,7 +46,7 @@ async function migrateToOutput(o: MigrateOptions & { out: string }, t0: number):
     const plan = planMigration(inCluster, o);
     const checksums = control.dataChecksumVersion !== 0;
     checkInput(inCluster, plan, plan.units, checksums, progress);
-    assertFreeSpace(output, outputBytesNeeded(prep.plan, plan), "the output");
+    assertFreeSpaceEach(outputBytesNeeded(prep.plan, plan), "the output");
     return convertInCopy(prep, { ...o, out: o.out }, async () => {
       const fsync = o.fsync ?? true;
       const writer: UnitWriter = { root: output, owner: prep.plan.owner, checksums, fsync, inputFenced: control.renamed, beginUnit: async () => {}, endUnit: async () => {}, done: new Set() };

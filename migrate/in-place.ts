@@ -10,14 +10,14 @@
 // undone and done again, so the result is byte for byte that of an uninterrupted run;
 // `pgdisk migrate --abort` undoes every step instead.
 import { existsSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Cluster } from "../formats/catalog/cluster.js";
 import { CONTROL_NAMES } from "../formats/catalog/control.js";
 import { FormatError } from "../formats/schema/errors.js";
 import { assertClusterStopped } from "./safety.js";
 import { assertCanWriteAs, clusterOwner } from "./file-owner.js";
 import { lockInput } from "./input-lock.js";
-import { assertFreeSpace } from "./copy-mode.js";
+import { assertFreeSpaceEach } from "./copy-mode.js";
 import { Journal, JOURNAL_FILE, journalHint, journalWriter, removeWriterLeftovers } from "./journal.js";
 import { planMigration, type MigratePlan, type MigrateTargets } from "./plan.js";
 import { applyUnits, buildReport, checkInput, MIGRATE_SQL_FILE, resultFence, resultSql, type MigrateOptions, type MigrateReport, type UnitWriter } from "./apply-units.js";
@@ -75,8 +75,9 @@ export async function migrateInPlace(o: MigrateOptions, t0: number): Promise<Mig
     const redone: string[] = [];
     if (!j) {
       checkInput(cluster, plan, plan.units, checksums, progress);
-      // the new files of each unit stand beside the originals until commit
-      assertFreeSpace(pgdata, plan.bytes, "converting in place");
+      // the new files of each unit stand beside the originals until commit, on the filesystem
+      // of the unit's own directory (a tablespace's may not be PGDATA's)
+      assertFreeSpaceEach(plan.units.map((u) => ({ dir: dirname(u.forks[0]!), bytes: u.bytes })), "converting in place");
       j = Journal.create(pgdata, wanted, owner, fsync);
       j.fenceUp();
     } else {

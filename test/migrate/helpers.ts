@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
-import { ROOT } from "../toast/cluster-helpers.js";
+import { ROOT, rowDigests } from "../toast/cluster-helpers.js";
 import { copyRoot } from "../../samples/cluster-kit.js";
 
 export const DB = "app";
@@ -143,4 +143,17 @@ export function assertServerRefuses(pgdata: string, what = "a half-converted clu
   if (start.status === 0) s.toolResult("pg_ctl", ["-D", pgdata, "-m", "immediate", "-w", "stop"]);
   assert.notEqual(start.status, 0, `the server must not start on ${what}`);
   assert.match((existsSync(log) ? readFileSync(log, "utf8") : "") + start.stderr, /global\/pg_control/);
+}
+
+/** PostgreSQL starts on the stopped cluster at root (owners and modes as they are), returns `rows` of db, and pg_amcheck --heapallindexed --parent-check finds nothing. */
+export function assertServerAgrees(root: string, rows: ReturnType<typeof rowDigests>, db = DB): void {
+  const s = PgServer.attach(root, { asIs: true });
+  s.start();
+  try {
+    assert.deepEqual(rowDigests(s, db), rows);
+    const am = s.toolResult("pg_amcheck", [...s.connArgs(db), "--install-missing", "--heapallindexed", "--parent-check"]);
+    assert.equal(am.status, 0, am.stdout + am.stderr);
+  } finally {
+    s.stop();
+  }
 }
