@@ -10,7 +10,7 @@
 // Writes docs/btree-rebuild-speed.md.   Run: npx tsx bench/btree/rebuild-speed.ts [--size large] [--dir DIR]
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { PgServer } from "../../samples/pg-server.js";
@@ -23,6 +23,7 @@ import type { SizeName } from "../../samples/sizes.js";
 import { switchStaged } from "../../migrate/staged.js";
 
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
+const loadAtStart = loadavg();
 const OUT_DOC = new URL("../../docs/btree-rebuild-speed.md", import.meta.url).pathname;
 const HEADER = `# BTP_PREFIX rebuild and recode speed against REINDEX
 
@@ -34,8 +35,8 @@ with the server stopped, one process converts each index in turn as \`pgdisk mig
 read the leaf level in key order, lay the pages out, decode every coded page again as a self-check, write and fsync
 through RelationWriter): a plain rebuild, a prefix rebuild with policy lead, a plain rebuild back, a prefix recode
 (each leaf page alone, policy lead) and a plain recode back. One untimed warm-up of all five on a small index comes first.
-The machine's 2 cores are shared with other work, so every figure is wall time under that load; ratios compare
-runs made one after the other.
+Every figure is wall time; ratios compare runs made one after the other. The machine's load average at the start
+and end of the run is stated below the table: other work beside the bench inflates every figure.
 `;
 const STEPS: { label: string; to: TargetFormat; mode: ConvertMode }[] = [
   { label: "plain rebuild", to: "plain", mode: "rebuild" },
@@ -124,6 +125,8 @@ async function main(): Promise<void> {
       `Targets of issue 20: prefix rebuild at most 1.5x REINDEX on ${met((r) => r.s[1]! <= 1.5 * r.reindex)} indexes, plain rebuild at most REINDEX on ${met((r) => r.s[0]! <= r.reindex)}, ` +
         `prefix recode at most the plain rebuild on ${met((r) => r.s[3]! <= r.s[0]!)}; on indexes that end up coded: prefix rebuild at most 1.5x REINDEX on ${rows.filter((r) => r.coded > 0 && r.s[1]! <= 1.5 * r.reindex).length} of ${rows.filter((r) => r.coded > 0).length}.`,
     );
+    const load = (l: number[]): string => l.map((x) => x.toFixed(2)).join(", ");
+    out.push("", `Load average (1, 5, 15 min) at the start: ${load(loadAtStart)}; at the end: ${load(loadavg())}.`);
     writeFileSync(OUT_DOC, HEADER + "\n" + out.join("\n") + "\n");
     process.stdout.write(out.join("\n") + "\n");
   } finally {
