@@ -46,6 +46,7 @@ import { ownPath, type ClusterOwner } from "./file-owner.js";
 import { faultPoint } from "./fault-point.js";
 import { controlAction, unfenceOutput, type ControlNameAction } from "./control-name.js";
 import { fsyncPath } from "./fsync.js";
+import { segmentPath } from "../formats/storage/relfile.js";
 
 export const JOURNAL_FILE = "pgdisk_journal";
 const ORIG = ".pgdisk-orig";
@@ -144,8 +145,6 @@ function copyRange(source: string, offset: number, length: number, fd: number, a
     closeSync(src);
   }
 }
-
-const segment = (path: string, s: number): string => (s === 0 ? path : `${path}.${s}`);
 
 export class Journal {
   private fd: number;
@@ -352,11 +351,11 @@ export class Journal {
 
   guardFork(path: string): void {
     let segments = 0;
-    while (existsSync(segment(path, segments))) segments++;
+    while (existsSync(segmentPath(path, segments))) segments++;
     this.append({ kind: "fork", path, segments });
     for (let s = 0; s < segments; s++) {
-      rmSync(segment(path, s) + ORIG, { force: true });
-      linkSync(segment(path, s), segment(path, s) + ORIG);
+      rmSync(segmentPath(path, s) + ORIG, { force: true });
+      linkSync(segmentPath(path, s), segmentPath(path, s) + ORIG);
     }
     this.syncPath(dirname(path));
   }
@@ -405,7 +404,7 @@ export class Journal {
   private dropOriginals(): void {
     for (const r of this.live()) {
       if (r.kind === "replace" || r.kind === "remove") rmSync(this.abs(r.path) + ORIG, { force: true });
-      if (r.kind === "fork") for (let s = 0; s < r.segments; s++) rmSync(segment(this.abs(r.path), s) + ORIG, { force: true });
+      if (r.kind === "fork") for (let s = 0; s < r.segments; s++) rmSync(segmentPath(this.abs(r.path), s) + ORIG, { force: true });
     }
   }
 
@@ -435,8 +434,8 @@ export class Journal {
         restoreOriginal(path);
         break;
       case "fork": {
-        for (let s = 0; s < r.segments; s++) restoreOriginal(segment(path, s));
-        for (let s = r.segments; existsSync(segment(path, s)); s++) rmSync(segment(path, s));
+        for (let s = 0; s < r.segments; s++) restoreOriginal(segmentPath(path, s));
+        for (let s = r.segments; existsSync(segmentPath(path, s)); s++) rmSync(segmentPath(path, s));
         removeWriterLeftovers(path);
         break;
       }

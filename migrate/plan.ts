@@ -3,7 +3,7 @@
 // units of work in the order they are applied. A unit is one table's TOAST conversion or one
 // btree index's conversion; it names the relation files it reads and may replace, so that the
 // input check, the journal and the progress figures all work from the same list.
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { FormatError } from "../formats/schema/errors.js";
 import type { Cluster, DatabaseCatalog, RelationInfo } from "../formats/catalog/cluster.js";
 import type { InputRelationFile } from "./input-check.js";
@@ -11,6 +11,7 @@ import { selectIndexes, selectTables, type Skipped } from "./select.js";
 import type { TargetFlavour } from "./toast/plan.js";
 import type { ConvertMode, TargetFormat } from "./btree/convert.js";
 import type { PrefixPolicyName } from "../formats/nbtree/prefix-policy.js";
+import { existingSegments } from "../formats/storage/relfile.js";
 
 export interface BtreeTarget {
   to: TargetFormat;
@@ -62,12 +63,7 @@ const qualified = (r: RelationInfo): string => `${r.namespaceName}.${r.name}`;
 
 /** Bytes of every segment of a fork. */
 export function forkBytes(path: string): number {
-  let n = 0;
-  for (let s = 0; ; s++) {
-    const p = s === 0 ? path : `${path}.${s}`;
-    if (!existsSync(p)) return n;
-    n += statSync(p).size;
-  }
+  return existingSegments(path).reduce((n, p) => n + statSync(p).size, 0);
 }
 
 /** The TOAST relation and TOAST index of a table (undefined when it has none with storage). */

@@ -8,13 +8,6 @@ import type { RelationWriter } from "../formats/storage/relwriter.js";
 import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { faultPoint, type FaultPoint } from "./fault-point.js";
 
-/** The segments of a fork that exist (segment 0 first). */
-export function forkSegments(path: string): string[] {
-  const out: string[] = [];
-  for (let s = 0; existsSync(s === 0 ? path : `${path}.${s}`); s++) out.push(s === 0 ? path : `${path}.${s}`);
-  return out;
-}
-
 export type StagedStep =
   /** rename `temp` over `target` */
   | { kind: "replace-file"; target: string; temp: string }

@@ -32,6 +32,16 @@ export function parseSegmentPath(path: string): { base: string; segno: number } 
   return { base: path, segno: 0 };
 }
 
+/** The path of segment `segno` of the fork whose segment 0 is `base` ("…/16384", "…/16384.1"). */
+export const segmentPath = (base: string, segno: number): string => (segno === 0 ? base : `${base}.${segno}`);
+
+/** The segment files of a fork that exist, segment 0 first (none when the fork does not exist). */
+export function existingSegments(base: string): string[] {
+  const out: string[] = [];
+  for (let s = 0; existsSync(segmentPath(base, s)); s++) out.push(segmentPath(base, s));
+  return out;
+}
+
 /**
  * One fork of a relation, across its segment files. Reads whole blocks with positioned reads;
  * never reads the whole file. A partial trailing block is reported, not silently dropped.
@@ -50,7 +60,7 @@ export class RelationFork {
     this.segments = [];
     const bs = geometry.blockSize;
     for (let segno = onlySegment ?? 0; ; segno++) {
-      const path = segno === 0 ? basePath : `${basePath}.${segno}`;
+      const path = segmentPath(basePath, segno);
       if (!existsSync(path)) {
         if (segno === 0 && onlySegment === undefined) throw new FormatError("REL_FILE_MISSING", `relation file ${path} does not exist`, { file: path });
         if (onlySegment !== undefined) throw new FormatError("REL_FILE_MISSING", `relation file ${path} does not exist`, { file: path });

@@ -4,7 +4,7 @@
 // leaves a half-written file under the real name.
 import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, renameSync, rmSync, writeSync, existsSync } from "node:fs";
 import { setPageChecksum } from "../page/checksum.js";
-import type { Geometry } from "./relfile.js";
+import { segmentPath, type Geometry } from "./relfile.js";
 
 export interface RelationWriterOptions {
   geometry: Geometry;
@@ -49,7 +49,7 @@ export class RelationWriter {
   }
 
   private segPath(segno: number): string {
-    return segno === 0 ? this.basePath : `${this.basePath}.${segno}`;
+    return segmentPath(this.basePath, segno);
   }
 
   /** Append one page (copied; checksummed here). Returns its block number. */

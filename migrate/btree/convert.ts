@@ -4,7 +4,7 @@
 // plain. Files are replaced through RelationWriter (temporary name, then rename); a rebuild
 // removes the index's FSM fork. Every BTP_PREFIX page written is decoded again before it is kept.
 import { FormatError } from "../../formats/schema/errors.js";
-import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
+import { existingSegments, RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
 import { RelationWriter } from "../../formats/storage/relwriter.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
 import { lpOff } from "../../formats/page/item-id.js";
@@ -20,7 +20,7 @@ import { OrderedPageSink } from "./page-sink.js";
 import type { BtreeIndexInfo } from "./index-info.js";
 import type { ClusterOwner } from "../file-owner.js";
 import { forkBytes } from "../plan.js";
-import { forkSegments, StagedBuilder, type StagedSwitch } from "../staged.js";
+import { StagedBuilder, type StagedSwitch } from "../staged.js";
 
 export type TargetFormat = "prefix" | "plain";
 export type ConvertMode = "recode" | "rebuild";
@@ -201,7 +201,7 @@ export function convertIndex(info: BtreeIndexInfo, path: string, o: ConvertOptio
       sink.dispose();
       throw e instanceof FormatError ? e.at({ file: e.location.file ?? path }) : e;
     }
-    const fsm = forkSegments(`${path}_fsm`);
+    const fsm = existingSegments(`${path}_fsm`);
     for (const f of fsm) staged.remove(f);
     r.fsmRemoved = fsm.length > 0;
     if (r.uncertainPivots) r.notes.push(`${r.uncertainPivots} high keys were kept longer than PostgreSQL might keep them: column(s) ${info.uncertainColumns.join(", ")} compare by image only; the index is valid but may differ from REINDEX there`);

@@ -11,7 +11,7 @@ import { realpathSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { RelationFork } from "../../formats/storage/relfile.js";
+import { existingSegments, RelationFork } from "../../formats/storage/relfile.js";
 import { maxHeapTupleSize, toastTupleThreshold } from "../../formats/heap/page-builder.js";
 import { assertClusterStopped } from "../safety.js";
 import { assertCanWriteAs, clusterOwner } from "../file-owner.js";
@@ -28,7 +28,7 @@ import { LOAD_PLAN_SCHEMA, relativeStep, removeStaged, STAGE_SUFFIX, type LoadPl
 import { resumeLoad, switchLoad } from "./switch.js";
 import { Journal, JOURNAL_FILE, journalHint } from "../journal.js";
 import type { ControlNameAction } from "../control-name.js";
-import { appendBase, appendSteps, forkFiles, stageMaps } from "./stage-steps.js";
+import { appendBase, appendSteps, replaceSteps, stageMaps } from "./stage-steps.js";
 import { ToastLoader, type ToastFlavour, type ToastLoadReport } from "./toast-load.js";
 
 /** Errors about the input's content (exit 2). */
@@ -93,14 +93,6 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
   const staged: string[] = [];
   let switching = false;
   let threads = null as IndexThreads | null;
-  /** a fork rebuilt under staging names: its files linked in by the switch, stale segments removed */
-  const stageFork = (st: { files: { temp: string; final: string }[]; stale: string[] }): void => {
-    for (const f of st.files) {
-      staged.push(rel(f.temp));
-      steps.push({ kind: "link", target: rel(f.final), staged: rel(f.temp) });
-    }
-    for (const f of st.stale) steps.push({ kind: "remove", target: rel(f) });
-  };
   /** steps a stage built with absolute paths (stage-steps.ts, the TOAST stage), made relative; their staged files recorded */
   const addSteps = (xs: SwitchStep[], front = false): void => {
     const r = xs.map((s) => relativeStep(s, rel));
@@ -199,13 +191,13 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
         if (p) built[i] = await p.then((ok) => ({ ok }), (error: unknown) => ({ error }));
       }
       // what was staged is recorded first, so that an error below removes it
-      for (const b of built) if (b && "ok" in b) stageFork(b.ok.staged);
+      for (const b of built) if (b && "ok" in b) addSteps(replaceSteps(b.ok.staged));
       for (const [i, b] of built.entries()) {
         if (!b) continue;
         if ("error" in b) throw b.error;
         indexes.push(b.ok);
         // a rebuilt index has no free space map (REINDEX starts a new file without one)
-        for (const f of forkFiles(cat.path(target.indexes[i].rel, "fsm"))) steps.push({ kind: "remove", target: rel(f) });
+        for (const f of existingSegments(cat.path(target.indexes[i].rel, "fsm"))) steps.push({ kind: "remove", target: rel(f) });
       }
     } finally {
       heapRead.close();

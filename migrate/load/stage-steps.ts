@@ -6,7 +6,7 @@
 // carry absolute paths here; the engine makes them relative to the data directory for the plan.
 import { closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
 import type { Geometry } from "../../formats/storage/relfile.js";
-import { RelationFork } from "../../formats/storage/relfile.js";
+import { existingSegments, RelationFork, segmentPath } from "../../formats/storage/relfile.js";
 import { RelationWriter } from "../../formats/storage/relwriter.js";
 import { fsmAvailToCat, fsmCategoriesForHeapBlocks } from "../../formats/storage/fsm.js";
 import { VISIBILITYMAP_ALL_FROZEN, VISIBILITYMAP_ALL_VISIBLE } from "../../formats/storage/vm.js";
@@ -15,10 +15,6 @@ import { setPageChecksum } from "../../formats/page/checksum.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { ClusterOwner } from "../file-owner.js";
 import { STAGE_SUFFIX, type SwitchStep } from "./plan.js";
-
-export function segPath(base: string, segno: number): string {
-  return segno === 0 ? base : `${base}.${segno}`;
-}
 
 /** Every page of a fork (segments concatenated), or none when it does not exist. */
 export function readForkPages(path: string, geometry: Geometry): Uint8Array[] {
@@ -33,20 +29,13 @@ export function readForkPages(path: string, geometry: Geometry): Uint8Array[] {
   }
 }
 
-/** Segment files of a fork that exist. */
-export function forkFiles(path: string): string[] {
-  const out: string[] = [];
-  for (let s = 0; existsSync(segPath(path, s)); s++) out.push(segPath(path, s));
-  return out;
-}
-
-/** A relation's block count and segment sizes before a load appends to it; refused when it ends in a partial block. */
-export function appendBase(path: string, geometry: Geometry): { pages: number; segSizes: number[] } {
+/** A relation's block count before a load appends to it; refused when it ends in a partial block. */
+export function appendBase(path: string, geometry: Geometry): { pages: number } {
   const fork = new RelationFork(path, geometry);
   try {
     const tail = fork.partialTail;
     if (tail) throw new FormatError("REL_PARTIAL_BLOCK", `${tail.file} ends in a partial block (${tail.bytes} bytes of block ${tail.block}); pgdisk appends only after whole blocks`, { file: tail.file, block: tail.block });
-    return { pages: fork.nblocks, segSizes: fork.segments.map((s) => s.size) };
+    return { pages: fork.nblocks };
   } finally {
     fork.close();
   }
@@ -59,7 +48,7 @@ export function appendSteps(path: string, base: { pages: number }, pagesAfter: n
   for (let b = base.pages; b < pagesAfter; ) {
     const seg = Math.floor(b / geometry.segmentBlocks);
     const end = Math.min(pagesAfter, (seg + 1) * geometry.segmentBlocks);
-    steps.push({ kind: "append", target: segPath(path, seg), source: stagePath, sourceOffset: (b - base.pages) * bs, length: (end - b) * bs });
+    steps.push({ kind: "append", target: segmentPath(path, seg), source: stagePath, sourceOffset: (b - base.pages) * bs, length: (end - b) * bs });
     b = end;
   }
   return steps;
@@ -103,7 +92,7 @@ export function replaceSteps(staged: { files: { temp: string; final: string }[];
 
 /** A rebuilt index's switch: its staged files, and its free space map removed (REINDEX starts a new file without one). */
 export function indexSteps(staged: { files: { temp: string; final: string }[]; stale: string[] }, fsmPath: string): SwitchStep[] {
-  return [...replaceSteps(staged), ...forkFiles(fsmPath).map((f): SwitchStep => ({ kind: "remove", target: f }))];
+  return [...replaceSteps(staged), ...existingSegments(fsmPath).map((f): SwitchStep => ({ kind: "remove", target: f }))];
 }
 
 /** New pages of a relation written to a staging file in large batches, each checksummed for its final block number. */

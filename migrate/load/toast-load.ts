@@ -153,7 +153,7 @@ export class ToastLoader {
   /** per attribute, read from pg_attribute at the first row over the threshold */
   private methods: CompressionMethod[] | null = null;
   private readonly defaultMethod: CompressionMethod;
-  private base: { pages: number; segSizes: number[] } | null = null;
+  private base: { pages: number } | null = null;
   private stager: PageStager | null = null;
   private writer: ToastHeapWriter | null = null;
   private readonly freeSpace: number[] = [];

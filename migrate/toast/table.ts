@@ -12,7 +12,7 @@
 //     and the index's FSM removed.
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
-import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
+import { existingSegments, RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
 import { RelationWriter } from "../../formats/storage/relwriter.js";
 import { relayoutPage } from "../../formats/heap/page-builder.js";
 import { HTH } from "../../formats/heap/tuple-header.js";
@@ -37,7 +37,7 @@ import type { ClusterOwner } from "../file-owner.js";
 import { FIRST_NORMAL_OBJECT_ID } from "../select.js";
 import { forkBytes } from "../plan.js";
 import { emptyPagesTouched, type MeasurePair, type MeasureSample, type PagesTouched, valueClass } from "./measure.js";
-import { forkSegments, StagedBuilder, type StagedSwitch } from "../staged.js";
+import { StagedBuilder, type StagedSwitch } from "../staged.js";
 
 
 export interface TableContext {
@@ -459,7 +459,7 @@ export function convertTable(t: TableContext, rel: RelationInfo): StagedTable {
     staged.faultHere("toast-heap-committed");
     const ixBytesAfter = staged.add(ixWriter.stage());
     if (parentWriter) staged.add(parentWriter.stage());
-    const forksRemoved = [...forkSegments(cat.path(toast, "vm")), ...forkSegments(cat.path(toast, "fsm")), ...forkSegments(cat.path(ixRel, "fsm"))];
+    const forksRemoved = [...existingSegments(cat.path(toast, "vm")), ...existingSegments(cat.path(toast, "fsm")), ...existingSegments(cat.path(ixRel, "fsm"))];
     for (const f of forksRemoved) staged.remove(f);
 
     // figures
