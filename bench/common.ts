@@ -30,8 +30,16 @@ export function argValue(name: string, dflt: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : dflt;
 }
 
+/** The statements' seconds in psql output with \timing on (each "Time: N ms" line, summed). */
+export const psqlTimingSeconds = (out: string): number => [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
+
 /** Seconds a server spends on `sql` (psql's \timing of each statement, summed). */
 export function sqlSeconds(srv: { sql(sql: string, db?: string): string }, sql: string, db: string): number {
-  const out = srv.sql(`\\timing on\n${sql}`, db);
-  return [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
+  return psqlTimingSeconds(srv.sql(`\\timing on\n${sql}`, db));
+}
+
+/** utime + stime of a process in seconds, from its /proc/PID/stat line (fields 14 and 15, clock ticks of 1/100 s). */
+export function cpuOfStat(stat: string): number {
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
 }

@@ -15,7 +15,7 @@ import { chownSync, createReadStream, existsSync, mkdirSync, rmSync, statSync } 
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Cluster } from "../../formats/catalog/cluster.js";
-import { argValue } from "../common.js";
+import { argValue, cpuOfStat } from "../common.js";
 import { WIDE_DB, WIDE_FILEDUMP_TYPES, WIDE_TABLE, wideTable } from "./table.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -37,12 +37,6 @@ function timed(cmd: string, args: string[]): Timed {
   if (r.status !== 0 || !m) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]) };
 }
-
-/** utime + stime of a process, in seconds (clock ticks of 1/100 s). */
-const cpuOfStat = (stat: string): number => {
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
 
 async function md5Of(path: string): Promise<string> {
   const h = createHash("md5");

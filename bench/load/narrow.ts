@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { copyRoot, removeRoot } from "../../samples/cluster-kit.js";
 import { Rng } from "../../samples/prng.js";
+import { cpuOfStat, psqlTimingSeconds } from "../common.js";
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const DB = "bench";
@@ -30,18 +31,11 @@ interface Timed {
   cpu: number;
 }
 
-/** utime + stime of a process in seconds, from a /proc/PID/stat line. */
-const statCpu = (line: string): number => {
-  const f = line.slice(line.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100; // fields 14 and 15, in clock ticks (USER_HZ 100)
-};
-
 function timed(srv: PgServer, sql: string): Timed {
   const out = srv.sql(`select pg_backend_pid() as bpid \\gset\n\\setenv BPID :bpid\n\\! cat /proc/$BPID/stat\n\\timing on\n${sql}\n\\timing off\n\\! cat /proc/$BPID/stat`, DB);
   const stats = out.split("\n").filter((l) => /^\d+ \(postgres\)/.test(l));
   if (stats.length !== 2) throw new Error(`no backend stat lines in: ${out}`);
-  const wall = [...out.matchAll(/Time: ([\d.]+) ms/g)].reduce((s, m) => s + Number(m[1]), 0) / 1000;
-  return { wall, cpu: statCpu(stats[1]!) - statCpu(stats[0]!) };
+  return { wall: psqlTimingSeconds(out), cpu: cpuOfStat(stats[1]!) - cpuOfStat(stats[0]!) };
 }
 
 async function main(): Promise<void> {
