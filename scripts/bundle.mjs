@@ -12,7 +12,7 @@ const out = join(root, "dist", "bundle");
 rmSync(out, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: "dist/cli/main.js", worker: "dist/verify/worker.js", "dump-worker": "dist/inspect/dump/dump-worker.js", "unit-worker": "dist/migrate/unit-worker.js" },
+  entryPoints: { main: "dist/cli/main.js", worker: "dist/verify/worker.js", "dump-worker": "dist/inspect/dump/dump-worker.js", "unit-worker": "dist/migrate/unit-worker.js", "index-worker": "dist/migrate/load/index-worker.js" },
   outdir: out,
   bundle: true,
   splitting: true,

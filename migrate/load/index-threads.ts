@@ -78,6 +78,8 @@ export class IndexThreads {
   private readonly waiting = new Map<number, { resolve: (r: IndexLoadResult) => void; reject: (e: Error) => void }>();
   private nextId = 0;
   private turn = 0;
+  /** a thread that failed (its module did not load, or it died): every later build is refused with it */
+  private failed: Error | null = null;
 
   /** Threads for `indexes` index builds: one fewer than the cores, at most one per index after the first. */
   static forIndexes(indexes: number): IndexThreads {
@@ -93,9 +95,14 @@ export class IndexThreads {
         if ("result" in a) p?.resolve(a.result);
         else p?.reject(errorFrom(a.error));
       });
-      w.on("error", (e) => {
+      const fail = (e: Error): void => {
+        this.failed ??= e;
         for (const p of this.waiting.values()) p.reject(e);
         this.waiting.clear();
+      };
+      w.on("error", fail);
+      w.on("exit", (code) => {
+        if (code !== 0) fail(new Error(`index build thread exited with code ${code}`));
       });
       this.workers.push(w);
     }
@@ -106,6 +113,7 @@ export class IndexThreads {
     const id = this.nextId++;
     const w = this.workers[this.turn++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
+      if (this.failed) return reject(this.failed);
       this.waiting.set(id, { resolve, reject });
       const t = job.tuples;
       const moved = [t.buf.buffer, t.start.buffer, t.len.buffer, t.line.buffer, ...(t.num ? [t.num.buffer] : [])].filter((b, i, all) => all.indexOf(b) === i) as ArrayBuffer[];
