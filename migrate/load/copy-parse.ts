@@ -1,6 +1,7 @@
 // COPY FROM's text and CSV formats, parsed as the server parses them (src/backend/commands/
 // copyfromparse.c; the rules of the COPY reference page, "File Formats"): input arrives in
-// chunks, rows come out as arrays of field strings (null for SQL NULL) with their line number,
+// chunks, rows come out as fields (byte spans of the input where the bytes are the text, strings
+// where escapes or non-ASCII bytes were decoded; null for SQL NULL) with their line number,
 // and a malformed row is a LOAD_BAD_INPUT error naming the line and, where known, the column.
 //
 // Text format: rows end at an unescaped newline (\n, \r\n or \r, the same all through the file);
@@ -26,10 +27,58 @@ export interface CopyFormat {
   header?: boolean;
 }
 
-export interface CopyRow {
+/** A field of a row: SQL NULL; its bytes are its text (ASCII, no escape: no copy, no UTF-8 check); or decoded to a string. */
+export const FIELD_NULL = 0;
+export const FIELD_PLAIN = 1;
+export const FIELD_TEXT = 2;
+
+/**
+ * One parsed row. The parser reuses one CopyRow for every row (no allocation per row): its
+ * fields are valid only during the onRow call.
+ */
+export class CopyRow {
   /** 1-based line number of the row's first line in the input (the header counts) */
-  line: number;
-  fields: (string | null)[];
+  line = 0;
+  /** number of fields */
+  count = 0;
+  /** the bytes the FIELD_PLAIN fields are spans of */
+  raw: Buffer = Buffer.alloc(0);
+  start = new Int32Array(16);
+  end = new Int32Array(16);
+  kind = new Uint8Array(16);
+  /** the FIELD_TEXT fields' strings */
+  readonly texts: (string | null)[] = [];
+
+  /** Field i as text (null for SQL NULL). */
+  text(i: number): string | null {
+    const k = this.kind[i];
+    if (k === FIELD_NULL) return null;
+    return k === FIELD_PLAIN ? this.raw.toString("latin1", this.start[i], this.end[i]) : this.texts[i]!;
+  }
+
+  /** Every field as text. */
+  get fields(): (string | null)[] {
+    return Array.from({ length: this.count }, (_, i) => this.text(i));
+  }
+
+  /** Append a field (growing the arrays when needed). */
+  add(kind: number, start: number, end: number, text: string | null): void {
+    const i = this.count++;
+    if (i === this.kind.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.start = grow(this.start);
+      this.end = grow(this.end);
+      this.kind = grow(this.kind);
+    }
+    this.kind[i] = kind;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.texts[i] = text;
+  }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -46,12 +95,16 @@ export class CopyParser {
   private readonly delim: number;
   private readonly quote: number;
   private readonly escape: number;
-  private readonly nullBytes: Buffer;
+  private readonly nullBytes: Uint8Array;
   private pending: Buffer = Buffer.alloc(0);
   private line = 0;
   private eol: "\n" | "\r\n" | "\r" | null = null;
   private done = false;
   private skipHeader: boolean;
+  /** the row end found by textRowEnd/csvRowEnd: its content's end, the next row's start */
+  private contentEnd = 0;
+  private nextRow = 0;
+  private readonly current = new CopyRow();
 
   constructor(
     o: CopyFormat,
@@ -72,11 +125,9 @@ export class CopyParser {
     if (this.done) return;
     this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : Buffer.from(chunk);
     let start = 0;
-    for (;;) {
-      const end = this.csv ? this.csvRowEnd(start) : this.textRowEnd(start);
-      if (end === null) break;
-      this.row(this.pending.subarray(start, end.content));
-      start = end.next;
+    while (this.csv ? this.csvRowEnd(start) : this.textRowEnd(start)) {
+      this.row(this.pending, start, this.contentEnd);
+      start = this.nextRow;
       if (this.done) return;
     }
     this.pending = this.pending.subarray(start);
@@ -88,11 +139,11 @@ export class CopyParser {
     const last = this.pending;
     this.pending = Buffer.alloc(0);
     if (this.csv && this.openQuote(last)) throw this.bad(this.line + 1, "unterminated CSV quoted field");
-    this.row(last);
+    this.row(last, 0, last.length);
   }
 
-  /** Where the row starting at `start` ends (its content, the byte after its newline), or null: need more input. */
-  private textRowEnd(start: number): { content: number; next: number; eol: string } | null {
+  /** Where the row starting at `start` ends (contentEnd, nextRow), or false: need more input. */
+  private textRowEnd(start: number): boolean {
     const b = this.pending;
     for (let i = start; i < b.length; i++) {
       const c = b[i];
@@ -102,10 +153,10 @@ export class CopyParser {
       }
       if (c === 0x0a || c === 0x0d) return this.newline(i);
     }
-    return null;
+    return false;
   }
 
-  private csvRowEnd(start: number): { content: number; next: number; eol: string } | null {
+  private csvRowEnd(start: number): boolean {
     const b = this.pending;
     let inQuote = false;
     for (let i = start; i < b.length; i++) {
@@ -114,7 +165,7 @@ export class CopyParser {
         if (c === this.escape && this.escape !== this.quote && i + 1 < b.length && (b[i + 1] === this.quote || b[i + 1] === this.escape)) i++;
         else if (c === this.quote) {
           if (this.escape === this.quote && i + 1 < b.length && b[i + 1] === this.quote) i++;
-          else if (this.escape === this.quote && i + 1 === b.length) return null; // a doubled quote may follow
+          else if (this.escape === this.quote && i + 1 === b.length) return false; // a doubled quote may follow
           else inQuote = false;
         }
         continue;
@@ -122,7 +173,7 @@ export class CopyParser {
       if (c === this.quote) inQuote = true;
       else if (c === 0x0a || c === 0x0d) return this.newline(i);
     }
-    return null;
+    return false;
   }
 
   private openQuote(b: Uint8Array): boolean {
@@ -136,54 +187,63 @@ export class CopyParser {
     return inQuote;
   }
 
-  /** The newline at i: its kind must be the file's (the first row decides). */
-  private newline(i: number): { content: number; next: number; eol: string } | null {
+  /** The newline at i: its kind must be the file's (the first row decides). Sets contentEnd and nextRow. */
+  private newline(i: number): boolean {
     const b = this.pending;
     let kind: "\n" | "\r\n" | "\r";
     if (b[i] === 0x0a) kind = "\n";
     else if (i + 1 < b.length) kind = b[i + 1] === 0x0a ? "\r\n" : "\r";
-    else return null; // a \r at the end of the chunk: \r\n may be split
+    else return false; // a \r at the end of the chunk: \r\n may be split
     this.eol ??= kind;
     if (kind !== this.eol) {
       const what = kind === "\n" ? "literal newline" : "literal carriage return";
       throw this.bad(this.line + 1, `${what} found in data`, `Use "${kind === "\n" ? "\\n" : "\\r"}" to represent ${kind === "\n" ? "newline" : "carriage return"}.`);
     }
-    return { content: i, next: i + kind.length, eol: kind };
+    this.contentEnd = i;
+    this.nextRow = i + kind.length;
+    return true;
   }
 
-  private row(raw: Buffer): void {
+  private row(raw: Buffer, start: number, end: number): void {
     const line = ++this.line;
     if (this.skipHeader) {
       this.skipHeader = false;
       return;
     }
     // the end-of-data marker
-    if (raw.length === 2 && raw[0] === 0x5c && raw[1] === 0x2e) {
+    if (end - start === 2 && raw[start] === 0x5c && raw[start + 1] === 0x2e) {
       this.done = true;
       return;
     }
-    this.onRow({ line, fields: this.csv ? this.csvFields(raw, line) : this.textFields(raw, line) });
+    const r = this.current;
+    r.line = line;
+    r.count = 0;
+    r.raw = raw;
+    if (this.csv) this.csvFields(raw, start, end, line);
+    else this.textFields(raw, start, end, line);
+    this.onRow(r);
   }
 
-  private textFields(raw: Buffer, line: number): (string | null)[] {
-    const out: (string | null)[] = [];
-    let start = 0;
+  private textFields(raw: Buffer, from: number, to: number, line: number): void {
+    const r = this.current;
+    let start = from;
     let plain = true; // no backslash, NUL or non-ASCII byte in the field so far
-    for (let i = 0; i <= raw.length; i++) {
-      const c = i < raw.length ? raw[i] : -1;
+    for (let i = from; i <= to; i++) {
+      const c = i < to ? raw[i] : -1;
       if (c === 0x5c) {
         plain = false;
         i++;
         continue;
       }
       if (c === -1 || c === this.delim) {
-        // the common field (ASCII, no escape) is read straight from the row: no copy, no UTF-8 check needed
-        out.push(this.isNull(raw, start, i) ? null : plain ? raw.toString("latin1", start, i) : this.textField(raw.subarray(start, i), line, out.length + 1));
+        // the common field (ASCII, no escape) is its bytes: no copy, no UTF-8 check needed
+        if (this.isNull(raw, start, i)) r.add(FIELD_NULL, start, i, null);
+        else if (plain) r.add(FIELD_PLAIN, start, i, null);
+        else r.add(FIELD_TEXT, start, i, this.textField(raw.subarray(start, i), line, r.count + 1));
         start = i + 1;
         plain = true;
       } else if (c === 0 || c >= 0x80) plain = false;
     }
-    return out;
   }
 
   private isNull(raw: Buffer, start: number, end: number): boolean {
@@ -217,41 +277,50 @@ export class CopyParser {
     return this.utf8(out.subarray(0, n), line, col);
   }
 
-  private csvFields(raw: Buffer, line: number): (string | null)[] {
-    const out: (string | null)[] = [];
-    let i = 0;
+  private csvFields(raw: Buffer, from: number, to: number, line: number): void {
+    const r = this.current;
+    let i = from;
     for (;;) {
       // one field: unquoted parts and quoted parts may alternate (a"b"c is abc)
-      const bytes: number[] = [];
-      let quoted = false;
-      while (i < raw.length && raw[i] !== this.delim) {
-        if (raw[i] === this.quote) {
-          quoted = true;
-          i++;
-          for (;;) {
-            if (i >= raw.length) throw this.bad(line, "unterminated CSV quoted field");
-            const c = raw[i];
-            if (c === this.escape && i + 1 < raw.length && (raw[i + 1] === this.quote || (this.escape !== this.quote && raw[i + 1] === this.escape))) {
-              bytes.push(raw[i + 1]);
-              i += 2;
-            } else if (c === this.quote) {
-              i++;
-              break;
-            } else {
-              bytes.push(c);
-              i++;
-            }
-          }
-        } else {
-          bytes.push(raw[i]);
-          i++;
-        }
+      const start = i;
+      let plain = true; // unquoted ASCII without NUL: the field is its bytes
+      while (i < to && raw[i] !== this.delim && raw[i] !== this.quote) {
+        if (raw[i] === 0 || raw[i] >= 0x80) plain = false;
+        i++;
       }
-      const buf = Buffer.from(bytes);
-      const col = out.length + 1;
-      // NULL only for an unquoted field equal to the NULL string
-      out.push(!quoted && this.nullBytes.equals(buf) ? null : this.utf8(buf, line, col));
-      if (i >= raw.length) return out;
+      if (i >= to || raw[i] === this.delim) {
+        // NULL only for an unquoted field equal to the NULL string
+        if (this.isNull(raw, start, i)) r.add(FIELD_NULL, start, i, null);
+        else if (plain) r.add(FIELD_PLAIN, start, i, null);
+        else r.add(FIELD_TEXT, start, i, this.utf8(raw.subarray(start, i), line, r.count + 1));
+      } else {
+        i = start;
+        const bytes: number[] = [];
+        while (i < to && raw[i] !== this.delim) {
+          if (raw[i] === this.quote) {
+            i++;
+            for (;;) {
+              if (i >= to) throw this.bad(line, "unterminated CSV quoted field");
+              const c = raw[i];
+              if (c === this.escape && i + 1 < to && (raw[i + 1] === this.quote || (this.escape !== this.quote && raw[i + 1] === this.escape))) {
+                bytes.push(raw[i + 1]);
+                i += 2;
+              } else if (c === this.quote) {
+                i++;
+                break;
+              } else {
+                bytes.push(c);
+                i++;
+              }
+            }
+          } else {
+            bytes.push(raw[i]);
+            i++;
+          }
+        }
+        r.add(FIELD_TEXT, start, i, this.utf8(Buffer.from(bytes), line, r.count + 1));
+      }
+      if (i >= to) return;
       i++; // the delimiter
     }
   }

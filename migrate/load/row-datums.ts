@@ -4,7 +4,7 @@
 // LOAD_BAD_INPUT error naming the input line, the column and the value (the server's CONTEXT:
 // COPY t, line N, column c: "value").
 import { FormatError } from "../../formats/schema/errors.js";
-import type { CopyRow } from "./copy-parse.js";
+import { FIELD_NULL, FIELD_PLAIN, type CopyRow } from "./copy-parse.js";
 import type { LoadTarget } from "./target.js";
 
 const clip = (s: string): string => (s.length > 100 ? `${s.slice(0, 100)}...` : s);
@@ -16,18 +16,20 @@ export function badRow(row: { line: number }, message: string, column?: { attnum
 
 /** The stored datum of every attribute (null: SQL NULL) for one input row. */
 export function rowDatums(t: LoadTarget, row: CopyRow): (Uint8Array | null)[] {
-  const f = row.fields;
-  if (f.length > t.inputAttrs.length) throw badRow(row, "extra data after last expected column");
-  if (f.length < t.inputAttrs.length) throw badRow(row, `missing data for column "${t.inputAttrs[f.length].name}"`, t.inputAttrs[f.length]);
+  const n = row.count;
+  if (n > t.inputAttrs.length) throw badRow(row, "extra data after last expected column");
+  if (n < t.inputAttrs.length) throw badRow(row, `missing data for column "${t.inputAttrs[n].name}"`, t.inputAttrs[n]);
   const out: (Uint8Array | null)[] = new Array(t.columns.length);
   for (let i = 0; i < t.columns.length; i++) {
     const c = t.columns[i];
-    let d: Uint8Array | null;
+    let d: Uint8Array | null = null;
     if (c.source.kind === "constant") d = c.source.stored;
     else {
-      const text = f[c.source.field];
-      if (text === null) d = null;
-      else {
+      const f = c.source.field;
+      const kind = row.kind[f];
+      if (kind === FIELD_PLAIN && c.encodeBytes) d = c.encodeBytes(row.raw, row.start[f], row.end[f]);
+      if (d === null && kind !== FIELD_NULL) {
+        const text = row.text(f)!;
         try {
           d = c.encode!(text);
         } catch (e) {
