@@ -10,14 +10,13 @@ import { LP_NORMAL, SizeOfItemIdData } from "../page/item-id.js";
 import { maxAlign } from "../page/page.js";
 import { BTO, BTP_LEAF, BTP_PREFIX, BTP_ROOT, P_NONE, SizeOfBTPageOpaqueData } from "./opaque.js";
 import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK, SizeOfIndexTupleData, tInfoRaw } from "./index-tuple.js";
-import { attrSlots, formPivot, firstHeapTid, keepNatts, keysImageEqual, type KeySpec } from "./pivot.js";
+import { attrSlots, formPivot, keepNatts, keysImageEqual, type KeySpec } from "./pivot.js";
 import type { AttrSlot } from "../heap/deform.js";
 import { buildMaxPostingSize, expandPosting, formPosting, isPostingTuple } from "./posting.js";
 import { buildMetaPage, initBtreePage, StockPage } from "./stock-page.js";
 import { btMaxItemSize, computeC, encodeDirectory, highKeyTerm, mayShrinkCoded, prefixSavesEnough, prefixTerm, prefixUsable, splitFitOk } from "./prefix.js";
 import { codableKey, pagePlanner, type LeadPolicy, type PagePlanner } from "./prefix-policy.js";
 import { layoutLeafPage } from "./prefix-page.js";
-import type { Tid } from "../page/item-pointer.js";
 
 export const BTREE_DEFAULT_FILLFACTOR = 90;
 export const BTREE_MIN_FILLFACTOR = 10;
@@ -109,52 +108,66 @@ const keyBytesEqual = (a: Uint8Array, b: Uint8Array): boolean => {
   return true;
 };
 
-/** The tuples CREATE INDEX would add to the leaf level: plain tuples, or posting lists (_bt_load). */
-function* leafItems(tuples: Iterable<Uint8Array>, o: BuildOptions, blcksz: number): Generator<LeafItem> {
-  const plain = function* (): Generator<Uint8Array> {
-    for (const t of tuples) {
-      if (t.length < SizeOfIndexTupleData) throw new FormatError("BT_BUILD_BAD_TUPLE", `leaf tuple of ${t.length} bytes`);
-      if (isPostingTuple(t)) yield* expandPosting(t);
-      else if (tInfoRaw(t) & INDEX_ALT_TID_MASK) throw new FormatError("BT_BUILD_PIVOT_INPUT", "a pivot tuple is not a leaf tuple");
-      else yield sizeOf(t) === t.length ? t : t.subarray(0, sizeOf(t));
-    }
-  };
-  if (!o.deduplicate) {
-    for (const t of plain()) yield { t, extra: 0 };
-    return;
-  }
+/**
+ * The tuples CREATE INDEX would add to the leaf level: plain tuples, or posting lists (_bt_load),
+ * each plain one no larger than `maxItem` (BTMaxItemSize). One generator, no object per tuple
+ * beyond the item: this is the per-entry path of every build.
+ */
+function* leafItems(tuples: Iterable<Uint8Array>, o: BuildOptions, blcksz: number, maxItem: number): Generator<LeafItem> {
   const maxPosting = buildMaxPostingSize(blcksz);
   const keyAtts = o.spec.desc.attrs.slice(0, o.spec.nkeyatts);
   const fixedOnly = keyAtts.every((a) => a.len > 0);
+  const dedup = o.deduplicate;
   let base: Uint8Array | null = null;
   let baseSlots: AttrSlot[] | null = null;
-  let tids: Tid[] = [];
+  // the plain tuples whose heap TIDs go into base's posting list (base first)
+  const members: Uint8Array[] = [];
   const finish = (): LeafItem => {
-    if (tids.length === 1) return { t: base!, extra: 0 };
-    const p = formPosting(base!, tids);
+    if (members.length === 1) return { t: base!, extra: 0 };
+    const p = formPosting(base!, members);
     return { t: p, extra: p.length - sizeOf(base!) };
   };
   const compressed = (slots: AttrSlot[]): boolean => slots.some((x) => x.varlena?.kind === "4b_c");
-  for (const t of plain()) {
-    let equal = false;
-    let tSlots: AttrSlot[] | null = null;
-    if (base) {
-      if (keyBytesEqual(base, t)) equal = true;
-      else if (!fixedOnly) {
-        // different bytes are different images unless a compressed copy hides an equal value
-        baseSlots ??= attrSlots(base, o.spec.desc, o.spec.nkeyatts).slots;
-        tSlots = attrSlots(t, o.spec.desc, o.spec.nkeyatts).slots;
-        if (compressed(baseSlots) || compressed(tSlots)) equal = keysImageEqual(base, t, o.spec, baseSlots, tSlots);
+  const one = (t: Uint8Array): Uint8Array => {
+    if (maxAlign(sizeOf(t)) > maxItem) throw new FormatError("BT_BUILD_TUPLE_TOO_LARGE", `index row of ${sizeOf(t)} bytes exceeds the btree maximum ${maxItem}`);
+    return sizeOf(t) === t.length ? t : t.subarray(0, sizeOf(t));
+  };
+  for (const input of tuples) {
+    if (input.length < SizeOfIndexTupleData) throw new FormatError("BT_BUILD_BAD_TUPLE", `leaf tuple of ${input.length} bytes`);
+    const info = tInfoRaw(input);
+    let expanded: Uint8Array[] | null = null;
+    if (info & INDEX_ALT_TID_MASK) {
+      if (!isPostingTuple(input)) throw new FormatError("BT_BUILD_PIVOT_INPUT", "a pivot tuple is not a leaf tuple");
+      expanded = expandPosting(input);
+    }
+    const n = expanded ? expanded.length : 1;
+    for (let k = 0; k < n; k++) {
+      const t = one(expanded ? expanded[k]! : input);
+      if (!dedup) {
+        yield { t, extra: 0 };
+        continue;
       }
+      let equal = false;
+      let tSlots: AttrSlot[] | null = null;
+      if (base) {
+        if (keyBytesEqual(base, t)) equal = true;
+        else if (!fixedOnly) {
+          // different bytes are different images unless a compressed copy hides an equal value
+          baseSlots ??= attrSlots(base, o.spec.desc, o.spec.nkeyatts).slots;
+          tSlots = attrSlots(t, o.spec.desc, o.spec.nkeyatts).slots;
+          if (compressed(baseSlots) || compressed(tSlots)) equal = keysImageEqual(base, t, o.spec, baseSlots, tSlots);
+        }
+      }
+      if (equal && maxAlign(sizeOf(base!) + (members.length + 1) * 6) <= maxPosting) {
+        members.push(t);
+        continue;
+      }
+      if (base) yield finish();
+      base = t;
+      baseSlots = tSlots;
+      members.length = 0;
+      members.push(t);
     }
-    if (equal && maxAlign(sizeOf(base!) + (tids.length + 1) * 6) <= maxPosting) {
-      tids.push(firstHeapTid(t));
-      continue;
-    }
-    if (base) yield finish();
-    base = t;
-    baseSlots = tSlots;
-    tids = [firstHeapTid(t)];
   }
   if (base) yield finish();
 }
@@ -486,15 +499,7 @@ class LeafLevel {
 export function buildBtree(tuples: Iterable<Uint8Array>, o: BuildOptions, sink: PageSink, onLeaf?: (s: LeafPageStat) => void): BuildResult {
   const b = new Builder(o, sink);
   const maxItem = btMaxItemSize(b.bs);
-  const checked = function* (): Generator<LeafItem> {
-    for (const it of leafItems(tuples, o, b.bs)) {
-      if (maxAlign(sizeOf(it.t)) > maxItem && !isPostingTuple(it.t)) {
-        throw new FormatError("BT_BUILD_TUPLE_TOO_LARGE", `index row of ${sizeOf(it.t)} bytes exceeds the btree maximum ${maxItem}`);
-      }
-      yield it;
-    }
-  };
-  const leaf = new LeafLevel(b, checked(), onLeaf);
+  const leaf = new LeafLevel(b, leafItems(tuples, o, b.bs, maxItem), onLeaf);
   leaf.run();
   let root = P_NONE;
   let level = 0;

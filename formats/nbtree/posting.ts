@@ -16,9 +16,10 @@ export const isPostingTuple = (t: Uint8Array): boolean => (tInfoRaw(t) & INDEX_A
 
 /**
  * _bt_form_posting: base's key part (its MAXALIGNed size, a plain tuple) followed by the TIDs;
- * with one TID, a plain tuple with that t_tid.
+ * with one TID, a plain tuple with that t_tid. A TID is given as a Tid or as a plain tuple whose
+ * t_tid is copied (the build passes the tuples it merges).
  */
-export function formPosting(base: Uint8Array, tids: readonly Tid[]): Uint8Array {
+export function formPosting(base: Uint8Array, tids: readonly (Tid | Uint8Array)[]): Uint8Array {
   const keysize = tInfoRaw(base) & INDEX_SIZE_MASK;
   if (keysize !== maxAlign(keysize)) throw new FormatError("BT_POSTING_BASE_UNALIGNED", `posting base of ${keysize} bytes is not MAXALIGNed`);
   const size = tids.length > 1 ? maxAlign(keysize + tids.length * SizeOfItemPointerData) : keysize;
@@ -30,12 +31,18 @@ export function formPosting(base: Uint8Array, tids: readonly Tid[]): Uint8Array 
   if (tids.length > 1) {
     dv.setUint16(6, info | INDEX_ALT_TID_MASK, true);
     writeTid(dv, 0, { block: keysize, offset: tids.length | BT_IS_POSTING });
-    tids.forEach((t, i) => writeTid(dv, keysize + i * SizeOfItemPointerData, t));
+    for (let i = 0; i < tids.length; i++) putTid(out, dv, keysize + i * SizeOfItemPointerData, tids[i]!);
   } else {
     dv.setUint16(6, info & ~INDEX_ALT_TID_MASK, true);
-    writeTid(dv, 0, tids[0]!);
+    putTid(out, dv, 0, tids[0]!);
   }
   return out;
+}
+
+/** A TID at `at`: written from a Tid, or copied from a plain tuple's t_tid (its first 6 bytes). */
+function putTid(out: Uint8Array, dv: DataView, at: number, t: Tid | Uint8Array): void {
+  if (t instanceof Uint8Array) for (let k = 0; k < SizeOfItemPointerData; k++) out[at + k] = t[k]!;
+  else writeTid(dv, at, t);
 }
 
 /** A plain tuple's bytes with another heap TID. */

@@ -87,7 +87,9 @@ class TupleStore {
       this.line = grow(this.line);
       this.num = grow(this.num);
     }
-    this.buf.set(src.subarray(0, n), this.used);
+    const buf = this.buf;
+    const at = this.used;
+    for (let k = 0; k < n; k++) buf[at + k] = src[k];
     const i = this.n++;
     this.start[i] = this.used;
     this.len[i] = n;
