@@ -4,7 +4,8 @@
 // COPY into the bare table followed by CREATE INDEX for both indexes, (4) by COPY FREEZE into the
 // indexed table truncated in the same transaction. Server times are psql's \timing of the
 // statements (the test server runs with fsync = off); pgdisk's is the whole command, process
-// start-up and fsyncs included. Prints the times and the ratios, and beside them the CPU seconds
+// start-up and fsyncs included, as bin/pgdisk runs it (the bundle when `npm run build` made
+// it current). Prints the times and the ratios, and beside them the CPU seconds
 // (user + system) of the server backend that ran the statements (its /proc stat, so parallel
 // CREATE INDEX workers are not counted) and of the pgdisk process (all its threads, from
 // /usr/bin/time): on a shared machine the wall times follow the other load, the CPU less so.
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
 
     log("pgdisk load");
     const t0 = performance.now();
-    const p = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", process.execPath, "--import", "tsx", join(ROOT, "cli", "main.ts"), "load", "--pgdata", join(loadRoot, "data"), "-d", DB, "-t", "n", "--json", file], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+    const p = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", join(ROOT, "bin", "pgdisk"), "load", "--pgdata", join(loadRoot, "data"), "-d", DB, "-t", "n", "--json", file], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
     const pgdiskSeconds = (performance.now() - t0) / 1000;
     if (p.status !== 0) throw new Error(`pgdisk load failed: ${p.stderr}`);
     const cpuLine = /cpu ([\d.]+) ([\d.]+)/.exec(p.stderr);

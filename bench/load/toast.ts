@@ -5,7 +5,8 @@
 // no OID, no TOAST index entry), (3) by COPY FROM into the table, (4) by COPY FREEZE into it
 // truncated in the same transaction. Server times are psql's \timing of the statements (the
 // test server runs with fsync = off); pgdisk's are the whole command, process start-up and fsyncs
-// included. Prints the times and the ratios, and plain against direct (the Direct TOAST
+// included, as bin/pgdisk runs it (the bundle when `npm run build` made it current). Prints the
+// times and the ratios, and plain against direct (the Direct TOAST
 // proposal's write-speed claim).
 // Run: npx tsx bench/load/toast.ts [rows]   (default 20 000)
 import { spawnSync } from "node:child_process";
@@ -27,7 +28,7 @@ const timed = (srv: PgServer, sql: string): number => sqlSeconds(srv, sql, DB);
 
 function pgdiskLoad(root: string, file: string, flavour: string): { seconds: number; report: { seconds: number; phases: Record<string, number>; toast: { chunks: number; pages: { added: number } } } } {
   const t0 = performance.now();
-  const p = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "cli", "main.ts"), "load", "--pgdata", join(root, "data"), "-d", DB, "-t", "d", "--toast", flavour, "--json", file], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+  const p = spawnSync(join(ROOT, "bin", "pgdisk"), ["load", "--pgdata", join(root, "data"), "-d", DB, "-t", "d", "--toast", flavour, "--json", file], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
   const seconds = (performance.now() - t0) / 1000;
   if (p.status !== 0) throw new Error(`pgdisk load --toast ${flavour} failed: ${p.stderr}`);
   return { seconds, report: JSON.parse(p.stdout) };
