@@ -75,15 +75,15 @@ export class TupleInfo {
     this.postingOff = 0;
     this.nposting = 0;
     if (this.pivot) {
-      if (this.tidOff & BT_PIVOT_HEAP_TID_ATTR && this.size >= 14 && this.size <= len) this.heapTid = readTid(buf, start + this.size - 6);
+      if (this.tidOff & BT_PIVOT_HEAP_TID_ATTR && this.size >= 14 && this.size <= len) this.heapTid = tidKeyAt(buf, start + this.size - 6);
       else this.heapTid = NO_TID;
       this.maxTid = this.heapTid;
     } else if (this.posting) {
       this.postingOff = this.tidBlock;
       this.nposting = this.tidOff & BT_OFFSET_MASK;
       if (this.nposting > 0 && this.postingOff + 6 * this.nposting <= len) {
-        this.heapTid = readTid(buf, start + this.postingOff);
-        this.maxTid = readTid(buf, start + this.postingOff + 6 * (this.nposting - 1));
+        this.heapTid = tidKeyAt(buf, start + this.postingOff);
+        this.maxTid = tidKeyAt(buf, start + this.postingOff + 6 * (this.nposting - 1));
       } else this.heapTid = this.maxTid = NO_TID;
     } else {
       this.heapTid = this.maxTid = this.tidBlock * 65536 + this.tidOff;
@@ -97,8 +97,6 @@ export class TupleInfo {
   }
 }
 
-/** A heap TID as tidKey (block * 65536 + offset). */
-export const readTid = tidKeyAt;
 export const tidText = (t: number): string => (t === NO_TID ? "(none)" : `(${Math.floor(t / 65536)},${t % 65536})`);
 
 /** Attribute offsets of one index tuple (absolute within buf), filled without allocation. */
