@@ -4,13 +4,19 @@ import { boolIn, byteaIn, charIn, dateIn, float4In, float8In, integer, jsonIn, l
 import { intervalIn } from "./input-interval.js";
 import { NETWORK_INPUT } from "./input-network.js";
 import { jsonbIn } from "./input-jsonb.js";
+import { compareInt32, compareInt64, compareNumeric, nextDate, nextInt32, nextInt64, rangeInput } from "./input-range.js";
+
+const int4In = integer("integer", 4);
+const int8In = integer("bigint", 8);
+const timestampWithoutZoneIn = timestampIn(false);
+const timestampWithZoneIn = timestampIn(true);
 
 /** Input functions by type OID. */
 export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<number, InputFunction>([
   [16, boolIn],
   [21, integer("smallint", 2)],
-  [23, integer("integer", 4)],
-  [20, integer("bigint", 8)],
+  [23, int4In],
+  [20, int8In],
   [26, oidIn],
   [700, float4In],
   [701, float8In],
@@ -28,7 +34,14 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [1083, timeIn],
   [1266, timetzIn],
   [1186, intervalIn],
-  [1114, timestampIn(false)],
-  [1184, timestampIn(true)],
+  [1114, timestampWithoutZoneIn],
+  [1184, timestampWithZoneIn],
   ...NETWORK_INPUT,
+  // the built-in ranges (pg_range.dat): subtype layout, its comparison and, when discrete, its step
+  [3904, rangeInput(3904, { oid: 23, len: 4, align: "i", input: int4In, compare: compareInt32, next: nextInt32 })],
+  [3926, rangeInput(3926, { oid: 20, len: 8, align: "d", input: int8In, compare: compareInt64, next: nextInt64 })],
+  [3912, rangeInput(3912, { oid: 1082, len: 4, align: "i", input: dateIn, compare: compareInt32, next: nextDate })],
+  [3906, rangeInput(3906, { oid: 1700, len: -1, align: "i", input: numericIn, compare: compareNumeric })],
+  [3908, rangeInput(3908, { oid: 1114, len: 8, align: "d", input: timestampWithoutZoneIn, compare: compareInt64 })],
+  [3910, rangeInput(3910, { oid: 1184, len: 8, align: "d", input: timestampWithZoneIn, compare: compareInt64 })],
 ]);

@@ -30,13 +30,15 @@ create domain shorttext as text check (length(value) <= 8) check (value <> 'bad'
 create table ty (
   n int4, tz timetz, iv interval, iv2 interval hour to second(2), ip inet, net cidr, mac macaddr, mac8 macaddr8, j jsonb,
   e mood, pi posint, dn dnn, v3 vc3, ai int4[], at text[], av varchar(3)[], an numeric[], aj jsonb[], ae mood[], ad dnn[],
-  a2 int8[], ats timestamptz[], aiv interval[], aip inet[], p2 posint2, st shorttext, ast shorttext[]
+  a2 int8[], ats timestamptz[], aiv interval[], aip inet[], p2 posint2, st shorttext, ast shorttext[],
+  r4 int4range, r8 int8range, rd daterange, rn numrange, rts tsrange, rtz tstzrange, ar int4range[]
 );
 insert into ty (n, dn) values (0, 'existing');
 create table tyc (like ty);
 create table chk (a evenint);
 create domain withdef as int4 default 42;
 create table omit (n int4, dn dnn, w withdef);
+create table badr (r int4range, rd daterange, rn numrange);
 create table bad (n int4, e mood, dn dnn, ai int4[], ip inet, j jsonb, p2 posint2, ast shorttext[]);
 `;
 
@@ -94,6 +96,45 @@ function rows(): Field[][] {
   // JSON text with the numbers' own spelling and duplicate keys (JSON.stringify collapses neither)
   const json = (): string => r.pick([JSON.stringify(jsonValue(0)), '{"a": 1, "a": 2, "b": [1.50, 2e3]}', ' [1, {"x": null}] ', '"scalar"', "42.000"]);
   const moods = ["sad", "ok", "happy", "a label with spaces"];
+  /** A value's text and a number that orders it as the server does. */
+  type Keyed = [string, number];
+  /** A range literal over values of `each()`: lower <= upper (the server refuses the other order; the bad-value test has it), every bracket pair, infinite and empty forms, quoting and spaces. */
+  const range = (each: () => Keyed, edges: Keyed[]): string => {
+    const k = r.int(0, 9);
+    if (k === 0) return r.pick(["empty", " EMPTY ", "(,)", "[,]"]);
+    const v = r.chance(0.1) && edges.length ? r.pick(edges) : each();
+    const w = r.chance(0.15) ? v : each();
+    const [lo, hi] = v[1] <= w[1] ? [v[0], w[0]] : [w[0], v[0]];
+    const b = (x: string): string => (r.chance(0.2) ? `"${x}"` : x);
+    const open = r.pick(["[", "("]);
+    const close = r.pick(["]", ")"]);
+    if (k === 1) return `${open}, ${b(hi)}${close}`;
+    if (k === 2) return `${open}${b(lo)},${close}`;
+    return `${r.chance(0.1) ? " " : ""}${open}${b(lo)},${b(hi)}${close}`;
+  };
+  const int = (lo: number, hi: number) => (): Keyed => {
+    const n = r.int(lo, hi);
+    return [String(n), n];
+  };
+  const fixed = (s: string): Keyed => [s, Number(s)];
+  const day = (): Keyed => {
+    const t = `20${r.int(10, 30)}-0${r.int(1, 9)}-1${r.int(0, 9)}`;
+    return [t, Date.parse(t)];
+  };
+  const stamp = (): Keyed => {
+    const t = `20${r.int(10, 30)}-0${r.int(1, 9)}-1${r.int(0, 9)} ${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)}.${r.int(100, 999)}`;
+    return [t, Date.parse(t.replace(" ", "T") + "Z")];
+  };
+  const stampTz = (): Keyed => {
+    const z = r.pick(["+00:00", "-07:30", "+05:45", "+14:00", "Z"]);
+    const t = `20${r.int(10, 30)}-0${r.int(1, 9)}-1${r.int(0, 9)} ${r.int(10, 23)}:${r.int(10, 59)}:00${z}`;
+    return [t, Date.parse(t.replace(" ", "T"))];
+  };
+  const num = (): Keyed => {
+    const t = r.pick([`${r.int(-99, 99)}.${r.int(0, 999)}`, "1e3", "1000.000", "-0.0", "Infinity", "-Infinity", `1${"7".repeat(r.int(100, 300))}`]);
+    return [t, t === "Infinity" ? Number.MAX_VALUE : Number(t)];
+  };
+  const infinities: Keyed[] = [["-infinity", -Infinity], ["infinity", Infinity]];
   for (let i = 0; i < ROWS; i++) {
     lines.push(
       [
@@ -124,6 +165,13 @@ function rows(): Field[][] {
         nul(String(r.int(1, 1e6))),
         nul(r.base64(r.int(0, 8))),
         nul(arrayText(r, () => r.base64(r.int(0, 8)), 4)),
+        nul(range(int(-1000, 1000), [fixed("-2147483648"), fixed("2147483646")])),
+        nul(range(int(-1e12, 1e12), [["-9223372036854775808", -Infinity], ["9223372036854775806", Number.MAX_VALUE]])),
+        nul(range(day, [...infinities, ["4713-01-01 BC", -1e15]])),
+        nul(range(num, [["NaN", Infinity]])),
+        nul(range(stamp, infinities)),
+        nul(range(stampTz, infinities)),
+        nul(`{${Array.from({ length: r.int(0, 4) }, () => (r.chance(0.2) ? "NULL" : `"${range(int(-9, 9), []).replace(/["\\]/g, "\\$&")}"`)).join(",")}}`),
       ],
     );
   }
@@ -207,5 +255,24 @@ test("bad values of the new types exit 2 naming line and column; nothing changes
   }
   const ok = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "omit", "--dry-run", "-"], "1\tx\t7\n");
   assert.equal(ok.status, 0, ok.stderr);
+  assert.deepEqual(fileDigests(pgdata), before0);
+});
+
+test("bad range values exit 2 with range_in's error, line and column; nothing changes", () => {
+  const pgdata = srv.pgdata;
+  const before0 = fileDigests(pgdata);
+  for (const [line, pattern] of [
+    ["[5,1)\t\\N\t\\N\n", /range lower bound must be less than or equal to range upper bound \(input line 1, column r: "\[5,1\)"\)/],
+    ["[1,2147483647]\t\\N\t\\N\n", /integer out of range \(input line 1, column r/],
+    ["1,5\t\\N\t\\N\n", /malformed range literal: "1,5" \(input line 1, column r/],
+    ["[1,5) x\t\\N\t\\N\n", /malformed range literal: "\[1,5\) x" \(input line 1, column r/],
+    ["[1,2,3)\t\\N\t\\N\n", /malformed range literal: "\[1,2,3\)" \(input line 1, column r/],
+    ["\\N\t[2020-01-01,5874897-12-31]\t\\N\n", /date out of range \(input line 1, column rd/],
+    ["\\N\t\\N\t[2,1.5]\n", /range lower bound must be less than or equal to range upper bound \(input line 1, column rn/],
+  ] as const) {
+    const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "badr", "-"], line);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, pattern);
+  }
   assert.deepEqual(fileDigests(pgdata), before0);
 });
