@@ -25,8 +25,12 @@ export interface RangeSubtype {
   input: InputFunction;
   /** order of two stored values (the subtype's btree comparison) */
   compare: (a: Uint8Array, b: Uint8Array) => number;
-  /** the canonical function's step: the next value, or the error its addition raises; undefined for a continuous range */
-  next?: (v: Uint8Array) => Uint8Array;
+  /**
+   * the canonical function's step: the next value, or the error its addition raises, or null
+   * when the value is left as it is with its inclusivity (an infinite date); undefined for a
+   * continuous range
+   */
+  next?: (v: Uint8Array) => Uint8Array | null;
 }
 
 const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\v" || c === "\f";
@@ -113,12 +117,14 @@ export function rangeInput(rangeOid: number, st: RangeSubtype): InputFunction {
     let flags = serializeFlags(st, lo, up);
     if (!(flags & RANGE_EMPTY) && st.next) {
       // the canonical function: '[)' bounds, then serialized again (which may make it empty)
-      if (!lo.inf && !lo.inc) {
-        lo.value = st.next(lo.value!);
+      const nextLo = !lo.inf && !lo.inc ? st.next(lo.value!) : null;
+      if (nextLo) {
+        lo.value = nextLo;
         lo.inc = true;
       }
-      if (!up.inf && up.inc) {
-        up.value = st.next(up.value!);
+      const nextUp = !up.inf && up.inc ? st.next(up.value!) : null;
+      if (nextUp) {
+        up.value = nextUp;
         up.inc = false;
       }
       flags = serializeFlags(st, lo, up);
@@ -210,10 +216,10 @@ const DATEVAL_NOBEGIN = -0x80000000;
 const DATEVAL_NOEND = 0x7fffffff;
 /** DATE_END_JULIAN - POSTGRES_EPOCH_JDATE: the first day past the last valid date */
 const DATE_END = 2147483494 - 2451545;
-/** daterange_canonical's date_pli(v, 1); infinite dates stay as they are. */
-export const nextDate = (v: Uint8Array): Uint8Array => {
+/** daterange_canonical's date_pli(v, 1); null for an infinite date, which it leaves as it is. */
+export const nextDate = (v: Uint8Array): Uint8Array | null => {
   const n = i32(v);
-  if (n === DATEVAL_NOBEGIN || n === DATEVAL_NOEND) return v;
+  if (n === DATEVAL_NOBEGIN || n === DATEVAL_NOEND) return null;
   if (n + 1 >= DATE_END) throw new FormatError("DATUM_BAD_INPUT", "date out of range");
   return le32(n + 1);
 };
