@@ -4,12 +4,22 @@ import { boolIn, byteaIn, charIn, dateIn, float4In, float8In, integer, jsonIn, l
 import { intervalIn } from "./input-interval.js";
 import { NETWORK_INPUT } from "./input-network.js";
 import { jsonbIn } from "./input-jsonb.js";
-import { compareInt32, compareInt64, compareNumeric, nextDate, nextInt32, nextInt64, rangeInput } from "./input-range.js";
+import { compareInt32, compareInt64, compareNumeric, multirangeInput, nextDate, nextInt32, nextInt64, rangeInput, type RangeSubtype } from "./input-range.js";
 
 const int4In = integer("integer", 4);
 const int8In = integer("bigint", 8);
 const timestampWithoutZoneIn = timestampIn(false);
 const timestampWithZoneIn = timestampIn(true);
+
+/** The built-in ranges (pg_range.dat): range OID, multirange OID, subtype layout, its comparison and, when discrete, its step. */
+const BUILTIN_RANGES: [number, number, RangeSubtype][] = [
+  [3904, 4451, { oid: 23, len: 4, align: "i", input: int4In, compare: compareInt32, next: nextInt32 }],
+  [3926, 4536, { oid: 20, len: 8, align: "d", input: int8In, compare: compareInt64, next: nextInt64 }],
+  [3912, 4535, { oid: 1082, len: 4, align: "i", input: dateIn, compare: compareInt32, next: nextDate }],
+  [3906, 4532, { oid: 1700, len: -1, align: "i", input: numericIn, compare: compareNumeric }],
+  [3908, 4533, { oid: 1114, len: 8, align: "d", input: timestampWithoutZoneIn, compare: compareInt64 }],
+  [3910, 4534, { oid: 1184, len: 8, align: "d", input: timestampWithZoneIn, compare: compareInt64 }],
+];
 
 /** Input functions by type OID. */
 export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<number, InputFunction>([
@@ -37,11 +47,8 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [1114, timestampWithoutZoneIn],
   [1184, timestampWithZoneIn],
   ...NETWORK_INPUT,
-  // the built-in ranges (pg_range.dat): subtype layout, its comparison and, when discrete, its step
-  [3904, rangeInput(3904, { oid: 23, len: 4, align: "i", input: int4In, compare: compareInt32, next: nextInt32 })],
-  [3926, rangeInput(3926, { oid: 20, len: 8, align: "d", input: int8In, compare: compareInt64, next: nextInt64 })],
-  [3912, rangeInput(3912, { oid: 1082, len: 4, align: "i", input: dateIn, compare: compareInt32, next: nextDate })],
-  [3906, rangeInput(3906, { oid: 1700, len: -1, align: "i", input: numericIn, compare: compareNumeric })],
-  [3908, rangeInput(3908, { oid: 1114, len: 8, align: "d", input: timestampWithoutZoneIn, compare: compareInt64 })],
-  [3910, rangeInput(3910, { oid: 1184, len: 8, align: "d", input: timestampWithZoneIn, compare: compareInt64 })],
+  ...BUILTIN_RANGES.flatMap(([range, multirange, st]): [number, InputFunction][] => [
+    [range, rangeInput(range, st)],
+    [multirange, multirangeInput(multirange, st)],
+  ]),
 ]);

@@ -94,51 +94,100 @@ interface Bound {
   value: Uint8Array | null;
   inf: boolean;
   inc: boolean;
+  lower: boolean;
 }
 
-/** range_serialize's flags: an error when lower is above upper; empty when equal and not both inclusive. */
-function serializeFlags(st: RangeSubtype, lo: Bound, up: Bound): number {
-  let cmp: number;
-  if (lo.inf || up.inf) cmp = -1; // an infinite lower is below everything, an infinite upper above
-  else cmp = st.compare(lo.value!, up.value!);
-  if (cmp > 0) throw new FormatError("DATUM_BAD_INPUT", "range lower bound must be less than or equal to range upper bound");
-  if (cmp === 0 && !(lo.inc && up.inc)) return RANGE_EMPTY;
-  // infinite bounds are never inclusive
-  return (lo.inf ? RANGE_LB_INF : lo.inc ? RANGE_LB_INC : 0) | (up.inf ? RANGE_UB_INF : up.inc ? RANGE_UB_INC : 0);
+/** A range as make_range leaves it: empty, or its two bounds (canonical for a discrete range). */
+interface RangeValue {
+  empty: boolean;
+  lo: Bound;
+  up: Bound;
 }
+
+const EMPTY_BOUND: Bound = { value: null, inf: false, inc: false, lower: true };
+const EMPTY_RANGE: RangeValue = { empty: true, lo: EMPTY_BOUND, up: { ...EMPTY_BOUND, lower: false } };
+
+/** range_cmp_bound_values: the held values, infinities by side; inclusivity ignored. */
+function cmpBoundValues(st: RangeSubtype, a: Bound, b: Bound): number {
+  if (a.inf && b.inf) return a.lower === b.lower ? 0 : a.lower ? -1 : 1;
+  if (a.inf) return a.lower ? -1 : 1;
+  if (b.inf) return b.lower ? 1 : -1;
+  return st.compare(a.value!, b.value!);
+}
+
+/** range_cmp_bounds: as cmpBoundValues, then an exclusive bound sits just inside its value. */
+function cmpBounds(st: RangeSubtype, a: Bound, b: Bound): number {
+  const r = cmpBoundValues(st, a, b);
+  if (r !== 0 || (a.inf && b.inf) || a.inf || b.inf) return r;
+  if (!a.inc && !b.inc) return a.lower === b.lower ? 0 : a.lower ? 1 : -1;
+  if (!a.inc) return a.lower ? 1 : -1;
+  if (!b.inc) return b.lower ? -1 : 1;
+  return 0;
+}
+
+/** range_serialize's checks: lower above upper is an error; equal bounds not both inclusive make it empty. */
+function serializeCheck(st: RangeSubtype, lo: Bound, up: Bound): boolean {
+  const cmp = cmpBoundValues(st, lo, up);
+  if (cmp > 0) throw new FormatError("DATUM_BAD_INPUT", "range lower bound must be less than or equal to range upper bound");
+  return cmp === 0 && !(lo.inc && up.inc);
+}
+
+/** make_range: serialized (checked), then the canonical function for a discrete range, which serializes again. */
+function makeRange(st: RangeSubtype, lo0: Bound, up0: Bound): RangeValue {
+  if (serializeCheck(st, lo0, up0)) return EMPTY_RANGE;
+  // infinite bounds are never inclusive
+  const lo = { ...lo0, inc: lo0.inc && !lo0.inf };
+  const up = { ...up0, inc: up0.inc && !up0.inf };
+  if (st.next) {
+    const nextLo = !lo.inf && !lo.inc ? st.next(lo.value!) : null;
+    if (nextLo) {
+      lo.value = nextLo;
+      lo.inc = true;
+    }
+    const nextUp = !up.inf && up.inc ? st.next(up.value!) : null;
+    if (nextUp) {
+      up.value = nextUp;
+      up.inc = false;
+    }
+    if (serializeCheck(st, lo, up)) return EMPTY_RANGE;
+  }
+  return { empty: false, lo, up };
+}
+
+/** range_in's value of a literal. */
+function rangeValue(st: RangeSubtype, text: string, ctx: InputContext): RangeValue {
+  const p = parseRange(text);
+  if (p.flags & RANGE_EMPTY) return EMPTY_RANGE;
+  const lo: Bound = { value: p.lower === null ? null : st.input(p.lower, ctx), inf: p.lower === null, inc: (p.flags & RANGE_LB_INC) !== 0, lower: true };
+  const up: Bound = { value: p.upper === null ? null : st.input(p.upper, ctx), inf: p.upper === null, inc: (p.flags & RANGE_UB_INC) !== 0, lower: false };
+  return makeRange(st, lo, up);
+}
+
+const flagsOf = (r: RangeValue): number =>
+  r.empty ? RANGE_EMPTY : (r.lo.inf ? RANGE_LB_INF : r.lo.inc ? RANGE_LB_INC : 0) | (r.up.inf ? RANGE_UB_INF : r.up.inc ? RANGE_UB_INC : 0);
 
 /** range_in of range type `rangeOid` over `st`. */
 export function rangeInput(rangeOid: number, st: RangeSubtype): InputFunction {
-  return (text: string, ctx: InputContext): Uint8Array => {
-    const p = parseRange(text);
-    if (p.flags & RANGE_EMPTY) return serialize(rangeOid, st, RANGE_EMPTY, null, null);
-    const lo: Bound = { value: p.lower === null ? null : st.input(p.lower, ctx), inf: p.lower === null, inc: (p.flags & RANGE_LB_INC) !== 0 };
-    const up: Bound = { value: p.upper === null ? null : st.input(p.upper, ctx), inf: p.upper === null, inc: (p.flags & RANGE_UB_INC) !== 0 };
-    let flags = serializeFlags(st, lo, up);
-    if (!(flags & RANGE_EMPTY) && st.next) {
-      // the canonical function: '[)' bounds, then serialized again (which may make it empty)
-      const nextLo = !lo.inf && !lo.inc ? st.next(lo.value!) : null;
-      if (nextLo) {
-        lo.value = nextLo;
-        lo.inc = true;
-      }
-      const nextUp = !up.inf && up.inc ? st.next(up.value!) : null;
-      if (nextUp) {
-        up.value = nextUp;
-        up.inc = false;
-      }
-      flags = serializeFlags(st, lo, up);
-    }
-    return flags & RANGE_EMPTY ? serialize(rangeOid, st, RANGE_EMPTY, null, null) : serialize(rangeOid, st, flags, lo.value, up.value);
-  };
+  return (text: string, ctx: InputContext): Uint8Array => serialize(rangeOid, st, rangeValue(st, text, ctx));
 }
 
-/** The payload (after the 4-byte header) of a range with these flags and bound values. */
-function serialize(rangeOid: number, st: RangeSubtype, flags: number, lower: Uint8Array | null, upper: Uint8Array | null): Uint8Array {
+/** The payload (after the 4-byte header) of a range. */
+function serialize(rangeOid: number, st: RangeSubtype, r: RangeValue): Uint8Array {
+  const bounds = boundBytes(st, r);
+  const out = new Uint8Array(4 + bounds.length + 1);
+  new DataView(out.buffer).setUint32(0, rangeOid, true);
+  out.set(bounds, 4);
+  out[out.length - 1] = flagsOf(r);
+  return out;
+}
+
+/** The present bounds as range_serialize lays them out from offset 8 of the range (8-aligned): fixed-size ones aligned, short varlenas unaligned. */
+function boundBytes(st: RangeSubtype, r: RangeValue): Uint8Array {
+  const values = r.empty ? [] : [r.lo, r.up].filter((b) => !b.inf).map((b) => b.value!);
   const parts: [number, Uint8Array, boolean][] = []; // offset from the header's start, bytes, short header
-  let size = VARHDRSZ + 4;
-  for (const v of [lower, upper]) {
-    if (!v) continue;
+  const start = VARHDRSZ + 4;
+  let size = start;
+  for (const v of values) {
     if (st.len === -1 && canMakeShort(v.length)) {
       parts.push([size, v, true]);
       size += VARHDRSZ_SHORT + v.length;
@@ -148,11 +197,10 @@ function serialize(rangeOid: number, st: RangeSubtype, flags: number, lower: Uin
       size += st.len === -1 ? VARHDRSZ + v.length : v.length;
     }
   }
-  const out = new Uint8Array(size + 1 - VARHDRSZ);
+  const out = new Uint8Array(size - start);
   const dv = new DataView(out.buffer);
-  dv.setUint32(0, rangeOid, true);
   for (const [at, v, short] of parts) {
-    const o = at - VARHDRSZ;
+    const o = at - start;
     if (st.len !== -1) out.set(v, o);
     else if (short) {
       out[o] = ((VARHDRSZ_SHORT + v.length) << 1) | 1;
@@ -162,9 +210,146 @@ function serialize(rangeOid: number, st: RangeSubtype, flags: number, lower: Uin
       out.set(v, o + VARHDRSZ);
     }
   }
-  out[out.length - 1] = flags;
   return out;
 }
+
+/** range_cmp: empty first, then lower bounds, then upper bounds. */
+function cmpRanges(st: RangeSubtype, a: RangeValue, b: RangeValue): number {
+  if (a.empty || b.empty) return a.empty === b.empty ? 0 : a.empty ? -1 : 1;
+  return cmpBounds(st, a.lo, b.lo) || cmpBounds(st, a.up, b.up);
+}
+
+/** bounds_adjacent: upper bound a meets lower bound b with nothing between. */
+function boundsAdjacent(st: RangeSubtype, a: Bound, b: Bound): boolean {
+  const cmp = cmpBoundValues(st, a, b);
+  if (cmp > 0) return false;
+  if (cmp === 0) return a.inc !== b.inc;
+  // a continuous subtype has points between; a discrete one may not
+  if (!st.next) return false;
+  return makeRange(st, { ...a, inc: !a.inc, lower: true }, { ...b, inc: !b.inc, lower: false }).empty;
+}
+
+/** multirange_canonicalize: sorted, empty ranges dropped, touching or overlapping ones merged. */
+function canonicalRanges(st: RangeSubtype, ranges: RangeValue[]): RangeValue[] {
+  const sorted = ranges.filter((r) => !r.empty).sort((a, b) => cmpRanges(st, a, b));
+  const out: RangeValue[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (!last) {
+      out.push(r);
+      continue;
+    }
+    const adjacent = boundsAdjacent(st, last.up, r.lo) || boundsAdjacent(st, r.up, last.lo);
+    if (!adjacent && cmpBounds(st, last.up, r.lo) < 0) {
+      out.push(r); // a gap
+      continue;
+    }
+    // range_union_internal: the lower of the lowers, the higher of the uppers
+    const lo = cmpBounds(st, last.lo, r.lo) < 0 ? last.lo : r.lo;
+    const up = cmpBounds(st, last.up, r.up) > 0 ? last.up : r.up;
+    out[out.length - 1] = makeRange(st, lo, up);
+  }
+  return out;
+}
+
+function malformedMultirange(text: string, detail: string): FormatError {
+  return new FormatError("DATUM_BAD_INPUT", `malformed multirange literal: "${text}"`, {}, detail);
+}
+
+/** multirange_in's scan: the range literals between the braces (empty ones dropped), as multirange_in finds them. */
+function multirangeLiterals(text: string): string[] {
+  let i = 0;
+  while (i < text.length && isSpace(text[i])) i++;
+  if (text[i] !== "{") throw malformedMultirange(text, "Missing left brace.");
+  i++;
+  const out: string[] = [];
+  let seen = 0;
+  let state: "before" | "in" | "escaped" | "quoted" | "quotedEscaped" | "after" | "done" = "before";
+  let begin = 0;
+  for (; state !== "done"; i++) {
+    const ch = text[i];
+    if (ch === undefined) throw malformedMultirange(text, "Unexpected end of input.");
+    if (isSpace(ch)) continue;
+    switch (state) {
+      case "before":
+        if (ch === "[" || ch === "(") {
+          begin = i;
+          state = "in";
+        } else if (ch === "}" && seen === 0) state = "done";
+        else if (text.slice(i, i + 5).toLowerCase() === "empty") {
+          seen++;
+          i += 4;
+          state = "after";
+        } else throw malformedMultirange(text, "Expected range start.");
+        break;
+      case "in":
+        if (ch === "]" || ch === ")") {
+          seen++;
+          out.push(text.slice(begin, i + 1));
+          state = "after";
+        } else if (ch === '"') state = "quoted";
+        else if (ch === "\\") state = "escaped";
+        break;
+      case "escaped":
+        state = "in";
+        break;
+      case "quoted":
+        if (ch === '"') {
+          if (text[i + 1] === '"') i++;
+          else state = "in";
+        } else if (ch === "\\") state = "quotedEscaped";
+        break;
+      case "quotedEscaped":
+        state = "quoted";
+        break;
+      case "after":
+        if (ch === ",") state = "before";
+        else if (ch === "}") state = "done";
+        else throw malformedMultirange(text, "Expected comma or end of multirange.");
+        break;
+    }
+  }
+  while (i < text.length && isSpace(text[i])) i++;
+  if (i < text.length) throw malformedMultirange(text, "Junk after closing right brace.");
+  return out;
+}
+
+/**
+ * multirange_in of multirange type `multirangeOid` whose ranges are `rangeOid` over `st`. The
+ * payload: the multirange type OID, the range count, an item per range after the first (every
+ * 4th the offset of its bounds, the others the length of the previous range's), a flags byte per
+ * range, then from a start aligned to the subtype each range's bounds, each aligned to it too.
+ */
+export function multirangeInput(multirangeOid: number, st: RangeSubtype): InputFunction {
+  const align = alignBytes(st.align);
+  return (text: string, ctx: InputContext): Uint8Array => {
+    const ranges = canonicalRanges(st, multirangeLiterals(text).map((lit) => rangeValue(st, lit, ctx)));
+    const bounds = ranges.map((r) => boundBytes(st, r));
+    const n = ranges.length;
+    // offsets from the 4-byte header's start, as multirange_size_estimate counts them
+    const boundsStart = alignUp(VARHDRSZ + 8 + Math.max(n - 1, 0) * 4 + n, align);
+    let size = boundsStart;
+    for (const b of bounds) size += alignUp(b.length, align);
+    const out = new Uint8Array(size - VARHDRSZ);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, multirangeOid, true);
+    dv.setUint32(4, n, true);
+    let at = boundsStart - VARHDRSZ;
+    let prev = 0;
+    for (let k = 0; k < n; k++) {
+      const rel = at - (boundsStart - VARHDRSZ);
+      if (k > 0) dv.setUint32(8 + (k - 1) * 4, k % MULTIRANGE_ITEM_OFFSET_STRIDE !== 0 ? rel - prev : (rel | MULTIRANGE_ITEM_OFF_BIT) >>> 0, true);
+      if (k > 0) prev = rel;
+      out[8 + Math.max(n - 1, 0) * 4 + k] = flagsOf(ranges[k]!);
+      out.set(bounds[k]!, at);
+      at += alignUp(bounds[k]!.length, align);
+    }
+    return out;
+  };
+}
+
+const MULTIRANGE_ITEM_OFF_BIT = 0x80000000;
+const MULTIRANGE_ITEM_OFFSET_STRIDE = 4;
 
 const i32 = (v: Uint8Array): number => new DataView(v.buffer, v.byteOffset, v.byteLength).getInt32(0, true);
 const i64 = (v: Uint8Array): bigint => new DataView(v.buffer, v.byteOffset, v.byteLength).getBigInt64(0, true);

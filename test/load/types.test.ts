@@ -31,7 +31,7 @@ create table ty (
   n int4, tz timetz, iv interval, iv2 interval hour to second(2), ip inet, net cidr, mac macaddr, mac8 macaddr8, j jsonb,
   e mood, pi posint, dn dnn, v3 vc3, ai int4[], at text[], av varchar(3)[], an numeric[], aj jsonb[], ae mood[], ad dnn[],
   a2 int8[], ats timestamptz[], aiv interval[], aip inet[], p2 posint2, st shorttext, ast shorttext[],
-  r4 int4range, r8 int8range, rd daterange, rn numrange, rts tsrange, rtz tstzrange, ar int4range[]
+  r4 int4range, r8 int8range, rd daterange, rn numrange, rts tsrange, rtz tstzrange, ar int4range[], mr int4multirange, mn nummultirange
 );
 insert into ty (n, dn) values (0, 'existing');
 create table tyc (like ty);
@@ -172,6 +172,9 @@ function rows(): Field[][] {
         nul(range(stamp, infinities)),
         nul(range(stampTz, infinities)),
         nul(`{${Array.from({ length: r.int(0, 4) }, () => (r.chance(0.2) ? "NULL" : `"${range(int(-9, 9), []).replace(/["\\]/g, "\\$&")}"`)).join(",")}}`),
+        // multiranges: ranges in any order, overlapping, touching, empty ones among them
+        nul(`{${Array.from({ length: r.int(0, 6) }, () => range(int(-20, 20), [])).join(", ")}}`),
+        nul(`{${Array.from({ length: r.int(0, 4) }, () => range(num, [])).join(",")}}`),
       ],
     );
   }
