@@ -15,6 +15,35 @@ import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
 import { dumpParallel } from "../inspect/dump/parallel.js";
 import { availableParallelism } from "node:os";
 import { statSync } from "node:fs";
+import { openDumpOutput } from "./dump-output.js";
+
+/** A progress line on stderr (at most five updates a second): pages of the total, bytes written, rate. */
+function dumpProgress(totalPages: number, pages: () => number, bytes: () => number): { tick(): void; done(): void } {
+  const t0 = performance.now();
+  let last = 0;
+  let shown = false;
+  const show = (): void => {
+    const s = Math.max((performance.now() - t0) / 1000, 0.001);
+    const p = pages();
+    const of = totalPages > 0 && p > 0 ? `${p}/${totalPages} pages (${Math.min(100, Math.floor((100 * p) / totalPages))} %), ` : "";
+    process.stderr.write(`\rpgdisk: dump ${of}${(bytes() / 1048576).toFixed(1)} MiB written, ${(bytes() / 1048576 / s).toFixed(1)} MiB/s   `);
+    shown = true;
+  };
+  return {
+    tick: () => {
+      const now = performance.now();
+      if (now - last < 200) return;
+      last = now;
+      show();
+    },
+    done: () => {
+      if (shown) {
+        show();
+        process.stderr.write("\n");
+      }
+    },
+  };
+}
 
 /** Below this many blocks, starting worker threads costs more than it saves. */
 const PARALLEL_MIN_BLOCKS = 4096;
@@ -51,11 +80,14 @@ interface DumpCliOptions {
   color?: boolean;
   system?: boolean;
   jobs?: number;
+  output?: string;
+  progress?: boolean;
 }
 
-const out = (s: string): void => {
+const stdoutText = (s: string): void => {
   process.stdout.write(s);
 };
+const out = stdoutText;
 
 function targets(file: string | undefined, o: DumpCliOptions): ResolvedRelation[] {
   if (file) {
@@ -69,7 +101,7 @@ function targets(file: string | undefined, o: DumpCliOptions): ResolvedRelation[
   return resolveDatabase(o.pgdata, o.database, { includeSystem: o.system, fork: o.fork });
 }
 
-function renderSpecial(d: SpecialFileDump, format: string): void {
+function renderSpecial(d: SpecialFileDump, format: string, out: (s: string) => void = stdoutText): void {
   if (format === "json") {
     out(JSON.stringify(d, null, 1) + "\n");
     return;
@@ -112,14 +144,18 @@ function copyOptions(o: DumpCliOptions): CopyOptions | undefined {
 export async function runDump(file: string | undefined, o: DumpCliOptions): Promise<number> {
   if (file && specialFileKind(file)) {
     const d = dumpSpecialFile(file);
-    renderSpecial(d, o.format);
+    const dest = openDumpOutput(o.output);
+    const enc = new TextEncoder();
+    renderSpecial(d, o.format, (s) => dest.write(enc.encode(s)));
+    dest.commit();
     return d.findings.some((f) => f.severity === "error") ? EXIT_DAMAGE : EXIT_OK;
   }
   const copy = copyOptions(o);
   // csv is COPY's other format: the same rows, rendered by the same renderer
   o = { ...o, format: o.format === "csv" ? "copy" : o.format };
   const rels = targets(file, o);
-  const colour = o.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  const toScreen = o.output === undefined && process.stdout.isTTY === true;
+  const colour = o.color ?? (toScreen && !process.env.NO_COLOR);
   // COPY output needs every value, so it always resolves TOAST pointers.
   const opts: DumpOptions = { blocks: o.blocks, detoast: o.format === "copy" || (o.detoast ?? false), checksums: o.checksums, values: o.format !== "text" || o.values, hex: o.hex };
   // text shows the first TEXT_VALUE_CHARS characters of a value: decode no more than that
@@ -127,11 +163,14 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   const jobs = o.jobs ?? availableParallelism();
   const parallel = jobs > 1 && rels.reduce((n, r) => n + approxBlocks(r), 0) > PARALLEL_MIN_BLOCKS;
   let summary = emptySummary();
+  const dest = openDumpOutput(o.output);
+  // progress on a terminal's stderr while the output goes elsewhere (a file, a pipe)
+  const progress = o.progress !== false && process.stderr.isTTY === true && !toScreen ? dumpProgress(rels.reduce((n, r) => n + approxBlocks(r), 0), () => summary.pages, () => dest.bytes) : null;
   // Every format goes out through one byte buffer; text is rendered from reused page records.
-  const out = new ByteOut((chunk) => void process.stdout.write(chunk), process.stdout.isTTY ? 1 << 14 : 1 << 20);
+  const out = new ByteOut((chunk) => (dest.write(chunk), progress?.tick()), toScreen ? 1 << 14 : 1 << 20);
   const text = (s: string): void => out.text(s);
   /** worker fragments pass straight through; reusable once nothing is left queued (stdout writes synchronously to files, pipes, TTYs) */
-  const passThrough = (b: Uint8Array): boolean => (out.flush(), process.stdout.write(b), process.stdout.writableLength === 0);
+  const passThrough = (b: Uint8Array): boolean => (out.flush(), dest.write(b), progress?.tick(), dest.pending() === 0);
   const json = o.format === "json" ? new JsonRenderer(text, (b) => void passThrough(b)) : undefined;
   const copyRenderer = o.format === "copy" ? new CopyRenderer(out, copy) : undefined;
   const renderer: { event(e: DumpEvent): void } = json ?? copyRenderer ?? new TextByteRenderer(out, colour, { values: o.values, hex: o.hex });
@@ -148,8 +187,13 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
       }
     }
     renderer.event({ type: "end", summary });
-  } finally {
     out.flush();
+    dest.commit();
+  } catch (e) {
+    dest.discard();
+    throw e;
+  } finally {
+    progress?.done();
   }
   if (o.format !== "text") process.stderr.write(`pgdisk: ${summary.pages} pages, ${summary.errors} errors, ${summary.warnings} warnings\n`);
   return summary.errors > 0 ? EXIT_DAMAGE : EXIT_OK;
@@ -180,6 +224,8 @@ export function makeInspectCommand(): Command {
     .option("--block-size <bytes>", "block size of a lone file (default: from its first page header)", parseBlockSize)
     .option("--system", "with -d and no -t: include system catalogs")
     .option("-j, --jobs <n>", "worker threads for large dumps (default: the number of cores)", parsePositiveInt)
+    .option("-o, --output <file>", "write the output to FILE (made under a temporary name, renamed onto FILE when the dump has finished) instead of standard output")
+    .option("--no-progress", "no progress line on a terminal's stderr (shown while the output goes to a file or a pipe)")
     .option("--color", "force colour")
     .option("--no-color", "no colour")
     .addHelpText(
@@ -191,6 +237,7 @@ Exit status: 0 clean, 1 usage or unreadable input, 2 damage found (each finding 
 Examples:
   pgdisk inspect dump --pgdata /tmp/s/data -d pgdisk_sample -t toast_docs --detoast -b 0:2
   pgdisk inspect dump /tmp/s/data/base/16384/16390 --format json
+  pgdisk inspect dump --pgdata /tmp/s/data -d pgdisk_sample -t web_links --format csv --header -o links.csv
   pgdisk inspect dump /tmp/s/data/global/pg_control`,
     )
     .action(async (file: string | undefined, o: DumpCliOptions) => {
