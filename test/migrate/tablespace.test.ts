@@ -127,6 +127,30 @@ test("in place, uninterrupted: the tablespace's files are rewritten, owned by th
   }
 });
 
+test("in place, a group-readable cluster (initdb -g): the files written in PGDATA and the tablespace are 0640, the server starts", () => {
+  const { pgdata, tablespaceDir } = clusterCopy("group");
+  // what initdb -g makes (PostgreSQL takes its file modes from PGDATA's), the tablespace included
+  for (const d of [pgdata, tablespaceDir, join(pgdata, "..", "wal")]) {
+    execFileSync("find", [d, "-type", "d", "-exec", "chmod", "0750", "{}", "+"]);
+    execFileSync("find", [d, "-type", "f", "-exec", "chmod", "0640", "{}", "+"]);
+  }
+  run(forward(pgdata));
+  const now = dataDigests(pgdata);
+  const changed = inTablespace(now).filter((k) => now.get(k) !== original.get(k));
+  assert.ok(changed.length >= 3, `files rewritten in the tablespace: ${changed.join(", ")}`);
+  const { uid, gid } = pgIds();
+  for (const dir of [tablespaceDir, pgdata]) {
+    for (const e of ownersUnder(dir)) {
+      if (e.kind === "link") continue;
+      assert.deepEqual([e.uid, e.gid], [uid, gid], `${e.path} belongs to the cluster's owner`);
+      if (e.kind === "file") assert.equal(e.mode, 0o640, `${e.path} has mode 0640`);
+      if (e.kind === "dir") assert.equal(e.mode, 0o750, `${e.path} has mode 0750`);
+    }
+  }
+  run(back(pgdata));
+  assertServerAgrees(join(pgdata, ".."), rows);
+});
+
 test("in place, kill -9 after a few journal records: no stock server starts; resume gives the bytes of an uninterrupted run, PGDATA and tablespace", () => {
   assert.ok(records > 6, `${records} journal records`);
   for (const point of killPoints()) {
