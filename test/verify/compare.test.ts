@@ -9,7 +9,7 @@ import { PgServer, pgAvailable } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { pageView } from "../../formats/page/page.js";
 import { readBTOpaque } from "../../formats/nbtree/opaque.js";
-import { Damager, lpWord, setLpWord } from "./damage.js";
+import { Damager, swapAdjacentDistinct } from "./damage.js";
 
 const DB = "cmpdb";
 let srv: PgServer | undefined;
@@ -99,28 +99,7 @@ test("a swap of two adjacent distinct keys is an order violation for every compa
   const missed: string[] = [];
   for (const ix of names) {
     const path = d.path(ix);
-    // a leaf with at least two data items whose key bytes differ
-    let done = false;
-    for (let blk = 1; blk < d.nblocks(path) && !done; blk++) {
-      const page = d.page(path, blk);
-      const dv = pageView(page);
-      const o = readBTOpaque(dv);
-      if (!(o.btpo_flags & 1)) continue;
-      const first = o.btpo_next === 0 ? 1 : 2;
-      const max = (dv.getUint16(12, true) - 24) / 4;
-      for (let i = first; i < max && !done; i++) {
-        const a = lpWord(dv, i);
-        const b = lpWord(dv, i + 1);
-        const ka = keyBytes(page, a);
-        const kb = keyBytes(page, b);
-        if (ka === kb) continue;
-        d.patch(path, blk, (_p, v) => {
-          setLpWord(v, i, b);
-          setLpWord(v, i + 1, a);
-        });
-        done = true;
-      }
-    }
+    const done = swapAdjacentDistinct(d, path);
     assert.ok(done, `${ix}: two distinct adjacent keys`);
     const run = await runVerify({ pgdata: srv!.pgdata, database: DB, relations: [ix] }, { jobs: 1, heapallindexed: false });
     d.restore();
@@ -129,14 +108,3 @@ test("a swap of two adjacent distinct keys is an order violation for every compa
   }
   assert.deepEqual(missed, []);
 });
-
-/** The key bytes of an index tuple (data area, posting list excluded) as hex, for "distinct" tests. */
-function keyBytes(page: Uint8Array, w: number): string {
-  const off = w & 0x7fff;
-  const info = page[off + 6] | (page[off + 7] << 8);
-  const start = info & 0x8000 ? 16 : 8;
-  let end = info & 0x1fff;
-  const posid = page[off + 4] | (page[off + 5] << 8);
-  if (info & 0x2000 && posid & 0x2000) end = page[off + 2] | (page[off + 3] << 8);
-  return Buffer.from(page.subarray(off + start, off + end)).toString("hex") + (info & 0x8000 ? `/${page[off + 8]}` : "");
-}
