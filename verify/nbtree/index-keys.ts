@@ -5,7 +5,7 @@
 // functions only under a bytewise (C/POSIX) collation, or the *_pattern_cmp ones.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { type DatumCmp } from "./compare.js";
-import { orderComparator, type OrderCatalog } from "./compare-catalog.js";
+import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "./compare-catalog.js";
 import { PG_ENUM_OID, PG_RANGE_OID } from "../../formats/catalog/bootstrap.js";
 import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "./keys.js";
 
@@ -52,7 +52,11 @@ export function indexKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: In
     if (!cmp) {
       const tname = cat.types.get(intype)?.name ?? String(intype);
       const cname = coll ? (cat.collations().get(coll)?.name ?? String(coll)) : "";
-      const why = proc === undefined ? ", no support function 1 in pg_amproc" : orderComparator(proc, true, typid, order) ? "" : `, support function 1 is function ${proc}, not one pgdisk implements for this type`;
+      const why = proc === undefined ? ", no support function 1 in pg_amproc" : orderComparator(proc, true, typid, order)
+            ? ""
+            : CATALOG_ORDER_PROCS.has(proc)
+              ? `, support function 1 is function ${proc}, whose elements, subtype or attributes pgdisk cannot compare`
+              : `, support function 1 is function ${proc}, not one pgdisk implements`;
       notComparable.push(`${attrs[i]?.name ?? `#${i + 1}`} (${tname}${cname ? `, collation ${cname}` : ""}${why})`);
     }
     const opt = info.options[i] ?? 0;
