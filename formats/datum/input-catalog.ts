@@ -4,6 +4,7 @@ import { boolIn, byteaIn, charIn, dateIn, float4In, float8In, integer, jsonIn, l
 import { intervalIn } from "./input-interval.js";
 import { NETWORK_INPUT } from "./input-network.js";
 import { jsonbIn } from "./input-jsonb.js";
+import { RANGE_INPUT } from "./input-range.js";
 
 /** Input functions by type OID. */
 export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<number, InputFunction>([
@@ -31,4 +32,5 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [1114, timestampIn(false)],
   [1184, timestampIn(true)],
   ...NETWORK_INPUT,
+  ...RANGE_INPUT,
 ]);

@@ -1,7 +1,8 @@
 // `pgdisk load` sorts the keys of btree indexes on an enum (with odd OIDs from ALTER TYPE ADD
 // VALUE BEFORE, ordered by pg_enum.enumsortorder), an inet, an int4[] (NULL elements, several
-// dimensions, lower bounds) and a two-column (enum DESC, int4[]) index with the catalog-aware
-// comparators: each index it writes equals the server's REINDEX of the loaded table page for page.
+// dimensions, lower bounds), an int4range (empty, infinite, exclusive bounds made canonical) and
+// a two-column (enum DESC, int4[]) index with the catalog-aware comparators: each index it
+// writes equals the server's REINDEX of the loaded table page for page.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, readFileSync } from "node:fs";
@@ -13,7 +14,7 @@ import { comparePages, copyRoot, indexPath, reindexCopy, removeRoot, stoppedClus
 import { pgdiskLoad, removeTwins } from "./helpers.js";
 
 const DB = "app";
-const INDEXES = ["k_e", "k_ip", "k_a", "k_ea"];
+const INDEXES = ["k_e", "k_ip", "k_a", "k_ea", "k_r"];
 const LABELS = ["sad", "ok", "happy", "meh", "ecstatic", "angry", "fine"];
 
 const SETUP = `
@@ -22,12 +23,13 @@ alter type mood add value 'meh' before 'ok';
 alter type mood add value 'ecstatic' after 'happy';
 alter type mood add value 'angry' before 'sad';
 alter type mood add value 'fine' before 'happy';
-create table k (n int4, e mood, ip inet, a int4[]);
-insert into k select g, (enum_range(null::mood))[1 + g % 7], ('10.0.' || g % 256 || '.' || g % 7 || '/' || (16 + g % 17))::inet, array[g % 5, null] from generate_series(1, 300) g;
+create table k (n int4, e mood, ip inet, a int4[], r int4range);
+insert into k select g, (enum_range(null::mood))[1 + g % 7], ('10.0.' || g % 256 || '.' || g % 7 || '/' || (16 + g % 17))::inet, array[g % 5, null], int4range(g % 20, g % 20 + g % 4) from generate_series(1, 300) g;
 create index k_e on k (e);
 create index k_ip on k (ip);
 create index k_a on k (a);
 create index k_ea on k (e desc, a);
+create index k_r on k (r);
 `;
 
 let srv: PgServer;
@@ -57,8 +59,15 @@ function rows(): string {
         return `[${lo}:${lo + 1}]={${el()},${el()}}`;
       },
     ])();
+  const bound = (): string => (r.chance(0.1) ? "" : String(r.int(-30, 30)));
+  const range = (): string => {
+    if (r.chance(0.08)) return "empty";
+    let [lo, hi] = [bound(), bound()];
+    if (lo !== "" && hi !== "" && Number(lo) > Number(hi)) [lo, hi] = [hi, lo];
+    return `${r.pick(["[", "("])}${lo},${hi}${r.pick(["]", ")"])}`;
+  };
   const lines: string[] = [];
-  for (let i = 0; i < 4000; i++) lines.push([String(1000 + i), nul(r.pick(LABELS)), nul(ip()), nul(arr())].join("\t"));
+  for (let i = 0; i < 4000; i++) lines.push([String(1000 + i), nul(r.pick(LABELS)), nul(ip()), nul(arr()), nul(range())].join("\t"));
   return lines.join("\n") + "\n";
 }
 
@@ -74,7 +83,7 @@ before(async () => {
 
 after(() => removeTwins(srv, [loadedRoot], dir));
 
-test("indexes on an enum, an inet and an int4[] equal the server's REINDEX after pgdisk load", () => {
+test("indexes on an enum, an inet, an int4[] and an int4range equal the server's REINDEX after pgdisk load", () => {
   assert.equal(load.status, 0, load.stderr);
   assert.deepEqual(
     JSON.parse(load.stdout).indexes.map((i: { index: string; existingEntries: number; newEntries: number }) => [i.index, i.existingEntries, i.newEntries]),
