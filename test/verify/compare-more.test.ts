@@ -1,8 +1,8 @@
-// The catalog-dependent and network comparators (enum_cmp with odd OIDs from ALTER TYPE ADD
-// VALUE BEFORE, network_cmp, bit/varbit, btarraycmp with NULL elements, several dimensions and
-// lower bounds, range_cmp with empty ranges, infinite and exclusive bounds, multirange_cmp,
-// btrecordcmp with NULL attributes) agree with real servers of PostgreSQL 15 and 18: pgdisk's
-// comparator sorts the stored heap bytes into the order of the server's ORDER BY; btree
+// The catalog-dependent, network and text search comparators (enum_cmp with odd OIDs from
+// ALTER TYPE ADD VALUE BEFORE, network_cmp, bit/varbit, btarraycmp with NULL elements, several
+// dimensions and lower bounds, range_cmp with empty ranges, infinite and exclusive bounds,
+// multirange_cmp, btrecordcmp with NULL attributes, tsvector_cmp, tsquery_cmp) agree with real
+// servers of PostgreSQL 15 and 18: pgdisk's comparator sorts the stored heap bytes into the order of the server's ORDER BY; btree
 // indexes the server built (ascending and DESC NULLS FIRST) verify clean with no "order not
 // checked" note; and a swap of two adjacent distinct keys in each is an item order violation.
 import { after, before, describe, test } from "node:test";
@@ -61,6 +61,18 @@ const TYPES: [string, string, string, string[]][] = [
   ],
   ["t_dater", "daterange", "daterange(date '2020-01-01' + g % 100, case when g % 9 = 0 then null else date '2020-01-01' + g % 100 + g % 17 end)", ["'empty'", "'[-infinity,infinity]'", "'(,infinity)'"]],
   ["t_i4mr", "int4multirange", "case g % 5 when 0 then '{}'::int4multirange else int4multirange(int4range(g % 20, g % 20 + g % 4), int4range(g % 20 + 10 + g % 3, g % 20 + 12 + g % 6)) end", ["'{(,)}'", "'{[1,2)}'", "'{[1,2),[3,4)}'", "'{[,3),[5,)}'"]],
+  [
+    "t_tsv",
+    "tsvector",
+    "case g % 3 when 0 then to_tsvector('simple', substr(md5(g::text), 1, 2 + g % 5) || ' ' || substr(md5((g * 7)::text), 1, 1 + g % 3)) when 1 then setweight(to_tsvector('simple', 'a' || g % 9 || ' b ' || 'a' || g % 9), (array['A', 'B', 'C', 'D'])[1 + g % 4]::\"char\") else strip(to_tsvector('simple', 'w' || g % 17 || ' x' || g % 5)) end",
+    ["''::tsvector", "'a'::tsvector", "'a:1'::tsvector", "'a:1A'::tsvector", "'a:1,2'::tsvector", "'a:2'::tsvector", "'ab'::tsvector", "'a b'::tsvector"],
+  ],
+  [
+    "t_tsq",
+    "tsquery",
+    "case g % 4 when 0 then ('w' || g % 13)::tsquery when 1 then ('w' || g % 7 || ' & x' || g % 5)::tsquery when 2 then ('!w' || g % 7 || ' | (x' || g % 3 || ' <' || 1 + g % 3 || '> y' || g % 4 || ')')::tsquery else ('w' || g % 5 || ':' || (array['A', 'B', '*', 'AB'])[1 + g % 4])::tsquery end",
+    ["''::tsquery", "'a'::tsquery", "'b'::tsquery", "'a & b'::tsquery", "'b & a'::tsquery", "'a <-> b'::tsquery", "'a <2> b'::tsquery", "'!a'::tsquery", "'a:*'::tsquery"],
+  ],
   ["t_pair", "pair", "row(case when g % 7 = 0 then null else g % 10 end, (g % 13) / 4.0, case when g % 5 = 0 then null else array[g % 3] end)::pair", ["row(null, null, null)::pair", "row(1, 'NaN', '{}')::pair", "row(1, '-Infinity', '{1}')::pair"]],
 ];
 

@@ -12,6 +12,7 @@ import { readArray } from "../../formats/datum/arrays.js";
 import { multirangeSpans, RANGE_FLAGS, rangeBoundSpans } from "../../formats/datum/ranges.js";
 import type { TypeInfo } from "../../formats/datum/types.js";
 import { comparatorForProc, payloadOf, type DatumCmp } from "./compare.js";
+import { cmpTsquery, cmpTsvector } from "./compare-ts.js";
 
 /** What the catalog-dependent comparators read from a database's catalogs. */
 export interface OrderCatalog {
@@ -34,6 +35,8 @@ const BTARRAYCMP = 382;
 const RANGE_CMP = 3870;
 const MULTIRANGE_CMP = 4273;
 const BTRECORDCMP = 2987;
+const TSVECTOR_CMP = 3622;
+const TSQUERY_CMP = 3668;
 
 /** The procs this module implements (for the "not one pgdisk implements" note). */
 export const CATALOG_ORDER_PROCS: ReadonlySet<number> = new Set([ENUM_CMP, BTARRAYCMP, RANGE_CMP, MULTIRANGE_CMP, BTRECORDCMP]);
@@ -48,6 +51,9 @@ const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o
 export function orderComparator(proc: number, bytewise: boolean, typid: number, cat: OrderCatalog, depth = 0): DatumCmp | null {
   const simple = comparatorForProc(proc, bytewise);
   if (simple) return simple;
+  // the text search types compare without the catalog; they live in compare-ts.ts
+  if (proc === TSVECTOR_CMP) return cmpTsvector;
+  if (proc === TSQUERY_CMP) return cmpTsquery;
   if (depth > 8) return null;
   typid = baseType(cat, typid);
   switch (proc) {
