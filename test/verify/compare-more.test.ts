@@ -1,7 +1,7 @@
 // The catalog-dependent, network and text search comparators (enum_cmp with odd OIDs from
 // ALTER TYPE ADD VALUE BEFORE, network_cmp, bit/varbit, btarraycmp with NULL elements, several
 // dimensions and lower bounds, range_cmp with empty ranges, infinite and exclusive bounds,
-// multirange_cmp, btrecordcmp with NULL attributes, tsvector_cmp, tsquery_cmp) agree with real
+// multirange_cmp, btrecordcmp with NULL attributes, tsvector_cmp, tsquery_cmp, jsonb_cmp) agree with real
 // servers of PostgreSQL 15 and 18: pgdisk's comparator sorts the stored heap bytes into the order of the server's ORDER BY; btree
 // indexes the server built (ascending and DESC NULLS FIRST) verify clean with no "order not
 // checked" note; and a swap of two adjacent distinct keys in each is an item order violation.
@@ -72,6 +72,12 @@ const TYPES: [string, string, string, string[]][] = [
     "tsquery",
     "case g % 4 when 0 then ('w' || g % 13)::tsquery when 1 then ('w' || g % 7 || ' & x' || g % 5)::tsquery when 2 then ('!w' || g % 7 || ' | (x' || g % 3 || ' <' || 1 + g % 3 || '> y' || g % 4 || ')')::tsquery else ('w' || g % 5 || ':' || (array['A', 'B', '*', 'AB'])[1 + g % 4])::tsquery end",
     ["''::tsquery", "'a'::tsquery", "'b'::tsquery", "'a & b'::tsquery", "'b & a'::tsquery", "'a <-> b'::tsquery", "'a <2> b'::tsquery", "'!a'::tsquery", "'a:*'::tsquery"],
+  ],
+  [
+    "t_jsonb",
+    "jsonb",
+    "case g % 8 when 0 then to_jsonb(g % 50) when 1 then to_jsonb(substr(md5(g::text), 1, g % 4)) when 2 then jsonb_build_object('k' || g % 3, g % 5, 'a', (g % 2 = 0)) when 3 then jsonb_build_array(g % 4, 'x' || g % 3, null) when 4 then jsonb_build_object(repeat('z', g % 4), jsonb_build_array(g % 3)) when 5 then to_jsonb((g % 7) / 4.0) when 6 then jsonb_build_array() else jsonb_build_array(jsonb_build_object('n', g % 3)) end",
+    ["'null'", "'true'", "'false'", "'[]'", "'{}'", "'\"\"'", "'0'", "'-0.0'", "'1e30'", "'[null]'", "'[[]]'", "'[{}]'", "'{\"a\": null}'", "'{\"b\": 1, \"aa\": 1}'", "'[1, [2]]'", "'[1, 2]'"],
   ],
   ["t_pair", "pair", "row(case when g % 7 = 0 then null else g % 10 end, (g % 13) / 4.0, case when g % 5 = 0 then null else array[g % 3] end)::pair", ["row(null, null, null)::pair", "row(1, 'NaN', '{}')::pair", "row(1, '-Infinity', '{1}')::pair"]],
 ];

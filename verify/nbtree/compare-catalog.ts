@@ -13,6 +13,7 @@ import { multirangeSpans, RANGE_FLAGS, rangeBoundSpans } from "../../formats/dat
 import type { TypeInfo } from "../../formats/datum/types.js";
 import { comparatorForProc, payloadOf, type DatumCmp } from "./compare.js";
 import { cmpTsquery, cmpTsvector } from "./compare-ts.js";
+import { jsonbComparator } from "./compare-jsonb.js";
 
 /** What the catalog-dependent comparators read from a database's catalogs. */
 export interface OrderCatalog {
@@ -28,6 +29,8 @@ export interface OrderCatalog {
   defaultOrderProc(typid: number): number | undefined;
   /** the attributes of a composite type */
   compositeAttrs(typid: number): AttrDesc[] | undefined;
+  /** the database's default collation compares bytewise (jsonb compares its strings under it) */
+  defaultCollationBytewise: boolean;
 }
 
 const ENUM_CMP = 3514;
@@ -37,9 +40,10 @@ const MULTIRANGE_CMP = 4273;
 const BTRECORDCMP = 2987;
 const TSVECTOR_CMP = 3622;
 const TSQUERY_CMP = 3668;
+const JSONB_CMP = 4044;
 
 /** The procs this module implements (for the "not one pgdisk implements" note). */
-export const CATALOG_ORDER_PROCS: ReadonlySet<number> = new Set([ENUM_CMP, BTARRAYCMP, RANGE_CMP, MULTIRANGE_CMP, BTRECORDCMP]);
+export const CATALOG_ORDER_PROCS: ReadonlySet<number> = new Set([ENUM_CMP, BTARRAYCMP, RANGE_CMP, MULTIRANGE_CMP, BTRECORDCMP, JSONB_CMP]);
 
 const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 
@@ -54,6 +58,7 @@ export function orderComparator(proc: number, bytewise: boolean, typid: number, 
   // the text search types compare without the catalog; they live in compare-ts.ts
   if (proc === TSVECTOR_CMP) return cmpTsvector;
   if (proc === TSQUERY_CMP) return cmpTsquery;
+  if (proc === JSONB_CMP) return jsonbComparator(cat.defaultCollationBytewise);
   if (depth > 8) return null;
   typid = baseType(cat, typid);
   switch (proc) {

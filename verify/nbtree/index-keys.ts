@@ -98,6 +98,7 @@ export function orderCatalogOf(cat: DatabaseCatalog): OrderCatalog {
     }
   };
   const order: OrderCatalog = {
+    defaultCollationBytewise: bytewiseName(cat.db.collate),
     type(oid) {
       const t = cat.types.get(oid);
       return t && { oid: t.oid, name: t.name, len: t.len, byval: t.byval, align: t.align, elem: t.elem, category: t.category, typtype: t.type, basetype: t.basetype, relid: t.relid };
