@@ -3,7 +3,9 @@
 // still on (length = whole datum), and returns <0, 0 or >0. Comparators exist where the order
 // is defined by the bytes alone; text-like types only under the C/POSIX collation (bytewise).
 // Sources: src/backend/access/nbtree/nbtcompare.c, utils/adt/{float,numeric,date,timestamp,
-// varlena,varchar,name,uuid,oid}.c (PostgreSQL 15).
+// varlena,varchar,name,uuid,oid,network,varbit}.c (PostgreSQL 15). The comparators that need
+// the catalog are in compare-catalog.ts, the text search ones in compare-ts.ts, jsonb_cmp in
+// compare-jsonb.ts.
 import { decompressTcinfo } from "../../formats/compression/index.js";
 import { dataViewCache } from "../../formats/page/word-view.js";
 import { tidBlockAt } from "../../formats/page/item-pointer.js";

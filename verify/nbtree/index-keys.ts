@@ -2,7 +2,9 @@
 // key types, e.g. cstring for name_ops), pg_index.indoption (DESC, NULLS FIRST), and per key
 // column the comparator of its operator family's support function 1 (pg_amproc), where pgdisk
 // implements that function exactly and the order is decidable from the bytes: text-like
-// functions only under a bytewise (C/POSIX) collation, or the *_pattern_cmp ones.
+// functions only under a bytewise (C/POSIX) collation, or the *_pattern_cmp ones. The
+// catalog-dependent ones (enums, arrays, ranges, multiranges, composites, jsonb) get their
+// facts from orderCatalogOf below.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { type DatumCmp } from "./compare.js";
 import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "./compare-catalog.js";
