@@ -104,6 +104,8 @@ export interface OpclassInfo {
   family: number;
   intype: number;
   keytype: number;
+  /** opcdefault: the default opclass of its method for intype */
+  isDefault: boolean;
 }
 
 export class Cluster {
@@ -392,7 +394,7 @@ export class DatabaseCatalog {
 
   opclasses(): Map<number, OpclassInfo> {
     this.opclassCache ??= new Map(
-      this.scanCatalog(PG_OPCLASS_OID, this.cluster.profile.catalogs.pg_opclass).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number }]),
+      this.scanCatalog(PG_OPCLASS_OID, this.cluster.profile.catalogs.pg_opclass).map((r) => [r.oid as number, { name: r.opcname as string, method: r.opcmethod as number, family: r.opcfamily as number, intype: r.opcintype as number, keytype: r.opckeytype as number, isDefault: r.opcdefault as boolean }]),
     );
     return this.opclassCache;
   }

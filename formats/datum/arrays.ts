@@ -31,6 +31,8 @@ export interface DecodedArray {
   lbounds: number[];
   /** elements in row-major order: their bytes (varlena payload without header), or null */
   elements: (Uint8Array | null)[];
+  /** the same elements as whole datums (a varlena with its header, a cstring with its terminator) */
+  datums: (Uint8Array | null)[];
 }
 
 /** Split an array payload into its elements. Needs the element type's length and alignment. */
@@ -60,7 +62,8 @@ export function readArray(d: Uint8Array, types: TypeLookup): DecodedArray {
   const dataAt = hasNulls ? dataoffset - VARHDRSZ : alignUp(bitmapAt + VARHDRSZ, MAXALIGN) - VARHDRSZ;
   if (hasNulls && (dataAt < bitmapAt + Math.ceil(nitems / 8) || dataAt > d.length)) throw err("ARRAY_BAD_DATAOFFSET", `dataoffset ${dataoffset} is inconsistent with ${nitems} items`, ArrayTypeHeader.offsets.dataoffset);
   const elements: (Uint8Array | null)[] = [];
-  if (nitems === 0) return { elemtype, dims, lbounds, elements };
+  const datums: (Uint8Array | null)[] = [];
+  if (nitems === 0) return { elemtype, dims, lbounds, elements, datums };
   const et = types(elemtype);
   if (!et) throw err("ARRAY_UNKNOWN_ELEMTYPE", `element type ${elemtype} is unknown, so its elements cannot be located`);
   const align = alignBytes(et.align);
@@ -68,6 +71,7 @@ export function readArray(d: Uint8Array, types: TypeLookup): DecodedArray {
   for (let i = 0; i < nitems; i++) {
     if (hasNulls && (d[bitmapAt + (i >> 3)]! & (1 << (i & 7))) === 0) {
       elements.push(null);
+      datums.push(null);
       continue;
     }
     off = dataAt + alignUp(off - dataAt, align);
@@ -83,9 +87,10 @@ export function readArray(d: Uint8Array, types: TypeLookup): DecodedArray {
     }
     if (to > d.length) throw err("ARRAY_TRUNCATED", `element ${i + 1} runs past the end`, off);
     elements.push(d.subarray(from, to));
+    datums.push(d.subarray(off, et.len === -2 ? to + 1 : to));
     off = et.len === -2 ? to + 1 : to;
   }
-  return { elemtype, dims, lbounds, elements };
+  return { elemtype, dims, lbounds, elements, datums };
 }
 
 const SPACE = /[ \t\n\r\v\f]/;

@@ -302,3 +302,32 @@ export function jsonbScalarText(v: JsonbValue | null): string | null {
   if ((je & JENTRY_TYPEMASK) === JENTRY_ISNULL) return null;
   return jsonbText(v.jsonb);
 }
+
+/** One child of a jsonb container: its JEntry type and its data [from, to) (numerics and containers from their aligned start). */
+export interface JsonbChild {
+  type: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * The container at d[start, end): whether it is an object, an array or a raw scalar (a
+ * one-element JB_FSCALAR array), its count (pairs of an object), and its children in stored
+ * order (an object's keys, then its values).
+ */
+export function jsonbContainer(d: Uint8Array, start: number, end: number): { kind: "object" | "array" | "scalar"; count: number; children: JsonbChild[] } {
+  if (end - start < 4) throw new FormatError("JSONB_TRUNCATED", "jsonb container header past end", { offset: start });
+  const header = word(d, start);
+  const count = header & JB_CMASK;
+  const n = header & JB_FOBJECT ? count * 2 : count;
+  const entriesAt = start + 4;
+  const dataAt = entriesAt + 4 * n;
+  if (dataAt > end) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: start });
+  const children: JsonbChild[] = [];
+  for (let i = 0; i < n; i++) {
+    const { je, from, to, off } = childSpan(d, entriesAt, dataAt, end, i);
+    const type = je & JENTRY_TYPEMASK;
+    children.push({ type, from: type === JENTRY_ISNUMERIC || type === JENTRY_ISCONTAINER ? dataAt + alignUp(off, 4) : from, to });
+  }
+  return { kind: header & JB_FOBJECT ? "object" : header & JB_FSCALAR ? "scalar" : "array", count, children };
+}

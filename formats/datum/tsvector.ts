@@ -18,14 +18,22 @@ export const WordEntry = register(
 
 const WEIGHT = ["", "C", "B", "A"];
 
-function tsvectorText(d: Uint8Array): string {
+/** One lexeme of a tsvector payload: its bytes' start and length, and its WordEntryPos values (null without positions). */
+export interface TsvLexeme {
+  start: number;
+  len: number;
+  positions: number[] | null;
+}
+
+/** The lexemes of a tsvector payload in stored (sorted) order. */
+export function tsvectorLexemes(d: Uint8Array): TsvLexeme[] {
   const bad = (msg: string): FormatError => new FormatError("TSVECTOR_MALFORMED", `tsvector: ${msg}`, {});
   if (d.length < 4) throw bad(`${d.length} bytes, less than the 4-byte size`);
   const dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
   const n = dv.getInt32(0, true);
   const strBase = 4 + 4 * n;
   if (n < 0 || strBase > d.length) throw bad(`${n} entries do not fit in ${d.length} bytes`);
-  const out: string[] = [];
+  const out: TsvLexeme[] = [];
   for (let i = 0; i < n; i++) {
     const w = dv.getUint32(4 + 4 * i, true);
     const haspos = w & 1;
@@ -33,22 +41,27 @@ function tsvectorText(d: Uint8Array): string {
     const pos = w >>> 12;
     const start = strBase + pos;
     if (start + len > d.length) throw bad(`lexeme ${i + 1} at ${pos} (${len} bytes) is past the end`);
-    let s = `'${utf8Text(d.subarray(start, start + len)).replace(/'/g, "''").replace(/\\/g, "\\\\")}'`;
+    let positions: number[] | null = null;
     if (haspos) {
       const pv = strBase + ((pos + len + 1) & ~1);
       if (pv + 2 > d.length) throw bad(`positions of lexeme ${i + 1} are past the end`);
       const npos = dv.getUint16(pv, true);
       if (pv + 2 + 2 * npos > d.length) throw bad(`${npos} positions of lexeme ${i + 1} are past the end`);
-      const ps: string[] = [];
-      for (let k = 0; k < npos; k++) {
-        const p = dv.getUint16(pv + 2 + 2 * k, true);
-        ps.push(`${p & 0x3fff}${WEIGHT[p >> 14]}`);
-      }
-      if (npos) s += `:${ps.join(",")}`;
+      positions = [];
+      for (let k = 0; k < npos; k++) positions.push(dv.getUint16(pv + 2 + 2 * k, true));
     }
-    out.push(s);
+    out.push({ start, len, positions });
   }
-  return out.join(" ");
+  return out;
+}
+
+function tsvectorText(d: Uint8Array): string {
+  return tsvectorLexemes(d)
+    .map((l) => {
+      const s = `'${utf8Text(d.subarray(l.start, l.start + l.len)).replace(/'/g, "''").replace(/\\/g, "\\\\")}'`;
+      return l.positions?.length ? `${s}:${l.positions.map((p) => `${p & 0x3fff}${WEIGHT[p >> 14]}`).join(",")}` : s;
+    })
+    .join(" ");
 }
 
 export const TSVECTOR_DECODERS: DecoderTable = { 3614: tsvectorText };

@@ -29,6 +29,11 @@ export interface KeySpec {
   nkeyatts: number;
   /** how to compare each key attribute (length nkeyatts) */
   eq: readonly AttEqKind[];
+  /**
+   * The opclass's exact order per key attribute where the caller has one (over datum bytes with
+   * their headers, <0/0/>0, NaN when undecidable): decides equality where `eq` cannot ("unknown").
+   */
+  order?: readonly (((a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number) | null)[];
 }
 
 const dvOf = (t: Uint8Array): DataView => new DataView(t.buffer, t.byteOffset, t.byteLength);
@@ -102,7 +107,12 @@ export function keepNatts(lastleft: Uint8Array, firstright: Uint8Array, spec: Ke
     const y = r[i]!;
     if (x.isnull !== y.isnull) return { keep: i + 1, heapTid: false, uncertain };
     if (x.isnull) continue;
-    const eq = attrsEqual(spec.eq[i] ?? "image", lastleft, x, firstright, y);
+    let eq = attrsEqual(spec.eq[i] ?? "image", lastleft, x, firstright, y);
+    const order = eq === null ? spec.order?.[i] : null;
+    if (order) {
+      const c = order(lastleft, x.off, x.len, firstright, y.off, y.len);
+      if (!Number.isNaN(c)) eq = c === 0;
+    }
     if (eq === false) return { keep: i + 1, heapTid: false, uncertain };
     if (eq === null) uncertain = true;
   }

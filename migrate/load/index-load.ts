@@ -394,7 +394,8 @@ export class IndexLoader {
           merged,
           {
             blcksz: this.geometry.blockSize,
-            spec: this.info.spec,
+            // the comparators that sorted the keys also decide suffix truncation where bytes cannot (_bt_keep_natts)
+            spec: { ...this.info.spec, order: this.keys.cmps },
             leafFillfactor: this.info.fillfactor,
             deduplicate: allequalimage && !this.index.unique && this.info.deduplicateItems,
             allequalimage,

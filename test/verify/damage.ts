@@ -181,3 +181,37 @@ export function leafPages(d: Damager, index: string): number[] {
   }
   return out;
 }
+
+/** The key bytes of an index tuple (data area, posting list excluded) as hex, for "distinct" tests. */
+export function keyBytes(page: Uint8Array, w: number): string {
+  const off = w & 0x7fff;
+  const info = page[off + 6] | (page[off + 7] << 8);
+  const start = info & 0x8000 ? 16 : 8;
+  let end = info & 0x1fff;
+  const posid = page[off + 4] | (page[off + 5] << 8);
+  if (info & 0x2000 && posid & 0x2000) end = page[off + 2] | (page[off + 3] << 8);
+  return Buffer.from(page.subarray(off + start, off + end)).toString("hex") + (info & 0x8000 ? `/${page[off + 8]}` : "");
+}
+
+/** Swap the line pointers of the first two adjacent data items with distinct key bytes on a leaf of the btree at `path`; false when none. */
+export function swapAdjacentDistinct(d: Damager, path: string): boolean {
+  for (let blk = 1; blk < d.nblocks(path); blk++) {
+    const page = d.page(path, blk);
+    const dv = pageView(page);
+    const o = readBTOpaque(dv);
+    if (!(o.btpo_flags & 1)) continue;
+    const first = o.btpo_next === 0 ? 1 : 2;
+    const max = maxOffsetNumber(dv);
+    for (let i = first; i < max; i++) {
+      const a = lpWord(dv, i);
+      const b = lpWord(dv, i + 1);
+      if (keyBytes(page, a) === keyBytes(page, b)) continue;
+      d.patch(path, blk, (_p, v) => {
+        setLpWord(v, i, b);
+        setLpWord(v, i + 1, a);
+      });
+      return true;
+    }
+  }
+  return false;
+}

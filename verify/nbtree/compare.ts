@@ -3,7 +3,9 @@
 // still on (length = whole datum), and returns <0, 0 or >0. Comparators exist where the order
 // is defined by the bytes alone; text-like types only under the C/POSIX collation (bytewise).
 // Sources: src/backend/access/nbtree/nbtcompare.c, utils/adt/{float,numeric,date,timestamp,
-// varlena,varchar,name,uuid,oid}.c (PostgreSQL 15).
+// varlena,varchar,name,uuid,oid,network,varbit}.c (PostgreSQL 15). The comparators that need
+// the catalog are in compare-catalog.ts, the text search ones in compare-ts.ts, jsonb_cmp in
+// compare-jsonb.ts.
 import { decompressTcinfo } from "../../formats/compression/index.js";
 import { dataViewCache } from "../../formats/page/word-view.js";
 import { tidBlockAt } from "../../formats/page/item-pointer.js";
@@ -91,7 +93,7 @@ export function cmpBytes(a: Uint8Array, ao: number, al: number, b: Uint8Array, b
  * when index_form_tuple stored it compressed (keys above TOAST_INDEX_TARGET). Null for an
  * external pointer (never valid in an index) or undecodable bytes.
  */
-function payloadOf(b: Uint8Array, o: number, l: number): [Uint8Array, number, number] | null {
+export function payloadOf(b: Uint8Array, o: number, l: number): [Uint8Array, number, number] | null {
   const b0 = b[o];
   if (b0 === 0x01) return null;
   if (b0 & 1) return [b, o + 1, l - 1];
@@ -264,6 +266,48 @@ const cmpOidvector: DatumCmp = (a0, ao, al, b0, bo, bl) => {
   return 0;
 };
 
+/** bitncmp: the first `n` bits of two addresses (network order), as memcmp then the high bits of the next byte. */
+function bitncmp(a: Uint8Array, ao: number, b: Uint8Array, bo: number, n: number): number {
+  const bytes = n >> 3;
+  const c = cmpBytes(a, ao, bytes, b, bo, bytes);
+  if (c !== 0 || (n & 7) === 0) return c;
+  const mask = (0xff << (8 - (n & 7))) & 0xff;
+  return (a[ao + bytes] & mask) - (b[bo + bytes] & mask);
+}
+
+/** network_cmp (inet and cidr): family, then the common prefix of the shorter netmask, then the netmask, then every address bit. */
+const cmpInet: DatumCmp = (a0, ao, al, b0, bo, bl) => {
+  const x = payloadOf(a0, ao, al);
+  const y = payloadOf(b0, bo, bl);
+  if (!x || !y || x[2] < 2 || y[2] < 2) return NaN;
+  const [a, as] = x;
+  const [b, bs] = y;
+  const fa = a[as];
+  const fb = b[bs];
+  if (fa !== fb) return fa - fb;
+  const maxbits = fa === 2 ? 32 : 128;
+  if (x[2] < 2 + maxbits / 8 || y[2] < 2 + maxbits / 8) return NaN;
+  const ba = a[as + 1];
+  const bb = b[bs + 1];
+  const c = bitncmp(a, as + 2, b, bs + 2, Math.min(ba, bb));
+  if (c !== 0) return c;
+  if (ba !== bb) return ba - bb;
+  return bitncmp(a, as + 2, b, bs + 2, maxbits);
+};
+
+/** bit_cmp (bit and varbit): memcmp of the common bytes, then the bit length. */
+const cmpBits: DatumCmp = (a0, ao, al, b0, bo, bl) => {
+  const x = payloadOf(a0, ao, al);
+  const y = payloadOf(b0, bo, bl);
+  if (!x || !y || x[2] < 4 || y[2] < 4) return NaN;
+  const na = x[2] - 4;
+  const nb = y[2] - 4;
+  const n = Math.min(na, nb);
+  const c = cmpBytes(x[0], x[1] + 4, n, y[0], y[1] + 4, n);
+  if (c !== 0) return c;
+  return sign(i32(x[0], x[1]) - i32(y[0], y[1]));
+};
+
 /**
  * The btree support functions 1 (BTORDER_PROC) pgdisk implements exactly: PostgreSQL 15's
  * built-in comparison functions (pg_proc.dat OIDs), each with the type its comparator below reads
@@ -278,6 +322,8 @@ const BUILTIN_ORDER_PROCS: ReadonlyMap<number, { type: number; pattern: boolean 
     [1092, 1082], [1107, 1083], [2045, 1114], [1314, 1184], [1315, 1186], [1358, 1266], [2960, 2950], [836, 829], [4119, 774], [3251, 3220], [5096, 5069],
     // bytea, name, text, bpchar, bttext_pattern_cmp, btbpchar_pattern_cmp
     [1954, 17], [359, 19], [360, 25], [1078, 1042], [2166, 25, true], [2180, 1042, true],
+    // network_cmp (inet_ops, cidr_ops), bitcmp, varbitcmp
+    [926, 869], [1596, 1560], [1672, 1562],
   ] as [number, number, boolean?][]).map(([proc, type, pattern]) => [proc, { type, pattern: !!pattern }]),
 );
 
@@ -349,6 +395,12 @@ export function comparatorFor(opcintype: number, opcname: string, bytewiseCollat
       };
     case 17: // bytea
       return cmpVarlenaBytes;
+    case 869: // inet
+    case 650: // cidr
+      return cmpInet;
+    case 1560: // bit
+    case 1562: // varbit
+      return cmpBits;
     case 30: // oidvector
       return cmpOidvector;
     case 25: // text, varchar_ops and text_ops on varchar
