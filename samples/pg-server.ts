@@ -151,7 +151,9 @@ export class PgServer {
 
   start(): void {
     if (this.running) return;
-    runAsPg(this.bin("pg_ctl"), ["-D", this.pgdata, "-o", `-p ${this.port} -k ${this.socketDir}`, "-l", join(this.root, "server.log"), "-w", "-t", "120", "start"]);
+    // autovacuum off whatever the cluster's own postgresql.conf says: it would change catalog rows
+    // (relpages, relfrozenxid) between a snapshot of the files and the queries compared with it
+    runAsPg(this.bin("pg_ctl"), ["-D", this.pgdata, "-o", `-p ${this.port} -k ${this.socketDir} -c autovacuum=off`, "-l", join(this.root, "server.log"), "-w", "-t", "120", "start"]);
     this.running = true;
   }
 
