@@ -28,6 +28,8 @@ import { isIndexAmWithItems } from "../formats/am/line-pointers.js";
 import { indexRowProblem } from "./nbtree/index-row.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
+import { GinVerifier } from "./gin/gin-verify.js";
+import { ginKeysFor } from "./gin/gin-keys.js";
 
 export interface VerifyOptions {
   /** heap-vs-index comparison for B-tree indexes */
@@ -256,6 +258,9 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
         });
         return report;
       }
+    } else if (rel.kind === "i" && rel.amName === "gin") {
+      report.checks.push("pages", "gin");
+      Object.assign(report.stats, new GinVerifier({ fork, relName: rel.name, label, checksums, checksumSeverity: ctx.checksumSeverity, keys: ginKeysFor(cat, rel, cat.indexes().get(rel.oid)), onPages: env.onPages, wholeBuffer: env.wholeBuffer }, sink).run());
     } else {
       report.checks.push("pages");
       const am = itemPagesAm(rel.amName);
