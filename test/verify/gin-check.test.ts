@@ -10,8 +10,11 @@ import { PgServer } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
 import { Damager, BLCKSZ } from "./damage.js";
 import { itemIdOffset, maxOffsetNumber } from "../../formats/page/page.js";
-import { lpLen, lpOff, makeLp, LP_NORMAL } from "../../formats/page/item-id.js";
+import { lpOff } from "../../formats/page/item-id.js";
 import {
+  GIN_DATA_RIGHTBOUND_OFFSET,
+  GIN_META_OFFSET,
+  GinMetaPageData,
   GIN_DATA,
   GIN_DATA_ITEMS_OFFSET,
   GIN_LEAF,
@@ -39,7 +42,7 @@ const SETUP = `
   CREATE TABLE t (id int, doc jsonb, ints int4[], tags text[], fts tsvector, name text) WITH (autovacuum_enabled = off);
   INSERT INTO t SELECT i,
     jsonb_build_object('k' || (i % 300), i % 17, 'tag', 'v' || (i % 5), 'n', i),
-    ARRAY[i % 7, i % 1000, i],
+    ARRAY[i % 7, i % 1000, i, 0],
     ARRAY['a' || (i % 3), 'word' || (i % 2000)],
     to_tsvector('simple', 'w' || (i % 50) || ' x' || (i % 13) || ' u' || i),
     md5(i::text)
@@ -64,6 +67,10 @@ before(async () => {
   for (const version of [15, 18]) {
     const srv = await PgServer.create({ checksums: true, version: version === 15 ? undefined : version });
     srv.sql(SETUP);
+    if (version === 15) {
+      // a column under an ICU collation: its key order has no on-disk comparator
+      srv.sql(`CREATE TABLE u (tags text[] COLLATE "und-x-icu"); INSERT INTO u SELECT ARRAY['w' || i] FROM generate_series(1, 500) i; CREATE INDEX g_icu ON u USING gin (tags); CHECKPOINT;`);
+    }
     if (version === 18) {
       srv.sql("CREATE EXTENSION amcheck;");
       for (const ix of INDEXES) srv.sql(`SELECT gin_index_check('${ix}')`);
@@ -117,12 +124,12 @@ for (const version of [15, 18]) {
 }
 
 /** Patch block `blk` of index `ix` on the PG 15 cluster, verify, restore. */
-async function damaged(ix: string, pick: (d: Damager, path: string) => { blk: number; patch: (p: Uint8Array, dv: DataView) => void }): Promise<{ blk: number; path: string; found: Found[] }> {
+async function damaged(ix: string, pick: (d: Damager, path: string) => { blk: number; patch: (p: Uint8Array, dv: DataView) => void; keepChecksum?: boolean }): Promise<{ blk: number; path: string; found: Found[] }> {
   const srv = servers.get(15)!;
   const d = new Damager(srv.pgdata, DB);
   const path = d.path(ix);
-  const { blk, patch } = pick(d, path);
-  d.patch(path, blk, patch);
+  const { blk, patch, keepChecksum } = pick(d, path);
+  d.patch(path, blk, patch, keepChecksum);
   try {
     return { blk, path, found: (await findings(srv, ix)).found };
   } finally {
@@ -221,8 +228,123 @@ test("damage: a corrupt PostingItem child", async () => {
   });
   assert.ok(r.found.some((f) => f.code === "GIN_DOWNLINK_INVALID" && f.block === r.blk), JSON.stringify(r.found));
   void item;
-  void SizeOfPostingItem;
-  void lpLen;
-  void makeLp;
-  void LP_NORMAL;
+});
+
+/** The first leaf entry tuple of `ix` with a compressed posting list of at least 3 TIDs. */
+function postingTuple(d: Damager, path: string): { blk: number; item: number; off: number; list: number } {
+  for (const blk of blocks(d, path, entryLeaf)) {
+    const p = d.page(path, blk);
+    const dv = new DataView(p.buffer, p.byteOffset);
+    for (let i = 1; i <= maxOffsetNumber(dv); i++) {
+      const off = lpOff(dv.getUint32(itemIdOffset(i), true));
+      const np = ginTupleNPosting(p, off);
+      if (np >= 3 && np !== GIN_TREE_POSTING && ginTupleCompressed(p, off)) return { blk, item: i, off, list: off + ginTuplePostingOffset(p, off) };
+    }
+  }
+  throw new Error("no posting list");
+}
+const u16at = (p: Uint8Array, at: number, v: number): void => new DataView(p.buffer, p.byteOffset).setUint16(at, v, true);
+const u32at = (p: Uint8Array, at: number, v: number): void => new DataView(p.buffer, p.byteOffset).setUint32(at, v, true);
+const M = GinMetaPageData.offsets;
+const postingInternal = (f: number): boolean => (f & (GIN_DATA | GIN_LEAF | GIN_DELETED)) === GIN_DATA;
+const postingLeaf = (f: number, p: Uint8Array): boolean => (f & (GIN_DATA | GIN_LEAF | GIN_DELETED)) === (GIN_DATA | GIN_LEAF) && rightlinkOf(p) !== 0xffffffff;
+
+test("damage: metapage and pending list", async () => {
+  let r = await damaged("g_int4", () => ({ blk: 0, patch: (p) => u32at(p, GIN_META_OFFSET + M.ginVersion, 1) }));
+  assert.ok(has(r, "GIN_META_VERSION", { offset: GIN_META_OFFSET + M.ginVersion }), JSON.stringify(r.found));
+  r = await damaged("g_int4", () => ({ blk: 0, patch: (p) => u16at(p, SPECIAL + 6, 0) }));
+  assert.ok(has(r, "GIN_META_INVALID"), JSON.stringify(r.found));
+  r = await damaged("g_int4", (d, path) => ({ blk: 0, patch: (p) => u32at(p, GIN_META_OFFSET + M.nTotalPages, d.nblocks(path) + 100) }));
+  assert.ok(has(r, "GIN_META_STATS"), JSON.stringify(r.found));
+  r = await damaged("g_pending", () => ({ blk: 0, patch: (p) => u32at(p, GIN_META_OFFSET + M.nPendingPages, GinMetaPageData.get.nPendingPages(p, GIN_META_OFFSET) + 1) }));
+  assert.ok(has(r, "GIN_PENDING_LIST"), JSON.stringify(r.found));
+});
+
+test("damage: entry tree pages (zeroed, deleted, wrong kind, empty, linked twice, unlinked, unreachable)", async () => {
+  const leaf = (d: Damager, path: string): number => {
+    const left = blocks(d, path, (f, p) => entryLeaf(f) && rightlinkOf(p) !== 0xffffffff)[0]!;
+    return rightlinkOf(d.page(path, left));
+  };
+  let r = await damaged("g_int4", (d, path) => ({ blk: leaf(d, path), patch: (p) => p.fill(0), keepChecksum: true }));
+  assert.ok(has(r, "GIN_PAGE_ZERO"), JSON.stringify(r.found));
+  r = await damaged("g_int4", (d, path) => ({ blk: leaf(d, path), patch: (p) => u16at(p, SPECIAL + 6, flagsOf(p) | GIN_DELETED) }));
+  assert.ok(has(r, "GIN_DELETED_REACHABLE"), JSON.stringify(r.found));
+  r = await damaged("g_int4", (d, path) => ({ blk: leaf(d, path), patch: (p) => u16at(p, SPECIAL + 6, flagsOf(p) | GIN_DATA) }));
+  assert.ok(has(r, "GIN_PAGE_KIND"), JSON.stringify(r.found));
+  r = await damaged("g_int4", (d, path) => ({ blk: leaf(d, path), patch: (p) => u32at(p, SPECIAL, 0xffffffff) }));
+  assert.ok(has(r, "GIN_SIBLING_MISMATCH", { offset: SPECIAL }), JSON.stringify(r.found));
+  // the root (internal): no line pointers; a second downlink to the first child; a leaf flag
+  r = await damaged("g_int4", () => ({ blk: 1, patch: (p) => u16at(p, 12, 24) }));
+  assert.ok(has(r, "GIN_INTERNAL_EMPTY"), JSON.stringify(r.found));
+  let child = 0;
+  r = await damaged("g_int4", (d, path) => {
+    const p = d.page(path, 1);
+    const dv = new DataView(p.buffer, p.byteOffset);
+    const t1 = lpOff(dv.getUint32(itemIdOffset(1), true));
+    child = (dv.getUint16(t1, true) << 16) | dv.getUint16(t1 + 2, true);
+    return { blk: 1, patch: (pg, v) => { const t2 = lpOff(v.getUint32(itemIdOffset(2), true)); v.setUint16(t2, child >>> 16, true); v.setUint16(t2 + 2, child & 0xffff, true); void pg; } };
+  });
+  assert.ok(r.found.some((f) => f.code === "GIN_DOWNLINK_DUPLICATE" && f.block === child), JSON.stringify(r.found));
+  r = await damaged("g_int4", () => ({ blk: 1, patch: (p) => u16at(p, SPECIAL + 6, flagsOf(p) | GIN_LEAF) }));
+  assert.ok(r.found.some((f) => f.code === "GIN_PAGE_UNREACHABLE" && f.severity === "warning"), JSON.stringify(r.found));
+});
+
+test("damage: entry tuples (size, column number, parent key, posting count, invalid TID, truncated list)", async () => {
+  let t = { blk: 0, item: 0, off: 0, list: 0 };
+  const pick = (f: (p: Uint8Array) => void) => (d: Damager, path: string) => ((t = postingTuple(d, path)), { blk: t.blk, patch: f });
+  let r = await damaged("g_int4", pick((p) => u16at(p, t.off + 6, (p[t.off + 6]! | (p[t.off + 7]! << 8)) + 16)));
+  assert.ok(has(r, "GIN_TUPLE_SIZE", { item: t.item, offset: t.off }), JSON.stringify(r.found));
+  r = await damaged("g_multi", pick((p) => u16at(p, t.off + 8, 9)));
+  assert.ok(has(r, "GIN_TUPLE_CORRUPT", { item: t.item }), JSON.stringify(r.found));
+  r = await damaged("g_int4", pick((p) => u16at(p, t.off + 4, ginTupleNPosting(p, t.off) + 1)));
+  assert.ok(has(r, "GIN_POSTING_COUNT", { item: t.item }), JSON.stringify(r.found));
+  r = await damaged("g_int4", pick((p) => u16at(p, t.list + 4, 0)));
+  assert.ok(has(r, "GIN_POSTING_INVALID_TID", { item: t.item }), JSON.stringify(r.found));
+  r = await damaged("g_int4", pick((p) => u16at(p, t.list + 6, 4000)));
+  assert.ok(has(r, "GIN_POSTING_TRUNCATED", { item: t.item }), JSON.stringify(r.found));
+  // the root's first key (an int4) lowered below its child's last key
+  let child = 0;
+  const rr = await damaged("g_int4", (d, path) => {
+    const p = d.page(path, 1);
+    const dv = new DataView(p.buffer, p.byteOffset);
+    const t1 = lpOff(dv.getUint32(itemIdOffset(1), true));
+    child = (dv.getUint16(t1, true) << 16) | dv.getUint16(t1 + 2, true);
+    return { blk: 1, patch: (_pg, v) => v.setInt32(t1 + 8, -2147483648, true) };
+  });
+  assert.ok(rr.found.some((f) => f.code === "GIN_PARENT_KEY" && f.block === child && f.message.includes("has inconsistent records")), JSON.stringify(rr.found));
+});
+
+test("damage: posting tree pages (pd_lower, key order, rightmost key, parent key, right bound, deleted internal page)", async () => {
+  let r = await damaged("g_int4", (d, path) => ({ blk: blocks(d, path, postingInternal)[0]!, patch: (p) => u16at(p, 12, (p[12]! | (p[13]! << 8)) + SizeOfPostingItem) }));
+  assert.ok(has(r, "GIN_DATA_PD_LOWER"), JSON.stringify(r.found));
+  const wide = (d: Damager, path: string): number => blocks(d, path, (f, p) => postingInternal(f) && GinPageOpaqueData.get.maxoff(p, SPECIAL) >= 3)[0]!;
+  const key = (i: number): number => GIN_DATA_ITEMS_OFFSET + (i - 1) * SizeOfPostingItem + 4;
+  r = await damaged("g_int4", (d, path) => ({ blk: wide(d, path), patch: (p) => { const a = p.slice(key(1), key(1) + 6); p.copyWithin(key(1), key(2), key(2) + 6); p.set(a, key(2)); } }));
+  assert.ok(has(r, "GIN_DATA_ITEM_ORDER", { item: 2, offset: key(2) }), JSON.stringify(r.found));
+  r = await damaged("g_int4", (d, path) => {
+    const blk = blocks(d, path, (f, p) => postingInternal(f) && rightlinkOf(p) === 0xffffffff)[0]!;
+    return { blk, patch: (p) => u16at(p, key(GinPageOpaqueData.get.maxoff(p, SPECIAL)) + 4, 5) };
+  });
+  assert.ok(has(r, "GIN_DATA_RIGHTMOST_KEY"), JSON.stringify(r.found));
+  // the first downlink's key lowered to (0,1): the child's TIDs exceed it, its right bound differs
+  let child = 0;
+  const rr = await damaged("g_int4", (d, path) => {
+    const blk = wide(d, path);
+    const p = d.page(path, blk);
+    child = (p[GIN_DATA_ITEMS_OFFSET]! | (p[GIN_DATA_ITEMS_OFFSET + 1]! << 8)) * 65536 + (p[GIN_DATA_ITEMS_OFFSET + 2]! | (p[GIN_DATA_ITEMS_OFFSET + 3]! << 8));
+    return { blk, patch: (pg) => { u16at(pg, key(1), 0); u16at(pg, key(1) + 2, 0); u16at(pg, key(1) + 4, 1); } };
+  });
+  assert.ok(rr.found.some((f) => f.code === "GIN_DATA_PARENT_KEY" && f.block === child), JSON.stringify(rr.found));
+  assert.ok(rr.found.some((f) => f.code === "GIN_DATA_HIGHKEY" && f.block === child && f.offset === GIN_DATA_RIGHTBOUND_OFFSET), JSON.stringify(rr.found));
+  r = await damaged("g_int4", (d, path) => ({ blk: blocks(d, path, postingLeaf)[0]!, patch: (p) => { u16at(p, GIN_DATA_RIGHTBOUND_OFFSET, 0); u16at(p, GIN_DATA_RIGHTBOUND_OFFSET + 2, 0); u16at(p, GIN_DATA_RIGHTBOUND_OFFSET + 4, 1); } }));
+  assert.ok(has(r, "GIN_DATA_RIGHTBOUND", { offset: GIN_DATA_RIGHTBOUND_OFFSET }), JSON.stringify(r.found));
+  r = await damaged("g_int4", (d, path) => ({ blk: blocks(d, path, postingInternal)[0]!, patch: (p) => u16at(p, SPECIAL + 6, flagsOf(p) | GIN_DELETED) }));
+  assert.ok(has(r, "GIN_DELETED_PAGE") && has(r, "GIN_DELETED_REACHABLE"), JSON.stringify(r.found));
+});
+
+test("a key column without an on-disk comparator is a counted note, the structure still checked", async () => {
+  const r = await findings(servers.get(15)!, "g_icu");
+  assert.deepEqual(r.found.map((f) => f.code), ["GIN_ORDER_NOT_CHECKED"]);
+  assert.equal(r.found[0]!.severity, "info");
+  assert.ok(r.stats.heapTids! >= 500);
 });
