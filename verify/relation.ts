@@ -1,6 +1,7 @@
 // One relation's verification: from a catalog entry (or a lone file) to a report. Tables, TOAST
 // relations and materialized views get the heap checks (and their TOAST values); B-tree indexes
-// the structure, order and parent/child checks and heapallindexed; every other relation (other
+// the structure, order and parent/child checks and heapallindexed; GIN indexes the entry and
+// posting tree checks (verify/gin); every other relation (other
 // index AMs, sequences) and every fsm/vm/init fork the page-level checks (header, checksum).
 import { existsSync, openSync, readSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
