@@ -1,6 +1,7 @@
 // One relation's verification: from a catalog entry (or a lone file) to a report. Tables, TOAST
 // relations and materialized views get the heap checks (and their TOAST values); B-tree indexes
-// the structure, order and parent/child checks and heapallindexed; every other relation (other
+// the structure, order and parent/child checks and heapallindexed; GIN indexes the entry and
+// posting tree checks (verify/gin); every other relation (other
 // index AMs, sequences) and every fsm/vm/init fork the page-level checks (header, checksum).
 import { existsSync, openSync, readSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -28,6 +29,8 @@ import { isIndexAmWithItems } from "../formats/am/line-pointers.js";
 import { indexRowProblem } from "./nbtree/index-row.js";
 import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
+import { GinVerifier } from "./gin/gin-verify.js";
+import { ginKeysFor } from "./gin/gin-keys.js";
 
 export interface VerifyOptions {
   /** heap-vs-index comparison for B-tree indexes */
@@ -256,6 +259,9 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
         });
         return report;
       }
+    } else if (rel.kind === "i" && rel.amName === "gin") {
+      report.checks.push("pages", "gin");
+      Object.assign(report.stats, new GinVerifier({ fork, relName: rel.name, label, checksums, checksumSeverity: ctx.checksumSeverity, keys: ginKeysFor(cat, rel, cat.indexes().get(rel.oid)), onPages: env.onPages, wholeBuffer: env.wholeBuffer }, sink).run());
     } else {
       report.checks.push("pages");
       const am = itemPagesAm(rel.amName);

@@ -5,7 +5,7 @@
 // every finding the engine emits must name a code listed here (findings.ts enforces it).
 import type { Severity } from "../schema/errors.js";
 
-export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix";
+export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "gin";
 
 export interface CheckInfo<C extends string = CheckCode> {
   code: C;
@@ -25,6 +25,7 @@ type Row<C extends string> = readonly [code: C, severity: Severity, meaning: str
 
 const NBT = "verify_nbtree.c";
 const VH = "verify_heapam.c";
+const VG = "verify_gin.c (PostgreSQL 18)";
 
 // `const C` keeps each row's code as a literal type, so CheckCode below is the union of them all.
 function area<const C extends string>(a: CheckArea, rows: readonly Row<C>[]): CheckInfo<C>[] {
@@ -43,7 +44,7 @@ const CHECK_ROWS = [
     ["CATALOG_PAGE_NEW", "warning", "an all-zero page before a catalog's last page: valid for the server, but whatever rows it held are unknown (the relations they described show up as REL_FILE_ORPHAN)", "PageIsNew on a catalog page followed by a used page", undefined, "an all-zero page passes PageIsVerified and pg_checksums"],
     ["REL_DIR_UNREADABLE", "error", "a relation directory cannot be listed", "readdir of base/<oid>, global/ or a tablespace directory"],
     ["REL_VERIFY_FAILED", "error", "verification of the relation stopped on an unexpected decoding error", "an exception other than a finding escaped a check; the relation is reported, the run goes on"],
-    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of hash, GiST, GIN, SP-GiST and BRIN item pages)", "relam is not heap or btree (hash, GiST, GIN, SP-GiST, BRIN, sequences)", undefined, "pg_amcheck silently skips these relations"],
+    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of hash, GiST, SP-GiST and BRIN item pages)", "relam is not heap, btree or GIN (hash, GiST, SP-GiST, BRIN, sequences)", undefined, "pg_amcheck silently skips these relations"],
     ["REL_INDEX_NOT_VALID", "info", "the index is not valid (indisvalid false) and is not checked beyond its pages", "pg_index.indisvalid", "cannot check index \"%s\"", NBT],
     ["REL_NO_CATALOG", "info", "a lone file outside a cluster: no catalog, so no attribute walk, no XID horizons and no key order", "the file is not under a data directory with a readable catalog"],
     ["REL_FINDINGS_SUPPRESSED", "info", "more findings of one code than the per-relation limit; the rest were counted, not listed", "per-code counter in the finding sink"],
@@ -270,6 +271,39 @@ const CHECK_ROWS = [
     ["PREFIX_PAGE_SPLIT_FIT", "error", "T + H + 2M + 8 exceeds 2U: a split could not lay the decoded items out", "split-fit bound (§2.5)"],
     ["PREFIX_PAGE_SAVES_TOO_LITTLE", "warning", "16 C > 15 T: the page saves less than a sixteenth and should have stayed plain", "space test (§2.5)"],
   ]),
+  ...area("gin", [
+    ["GIN_META_INVALID", "error", "block 0 of a GIN index is not a GIN metapage", "GIN_META in the special space's flags of block 0"],
+    ["GIN_META_VERSION", "error", "the metapage's ginVersion is not GIN_CURRENT_VERSION (2)", "GinMetaPageData.ginVersion"],
+    ["GIN_META_STATS", "warning", "the metapage's page counts (as of the last VACUUM or the build) are implausible: more pages than the file has, or more entry and data pages than total pages", "nTotalPages <= blocks and nEntryPages + nDataPages <= nTotalPages", undefined, "only the planner reads these counts"],
+    ["GIN_PENDING_LIST", "error", "the pending list (fastupdate) is incoherent: head and tail disagree, a page on it is not a GIN_LIST page or is deleted, its right links leave the file or loop, it does not end at the tail, or it has another number of pages than nPendingPages", "walk from the metapage's head along right links"],
+    ["GIN_PAGE_ZERO", "error", "a downlink, right link or posting tree root leads to an all-zero page", "PageIsNew on a page the tree walk reaches", "index \"%s\" contains unexpected zero page at block %u", VG],
+    ["GIN_PAGE_KIND", "error", "a page of the entry tree is not an entry page (GIN_DATA, GIN_META or GIN_LIST set), a page of a posting tree has no GIN_DATA, or a reached page's special space is not GIN's", "flags and special size of each page the walk reaches", "index \"%s\" contains corrupted page at block %u", `${VG} (the special size)`],
+    ["GIN_DELETED_PAGE", "error", "a deleted page is an internal page, or still holds tuples", "GIN_DELETED with GIN_LEAF clear, or with line pointers, on any page", "index \"%s\" has deleted internal page %u", `${VG}; also "index \"%s\" has deleted page %u with tuples"`],
+    ["GIN_DELETED_REACHABLE", "error", "a downlink, right link or posting tree root leads to a deleted page", "GIN_DELETED on a page the walk reaches"],
+    ["GIN_LEAF_DEPTH", "error", "the tree does not have one height: a leaf page at another depth than the other leaves, or a page whose leaf flag differs from the rest of its level", "depth of each page from the root; GIN_LEAF against the majority of its level", "index \"%s\": internal pages traversal encountered leaf page unexpectedly on block %u", VG],
+    ["GIN_INTERNAL_EMPTY", "error", "an internal page has no downlink", "maxoff of entry and posting tree internal pages", undefined, "verify_gin.c's header names the invariant; its walk does not report it"],
+    ["GIN_DOWNLINK_INVALID", "error", "a downlink or a posting tree root names a block past the end of the index or the metapage or entry root", "block number vs the relation's size", "could not read block %u in file \"%s\"", "the server's smgr error"],
+    ["GIN_DOWNLINK_DUPLICATE", "error", "a page is reached twice from the root (two downlinks to it, a downlink cycle, or two posting trees sharing a page)", "a mark per block during the walk"],
+    ["GIN_RIGHTLINK_INVALID", "error", "a right link names a block past the end of the index, the metapage or the entry root", "rightlink vs the relation's size"],
+    ["GIN_RIGHTLINK_CYCLE", "error", "the right links of a level loop", "walk of each level's right links from its leftmost page with a per-walk mark"],
+    ["GIN_SIBLING_MISMATCH", "error", "a page's right link is not the page of the parent's next downlink (and no incomplete split explains it), or the rightmost page of a level has a right link", "each level's right-link chain compared with its parents' downlinks in order"],
+    ["GIN_TUPLE_SIZE", "error", "an entry tuple's IndexTupleSize disagrees with its line pointer's length", "MAXALIGN(lp_len) vs MAXALIGN(t_info & 0x1FFF)", "index \"%s\" has inconsistent tuple sizes, block %u, offset %u", VG],
+    ["GIN_TUPLE_CORRUPT", "error", "an entry tuple's key or posting list does not fit in the tuple (column number out of range, a NULL category that does not exist, a key or posting list running past the tuple's end)", "gintuple_get_attrnum, gintuple_get_key and GinGetPosting's layout over the tuple's bytes"],
+    ["GIN_ENTRY_ORDER", "error", "entry keys of a page are not strictly increasing (column number, then null category, then the opclass's compare function)", "ginCompareAttEntries with the on-disk comparators; the last key of the rightmost internal page of a level is +infinity and is not compared", "index \"%s\" has wrong tuple order on entry tree page, block %u, offset %u, rightlink %u", VG],
+    ["GIN_PARENT_KEY", "error", "a child page's last key is above its parent's downlink key", "ginCompareAttEntries of the child's last tuple against the parent's tuple", "index \"%s\" has inconsistent records on page %u offset %u", VG],
+    ["GIN_ORDER_NOT_CHECKED", "info", "entry key order is not checked for some index columns: pgdisk has no on-disk comparator for the opclass's compare function (GIN support function 1, or the key type's default btree comparator) or the collation; the structure and posting lists are still checked", "gin_compare_jsonb and gin_cmp_tslexeme (bytewise), the btree comparators of verify/nbtree/compare.ts (text-like types under C or POSIX only)"],
+    ["GIN_POSTING_COUNT", "error", "a compressed posting list in an entry tuple decodes to another number of TIDs than the tuple header says", "GinGetNPosting vs the decoded count", "number of items mismatch in GIN entry tuple, %d in tuple header, %d decoded", `${VG} (elog)`],
+    ["GIN_POSTING_ORDER", "error", "heap TIDs of a posting list, of a posting tree leaf page or across the leaves of a posting tree are not strictly increasing", "decoded TIDs compared one after another (segments and pages in order)"],
+    ["GIN_POSTING_INVALID_TID", "error", "a posting list holds a heap TID with offset number 0", "OffsetNumberIsValid on each decoded TID", "index \"%s\": posting list contains invalid heap pointer on block %u", VG],
+    ["GIN_POSTING_TRUNCATED", "error", "a compressed posting list runs past its tuple or past pd_lower, or a varbyte delta is cut off", "segment sizes (8 + SHORTALIGN(nbytes)) and varbyte lengths against their bounds"],
+    ["GIN_DATA_PD_LOWER", "error", "a posting tree internal page's pd_lower does not match its number of PostingItems", "(pd_lower - 24 - 8) / 10 vs maxoff", "index \"%s\" has unexpected pd_lower %u in posting tree block %u with maxoff %u)", VG],
+    ["GIN_DATA_HIGHKEY", "error", "a non-rightmost posting tree page's right bound is not the key of its downlink", "GinDataPageGetRightBound vs the parent's PostingItem key", "index \"%s\": posting tree page's high key (%u, %u) doesn't match the downlink on block %u (parent blk %u, key (%u, %u))", `${VG} (internal pages; pgdisk checks leaves too)`],
+    ["GIN_DATA_ITEM_ORDER", "error", "PostingItem keys of a posting tree internal page decrease", "ItemPointerCompare of consecutive keys", "index \"%s\" has wrong tuple order in posting tree, block %u, offset %u", VG],
+    ["GIN_DATA_RIGHTMOST_KEY", "error", "the last PostingItem of the rightmost internal page of a posting tree level has a key other than (0,0)", "the key of item maxoff when rightlink is InvalidBlockNumber", "index \"%s\": rightmost posting tree page (blk %u) has unexpected last key (%u, %u)", VG],
+    ["GIN_DATA_PARENT_KEY", "error", "a posting tree page holds a key or TID above its parent's downlink key", "the last PostingItem key or the last TID of a leaf vs the parent's key", "index \"%s\": posting item exceeds parent's high key in postingTree internal page on block %u offset %u", `${VG}; for leaves "index \"%s\": tid exceeds parent's high key in postingTree leaf on block %u"`],
+    ["GIN_DATA_RIGHTBOUND", "error", "a non-rightmost posting tree leaf holds a TID above its own right bound", "last TID vs GinDataPageGetRightBound"],
+    ["GIN_PAGE_UNREACHABLE", "warning", "a page that is neither new, deleted nor the metapage is reached by no downlink, right link, posting tree or pending list", "a mark per block after every walk", undefined, "a crash between a page's allocation and its linking can leave one; GIN never truncates"],
+  ]),
 ];
 
 /** Every finding code `pgdisk verify` can report (a typo in a check's code does not compile). */
@@ -290,7 +324,7 @@ export const CHECK_BY_CODE: ReadonlyMap<string, CheckInfo> = (() => {
  * counted apart ("notes: N not checked"), listed without -v, and failures with
  * --fail-on-not-checked, so a report never passes off as checked what was not.
  */
-export const NOT_CHECKED_CODES: ReadonlySet<string> = new Set(["REL_NOT_CHECKED_AM", "REL_INDEX_NOT_VALID", "REL_NO_CATALOG", "TOAST_NOT_CHECKED", "BT_ORDER_NOT_CHECKED", "BT_HEAPALLINDEXED_SKIPPED"]);
+export const NOT_CHECKED_CODES: ReadonlySet<string> = new Set(["REL_NOT_CHECKED_AM", "REL_INDEX_NOT_VALID", "REL_NO_CATALOG", "TOAST_NOT_CHECKED", "BT_ORDER_NOT_CHECKED", "BT_HEAPALLINDEXED_SKIPPED", "GIN_ORDER_NOT_CHECKED"]);
 for (const code of NOT_CHECKED_CODES) if (checkInfo(code).severity !== "info") throw new Error(`not-checked code ${code} must be an info finding`);
 
 export const isNotChecked = (code: string): boolean => NOT_CHECKED_CODES.has(code);
@@ -315,4 +349,5 @@ export const AREA_TITLES: Record<CheckArea, string> = {
   "btree-parent": "B-tree parent/child (bt_index_parent_check)",
   heapallindexed: "Heap vs. index (heapallindexed)",
   prefix: "BTP_PREFIX leaves (new-formats.md §2.5)",
+  gin: "GIN entry and posting trees (gin_index_check)",
 };

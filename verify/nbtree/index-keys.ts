@@ -68,7 +68,7 @@ export function indexKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: In
   return { keys: { attrs, natts: info.natts, nkeyatts: info.nkeyatts, cmps, desc, nullsFirst, heapkeyspace: true }, notComparable, opcintypes };
 }
 
-function collationIsBytewise(cat: DatabaseCatalog, oid: number): boolean {
+export function collationIsBytewise(cat: DatabaseCatalog, oid: number): boolean {
   if (oid === 0 || oid === C_COLLATION_OID || oid === POSIX_COLLATION_OID) return true;
   if (oid === DEFAULT_COLLATION_OID) return bytewiseName(cat.db.collate);
   const c = cat.collations().get(oid);

@@ -1,0 +1,46 @@
+// The entry key layout and comparators of a GIN index from the offline catalog: per column the
+// stored key type (the index's pg_attribute, i.e. opckeytype), and the compare function the
+// server uses (ginutil.c initGinState): the opclass's GIN support function 1 if it has one,
+// else the default btree comparator of the key type, under the column's collation.
+import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
+import { comparatorFor, comparatorForProc, type DatumCmp } from "../nbtree/compare.js";
+import { collationIsBytewise } from "../nbtree/index-keys.js";
+
+const GIN_COMPARE_PROC = 1;
+/** gin_compare_jsonb and gin_cmp_tslexeme: bytewise text order whatever the collation (jsonb_gin.c, tsginidx.c) */
+const BYTEWISE_GIN_PROCS = new Set([3480, 3724]);
+const TEXT_OID = 25;
+
+export interface GinKeyPlan {
+  oneCol: boolean;
+  keyLen: number[];
+  keyAlign: number[];
+  cmps: (DatumCmp | null)[];
+  /** "column (type, ...)" of columns whose key order cannot be checked */
+  notComparable: string[];
+}
+
+export function ginKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: IndexInfo | undefined): GinKeyPlan {
+  const attrs = cat.descriptor(index.oid).attrs;
+  const natts = info?.natts ?? attrs.length;
+  const opclasses = cat.opclasses();
+  const plan: GinKeyPlan = { oneCol: natts === 1, keyLen: [], keyAlign: [], cmps: [], notComparable: [] };
+  for (let i = 0; i < natts; i++) {
+    const a = attrs[i]!;
+    plan.keyLen.push(a.len);
+    plan.keyAlign.push(alignBytes(a.align));
+    const opc = info ? opclasses.get(info.opclasses[i]!) : undefined;
+    const bytewise = collationIsBytewise(cat, info?.collations[i] || 100);
+    const proc = opc ? cat.supportProc(opc.family, opc.intype, opc.intype, GIN_COMPARE_PROC) : undefined;
+    let cmp: DatumCmp | null;
+    if (proc !== undefined) cmp = BYTEWISE_GIN_PROCS.has(proc) ? comparatorFor(TEXT_OID, "_pattern_ops", true) : comparatorForProc(proc, bytewise);
+    else cmp = comparatorFor(a.typid, "", bytewise);
+    plan.cmps.push(cmp);
+    if (!cmp) {
+      const tname = cat.types.get(a.typid)?.name ?? String(a.typid);
+      plan.notComparable.push(`${a.name} (${tname}${proc !== undefined ? `, compare function ${proc}` : ", the type's default btree comparator"})`);
+    }
+  }
+  return plan;
+}
