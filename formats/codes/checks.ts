@@ -5,7 +5,7 @@
 // every finding the engine emits must name a code listed here (findings.ts enforces it).
 import type { Severity } from "../schema/errors.js";
 
-export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "hash" | "brin" | "sequence";
+export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "hash" | "brin" | "gist" | "sequence";
 
 export interface CheckInfo<C extends string = CheckCode> {
   code: C;
@@ -43,7 +43,7 @@ const CHECK_ROWS = [
     ["CATALOG_PAGE_NEW", "warning", "an all-zero page before a catalog's last page: valid for the server, but whatever rows it held are unknown (the relations they described show up as REL_FILE_ORPHAN)", "PageIsNew on a catalog page followed by a used page", undefined, "an all-zero page passes PageIsVerified and pg_checksums"],
     ["REL_DIR_UNREADABLE", "error", "a relation directory cannot be listed", "readdir of base/<oid>, global/ or a tablespace directory"],
     ["REL_VERIFY_FAILED", "error", "verification of the relation stopped on an unexpected decoding error", "an exception other than a finding escaped a check; the relation is reported, the run goes on"],
-    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of GiST, GIN and SP-GiST item pages)", "relam is not heap, btree, hash or BRIN and the relation is no sequence (GiST, GIN, SP-GiST)", undefined, "pg_amcheck silently skips these relations"],
+    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of GIN and SP-GiST item pages)", "relam is not heap, btree, hash, GiST or BRIN and the relation is no sequence (GIN, SP-GiST)", undefined, "pg_amcheck silently skips these relations"],
     ["REL_INDEX_NOT_VALID", "info", "the index is not valid (indisvalid false) and is not checked beyond its pages", "pg_index.indisvalid", "cannot check index \"%s\"", NBT],
     ["REL_NO_CATALOG", "info", "a lone file outside a cluster: no catalog, so no attribute walk, no XID horizons and no key order", "the file is not under a data directory with a readable catalog"],
     ["REL_FINDINGS_SUPPRESSED", "info", "more findings of one code than the per-relation limit; the rest were counted, not listed", "per-code counter in the finding sink"],
@@ -296,6 +296,14 @@ const CHECK_ROWS = [
     ["BRIN_TUPLE_SIZE", "error", "a range summary's data offset (bt_info & 0x1F) is below MAXALIGN(sizeof(BrinTuple)), not MAXALIGNed, or beyond the line pointer's length", "every tuple on the regular pages"],
     ["BRIN_TUPLE_ORPHAN", "warning", "a range summary tuple on a regular page is named by no revmap entry (an interrupted summarization leaves one; scans never see it and brin_summarize_range would make a new one)", "LP_NORMAL tuples of regular pages not reached from the revmap"],
   ]),
+  ...area("gist", [
+    ["GIST_ROOT", "error", "block 0, the root, is a deleted page or not a GiST page", "the special space of block 0 (GIST_PAGE_ID, F_DELETED)", undefined, "no checker reads GiST indexes offline (amcheck's gist_index_check is PostgreSQL 18+ and online)"],
+    ["GIST_DOWNLINK", "error", "a downlink of an internal page names a block beyond the file, a deleted page or a page that is not a GiST page", "t_tid's block of every internal tuple"],
+    ["GIST_LEVEL", "error", "the tree's levels are wrong: leaf and internal pages at one depth, leaves at two depths, an internal page without downlinks, or a page reached twice from the root (a cycle, or two parents)", "the tree walked level by level from block 0 over the downlinks"],
+    ["GIST_RIGHTLINK", "error", "a page's right link names a block beyond the end of the index", "rightlink of every live page"],
+    ["GIST_TUPLE_SIZE", "error", "a GiST tuple's size (t_info) differs from its line pointer's length", "IndexTupleSize against lp_len"],
+    ["GIST_TID_OUT_OF_RANGE", "error", "a leaf tuple's heap TID names a block beyond the table's last block, or offset 0", "t_tid of leaf tuples against the table's block count"],
+  ]),
   ...area("sequence", [
     ["SEQ_MAGIC", "error", "the sequence page's special space does not hold SEQ_MAGIC 0x1717", "the 4-byte magic at pd_special", "bad magic number in sequence \"%s\": %08X", "sequence.c read_seq_tuple"],
     ["SEQ_SHAPE", "error", "a sequence relation is not one page with one LP_NORMAL tuple holding FormData_pg_sequence_data", "block count, line pointer count, the tuple's length past t_hoff"],
@@ -348,5 +356,6 @@ export const AREA_TITLES: Record<CheckArea, string> = {
   prefix: "BTP_PREFIX leaves (new-formats.md §2.5)",
   hash: "Hash index structure",
   brin: "BRIN index structure",
+  gist: "GiST index structure",
   sequence: "Sequences",
 };

@@ -1,6 +1,6 @@
-// Structure checks of hash and BRIN indexes and of sequences (verify/am/): real ones built by
+// Structure checks of hash, BRIN and GiST indexes and of sequences (verify/am/): real ones built by
 // PostgreSQL 15 and 18 (hash with overflow chains and bucket splits, BRIN with several revmap
-// pages and re-summarized ranges, after deletes and VACUUM) verify with zero findings; a damage
+// pages and re-summarized ranges, GiST of several levels, after deletes and VACUUM) verify with zero findings; a damage
 // corpus per access method is caught, each check with its code and location.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,14 +13,15 @@ import { ItemPointerData } from "../../formats/page/item-pointer.js";
 import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import { HASH_META_OFFSET, HashIndexTupleData, HashMetaPageData, HashPageOpaqueData, LH_BUCKET_BEING_SPLIT, LH_BUCKET_PAGE, LH_META_PAGE, LH_OVERFLOW_PAGE, LH_PAGE_TYPE } from "../../formats/am/hash.js";
 import { BRIN_META_OFFSET, BRIN_PAGETYPE_META, BRIN_PAGETYPE_REGULAR, BRIN_REVMAP_OFFSET, BrinMetaPageData, BrinSpecialSpace, BrinTupleData } from "../../formats/am/brin.js";
+import { F_DELETED, F_LEAF, GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { SequenceMagic } from "../../formats/am/sequence.js";
 import { HeapTupleHeaderData } from "../../formats/heap/tuple-header.js";
 import { SequenceData } from "../../formats/am/sequence.js";
 
 const DB = "postgres";
 const SETUP = `
-  CREATE TABLE t (id int, code int, k bigint, name text, seen timestamptz, pad text) WITH (autovacuum_enabled = off);
-  INSERT INTO t SELECT i, i % 97, i, md5(i::text), timestamptz '2020-01-01' + i * interval '1 minute', repeat('x', 40) FROM generate_series(1, 150000) i;
+  CREATE TABLE t (id int, code int, k bigint, name text, seen timestamptz, pt point, pad text) WITH (autovacuum_enabled = off);
+  INSERT INTO t SELECT i, i % 97, i, md5(i::text), timestamptz '2020-01-01' + i * interval '1 minute', point(i % 300, i / 300), repeat('x', 40) FROM generate_series(1, 150000) i;
   -- hash: few codes (long overflow chains), many keys (bucket splits), text
   CREATE INDEX t_code_hash ON t USING hash (code);
   CREATE INDEX t_k_hash ON t USING hash (k);
@@ -28,23 +29,25 @@ const SETUP = `
   -- BRIN: one range per heap page, more ranges than one revmap page holds
   CREATE INDEX t_id_brin ON t USING brin (id) WITH (pages_per_range = 1, autosummarize = off);
   CREATE INDEX t_seen_brin ON t USING brin (seen) WITH (pages_per_range = 4);
+  -- GiST: several levels
+  CREATE INDEX t_pt_gist ON t USING gist (pt);
   CREATE SEQUENCE s_plain;
   CREATE SEQUENCE s_small MAXVALUE 100 CYCLE;
   SELECT nextval('s_plain') FROM generate_series(1, 40);
   SELECT nextval('s_small') FROM generate_series(1, 150);
   DELETE FROM t WHERE id % 3 = 0;
   VACUUM t;
-  INSERT INTO t SELECT i, i % 97, i, md5(i::text), timestamptz '2021-01-01' + i * interval '1 minute', 'y' FROM generate_series(150001, 170000) i;
+  INSERT INTO t SELECT i, i % 97, i, md5(i::text), timestamptz '2021-01-01' + i * interval '1 minute', point(i % 70, i / 70), 'y' FROM generate_series(150001, 170000) i;
   UPDATE t SET seen = seen + interval '1 year' WHERE id % 10 = 1;
   DELETE FROM t WHERE id % 5 = 0;
   SET enable_seqscan = off; SET enable_bitmapscan = off;
-  SELECT count(*) FROM t WHERE code = 5; SELECT count(*) FROM t WHERE k = 10;
+  SELECT count(*) FROM t WHERE code = 5; SELECT count(*) FROM t WHERE k = 10; SELECT count(*) FROM t WHERE pt <@ box '((0,0),(50,50))';
   RESET enable_seqscan; RESET enable_bitmapscan;
   SELECT brin_summarize_new_values('t_id_brin'); SELECT brin_summarize_new_values('t_seen_brin');
   SELECT brin_desummarize_range('t_id_brin', 0); SELECT brin_summarize_range('t_id_brin', 0);
   VACUUM t;
   CHECKPOINT;`;
-const RELS = ["t_code_hash", "t_k_hash", "t_name_hash", "t_id_brin", "t_seen_brin", "s_plain", "s_small"];
+const RELS = ["t_code_hash", "t_k_hash", "t_name_hash", "t_id_brin", "t_seen_brin", "t_pt_gist", "s_plain", "s_small"];
 
 const servers = new Map<number, PgServer>();
 before(async () => {
@@ -68,13 +71,13 @@ async function verify(srv: PgServer, rel: string): Promise<{ found: Found[]; che
 }
 
 for (const version of [15, 18]) {
-  test(`PostgreSQL ${version}: real hash and BRIN indexes and sequences verify with zero findings`, async () => {
+  test(`PostgreSQL ${version}: real hash, BRIN and GiST indexes and sequences verify with zero findings`, async () => {
     const srv = servers.get(version)!;
     const d = new Damager(srv.pgdata, DB);
     for (const rel of RELS) {
       const { found, checks } = await verify(srv, rel);
       assert.deepEqual(found, [], rel);
-      assert.ok(checks.includes(rel.startsWith("s_") ? "sequence" : rel.endsWith("_hash") ? "hash" : "brin"), `${rel}: ${checks}`);
+      assert.ok(checks.includes(rel.startsWith("s_") ? "sequence" : (rel.split("_").pop() as string)), `${rel}: ${checks}`);
     }
     // the indexes have the shapes the checks are about
     const code = hashPages(d, "t_code_hash");
@@ -272,4 +275,59 @@ test("sequences: a damage corpus is caught with its codes and locations", async 
     dv.setUint32(itemIdOffset(it.item), makeLp(it.off, LP_NORMAL, 28), true);
   });
   assert.ok(at(r, "SEQ_SHAPE", 0), JSON.stringify(r));
+});
+
+test("GiST: a damage corpus is caught with its codes and locations", async () => {
+  const srv = servers.get(15)!;
+  const d = new Damager(srv.pgdata, DB);
+  const IX = "t_pt_gist";
+  const path = d.path(IX);
+  const G = GISTPageOpaqueData.offsets;
+  const flagsOf = (dv: DataView): number => dv.getUint16(pdSpecial(dv) + G.flags, true);
+  let leaf = -1;
+  for (let blk = 1; blk < d.nblocks(path) && leaf < 0; blk++) {
+    const p = d.page(path, blk);
+    const dv = new DataView(p.buffer, p.byteOffset, p.byteLength);
+    if (pdUpper(dv) !== 0 && (flagsOf(dv) & (F_LEAF | F_DELETED)) === F_LEAF) leaf = blk;
+  }
+  const root = d.page(path, 0);
+  assert.equal(flagsOf(new DataView(root.buffer, root.byteOffset, root.byteLength)) & F_LEAF, 0, "the root is an internal page");
+  let r = await damaged(srv, IX, 0, (_p, dv) => dv.setUint16(pdSpecial(dv) + G.flags, flagsOf(dv) | F_DELETED, true));
+  assert.ok(at(r, "GIST_ROOT", 0), JSON.stringify(r));
+  const BI = IndexTupleData.offsets.t_tid + ItemPointerData.offsets.bi_lo;
+  const BH = IndexTupleData.offsets.t_tid + ItemPointerData.offsets.bi_hi;
+  let item = 0;
+  // a downlink beyond the file; a downlink to the same child as another
+  r = await damaged(srv, IX, 0, (_p, dv) => {
+    const it = firstItem(dv);
+    item = it.item;
+    dv.setUint16(it.off + BI, 60000, true);
+  });
+  assert.ok(at(r, "GIST_DOWNLINK", 0, item), JSON.stringify(r));
+  r = await damaged(srv, IX, 0, (_p, dv) => {
+    const w = dv.getUint32(itemIdOffset(2), true);
+    dv.setUint16(lpOff(w) + BI, dv.getUint16(firstItem(dv).off + BI, true), true);
+    dv.setUint16(lpOff(w) + BH, dv.getUint16(firstItem(dv).off + BH, true), true);
+  });
+  assert.ok(at(r, "GIST_LEVEL", 0, 2), JSON.stringify(r));
+  // a leaf that says it is an internal page: levels mixed
+  r = await damaged(srv, IX, leaf, (_p, dv) => dv.setUint16(pdSpecial(dv) + G.flags, flagsOf(dv) & ~F_LEAF, true));
+  assert.ok(r.some((f) => f.code === "GIST_LEVEL"), JSON.stringify(r));
+  // a right link beyond the file
+  r = await damaged(srv, IX, leaf, (_p, dv) => dv.setUint32(pdSpecial(dv) + G.rightlink, 1e6, true));
+  assert.ok(at(r, "GIST_RIGHTLINK", leaf), JSON.stringify(r));
+  // leaf tuples: a size that is not the item's, a heap TID beyond the table
+  r = await damaged(srv, IX, leaf, (_p, dv) => {
+    const it = firstItem(dv);
+    item = it.item;
+    const at = it.off + IndexTupleData.offsets.t_info;
+    dv.setUint16(at, (dv.getUint16(at, true) & ~0x1fff) | (it.len + 8), true);
+  });
+  assert.ok(at(r, "GIST_TUPLE_SIZE", leaf, item), JSON.stringify(r));
+  r = await damaged(srv, IX, leaf, (_p, dv) => {
+    const it = firstItem(dv);
+    item = it.item;
+    dv.setUint16(it.off + BH, 0x7fff, true);
+  });
+  assert.ok(at(r, "GIST_TID_OUT_OF_RANGE", leaf, item), JSON.stringify(r));
 });

@@ -1,5 +1,5 @@
 // The structure checker of a relation whose access method verify/am/ knows (hash, BRIN,
-// sequences), or undefined: verify/relation.ts hands it every page its page checks read.
+// GiST, sequences), or undefined: verify/relation.ts hands it every page its page checks read.
 import { existsSync } from "node:fs";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import { PG_SEQUENCE_OID } from "../../formats/catalog/bootstrap.js";
@@ -8,6 +8,7 @@ import type { FindingSink } from "../findings.js";
 import type { AmChecker, AmCheckInput } from "./checker.js";
 import { HashChecker } from "./hash.js";
 import { BrinChecker } from "./brin.js";
+import { GistChecker } from "./gist.js";
 import { SequenceChecker, type SequenceBounds } from "./sequence.js";
 
 export type { AmChecker } from "./checker.js";
@@ -18,6 +19,7 @@ export function amCheckerFor(cat: DatabaseCatalog, rel: RelationInfo, fork: Rela
   if (rel.kind !== "i") return undefined;
   if (rel.amName === "hash") return new HashChecker(input());
   if (rel.amName === "brin") return new BrinChecker(input());
+  if (rel.amName === "gist") return new GistChecker(input());
   return undefined;
 }
 
