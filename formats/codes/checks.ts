@@ -286,7 +286,7 @@ const CHECK_ROWS = [
     ["HASH_BUCKET_SPLITTING", "info", "a bucket is marked as taking part in a split (an interrupted split the next insert or VACUUM finishes): its tuples' buckets are not checked", "LH_BUCKET_BEING_SPLIT, LH_BUCKET_BEING_POPULATED or LH_BUCKET_NEEDS_SPLIT_CLEANUP on a primary page"],
   ]),
   ...area("brin", [
-    ["BRIN_META_MAGIC", "error", "block 0 is not a BRIN metapage (page type or brinMagic)", "BRIN_PAGETYPE_META in the special space and brinMagic 0xA8109CFA", "index \"%s\" is not a BRIN index", "brin.c; no checker reads BRIN indexes offline"],
+    ["BRIN_META_MAGIC", "error", "block 0 is not a BRIN metapage (page type or brinMagic)", "BRIN_PAGETYPE_META in the special space and brinMagic 0xA8109CFA", undefined, "the server does not check the magic; no checker reads BRIN indexes offline"],
     ["BRIN_META_VERSION", "error", "brinVersion is not BRIN_CURRENT_VERSION 1", "brinVersion"],
     ["BRIN_META_FIELDS", "error", "pagesPerRange is 0 or above 131072, or lastRevmapPage is beyond the file", "the metapage's fields against the file's size"],
     ["BRIN_PAGE_TYPE", "error", "a page has the wrong BRIN page type for its place: blocks 1..lastRevmapPage must be revmap pages, the later ones regular pages (a metapage or revmap page there, or an unknown type)", "the special space's page type of every page"],
@@ -307,7 +307,7 @@ const CHECK_ROWS = [
   ...area("sequence", [
     ["SEQ_MAGIC", "error", "the sequence page's special space does not hold SEQ_MAGIC 0x1717", "the 4-byte magic at pd_special", "bad magic number in sequence \"%s\": %08X", "sequence.c read_seq_tuple"],
     ["SEQ_SHAPE", "error", "a sequence relation is not one page with one LP_NORMAL tuple holding FormData_pg_sequence_data", "block count, line pointer count, the tuple's length past t_hoff"],
-    ["SEQ_VALUE_RANGE", "error", "last_value is outside [seqmin, seqmax] of the sequence's pg_sequence row", "last_value against pg_sequence (when its row can be read)", "nextval: reached maximum value of sequence \"%s\" (%s)", "the server only fails on the next nextval"],
+    ["SEQ_VALUE_RANGE", "error", "last_value is outside [seqmin, seqmax] of the sequence's pg_sequence row", "last_value against pg_sequence (when its row can be read)", "nextval: reached maximum value of sequence \"%s\" (%lld)", "the server only fails on the next nextval"],
   ]),
 ];
 
