@@ -31,6 +31,7 @@ import { ToastRelation } from "./toast/toast-rel.js";
 import { viewOf } from "./page-view.js";
 import { GinVerifier } from "./gin/gin-verify.js";
 import { ginKeysFor } from "./gin/gin-keys.js";
+import { amCheckerFor, type AmChecker } from "./am/index.js";
 
 export interface VerifyOptions {
   /** heap-vs-index comparison for B-tree indexes */
@@ -265,8 +266,11 @@ function verifyCatalogRelation(cat: DatabaseCatalog, rel: RelationInfo, sink: Fi
     } else {
       report.checks.push("pages");
       const am = itemPagesAm(rel.amName);
-      sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum${am ? ", line pointers" : ""}) apply`, { file: path });
-      report.stats.pages = pageOnly(fork, sink, checksums, env, label, rel.kind === "i" ? am : undefined);
+      const checker = amCheckerFor(cat, rel, fork, sink);
+      if (checker) report.checks.push(checker.name);
+      else sink.add("REL_NOT_CHECKED_AM", `${amOf(rel)} relation "${label}": only page-level checks (header, checksum${am ? ", line pointers" : ""}) apply`, { file: path });
+      report.stats.pages = pageOnly(fork, sink, checksums, env, label, rel.kind === "i" ? am : undefined, checker);
+      checker?.finish();
     }
     tail(fork, sink);
     report.stats.forkPages = checkOtherForks(cat, rel, sink, checksums, env);
@@ -563,16 +567,19 @@ function toastRelationFor(cat: DatabaseCatalog, toastOid: number, ctx: ClusterCo
 const itemPagesAm = (amName: string): PageAm | undefined => (amName !== "btree" && isIndexAmWithItems(amName) ? amName : undefined);
 
 /**
- * Header and checksum of every page (other access methods, sequences, invalid indexes), and the
- * line pointers of the item pages of index access method `am` (hash, GiST, GIN, SP-GiST, BRIN).
+ * Header and checksum of every page (other access methods, sequences, invalid indexes), the
+ * line pointers of the item pages of index access method `am` (hash, GiST, GIN, SP-GiST, BRIN),
+ * and each page handed to the access method's structure checker (verify/am/), if it has one.
  */
-export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string, am?: PageAm): number {
+export function pageOnly(fork: RelationFork, sink: FindingSink, checksums: boolean, env: JobEnv, label: string, am?: PageAm, checker?: AmChecker): number {
   let n = 0;
   const bs = fork.geometry.blockSize;
   for (const [blk, page] of scanPages(fork)) {
     n++;
     env.onPages?.(1);
-    checkPage(page, viewOf(page), blk, fork.fileOf(blk).path, sink, { am: am ?? "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
+    const dv = viewOf(page);
+    const v = checkPage(page, dv, blk, fork.fileOf(blk).path, sink, { am: am ?? "other", blockSize: bs, checksums, checksumSeverity: env.ctx?.checksumSeverity, relName: label });
+    checker?.page(blk, page, dv, v);
   }
   return n;
 }

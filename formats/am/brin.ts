@@ -1,6 +1,6 @@
 // BRIN page special space and metapage (src/include/access/brin_page.h). The special space is one
 // MAXALIGN unit (8 bytes) of uint16: the page type is the LAST half-word, the flags the one before.
-import { defineStruct, register, u16, u32, type InferStruct } from "../schema/index.js";
+import { defineStruct, pad, register, u8, u16, u32, type InferStruct } from "../schema/index.js";
 
 export const BrinSpecialSpace = register(
   defineStruct("BrinSpecialSpace", "src/include/access/brin_page.h", [
@@ -44,3 +44,23 @@ export function brinPageTypeName(type: number): string {
       return `unknown (${type.toString(16).padStart(2, "0")})`;
   }
 }
+
+/** RevmapContents: a revmap page's array of TIDs of range summaries at PageGetContents. */
+export const BRIN_REVMAP_OFFSET = 24;
+/** REVMAP_PAGE_MAXITEMS for 8 KiB pages: (BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(BrinSpecialSpace))) / sizeof(ItemPointerData). */
+export const brinRevmapMaxItems = (blockSize: number): number => Math.floor((blockSize - 24 - 8) / 6);
+
+/** BrinTuple (src/include/access/brin_tuple.h): the header of a range summary on a regular page. */
+export const BrinTupleData = register(
+  defineStruct("BrinTuple", "src/include/access/brin_tuple.h", [
+    u32("bt_blkno", "first heap block of the summarised range"),
+    u8("bt_info", "data offset (BRIN_OFFSET_MASK 0x1F) | BRIN_EMPTY_RANGE_MASK 0x20 | BRIN_PLACEHOLDER_MASK 0x40 | BRIN_NULLS_MASK 0x80"),
+    pad("pad", 3),
+  ] as const),
+);
+export const BRIN_OFFSET_MASK = 0x1f;
+export const BRIN_EMPTY_RANGE_MASK = 0x20;
+export const BRIN_PLACEHOLDER_MASK = 0x40;
+export const BRIN_NULLS_MASK = 0x80;
+/** MAXALIGN(sizeof(BrinTuple)): the smallest data offset. */
+export const SizeOfBrinTuple = 8;

@@ -75,3 +75,37 @@ export function hashPageTypeName(hashoFlag: number): "metapage" | "overflow" | "
       return "unused";
   }
 }
+
+/** A hash index tuple: IndexTupleData, then the uint32 hash code (hash indexes store no nulls). */
+export const HashIndexTupleData = register(
+  defineStruct("HashIndexTupleData", "src/include/access/hash.h", [
+    bytes("header", 8, "IndexTupleData: t_tid (heap TID) and t_info"),
+    u32("hashkey", "the key's hash code (_hash_get_indextuple_hashkey)"),
+  ] as const),
+);
+
+const HASH_SPLITPOINT_PHASE_BITS = 2;
+const HASH_SPLITPOINT_PHASE_MASK = (1 << HASH_SPLITPOINT_PHASE_BITS) - 1;
+const HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE = 10;
+const ceilLog2 = (n: number): number => (n <= 1 ? 0 : 32 - Math.clz32(n - 1));
+
+/** _hash_spareindex: the splitpoint phase at which bucket count `numBucket` was reached. */
+export function hashSpareIndex(numBucket: number): number {
+  const group = ceilLog2(numBucket);
+  if (group < HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE) return group;
+  return (
+    HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE +
+    ((group - HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE) << HASH_SPLITPOINT_PHASE_BITS) +
+    (((numBucket - 1) >>> (group - (HASH_SPLITPOINT_PHASE_BITS + 1))) & HASH_SPLITPOINT_PHASE_MASK)
+  );
+}
+
+/** BUCKET_TO_BLKNO: the primary page of bucket `b` (after the overflow pages allocated before its splitpoint). */
+export const hashBucketBlock = (spares: readonly number[], b: number): number => b + (b ? spares[hashSpareIndex(b + 1) - 1]! : 0) + 1;
+
+/** _hash_hashkey2bucket: the bucket a hash code belongs to. */
+export function hashKeyBucket(hashkey: number, maxbucket: number, highmask: number, lowmask: number): number {
+  let bucket = (hashkey & highmask) >>> 0;
+  if (bucket > maxbucket) bucket = (bucket & lowmask) >>> 0;
+  return bucket;
+}

@@ -5,7 +5,7 @@
 // every finding the engine emits must name a code listed here (findings.ts enforces it).
 import type { Severity } from "../schema/errors.js";
 
-export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "gin";
+export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "gin" | "hash" | "brin" | "gist" | "sequence";
 
 export interface CheckInfo<C extends string = CheckCode> {
   code: C;
@@ -44,7 +44,7 @@ const CHECK_ROWS = [
     ["CATALOG_PAGE_NEW", "warning", "an all-zero page before a catalog's last page: valid for the server, but whatever rows it held are unknown (the relations they described show up as REL_FILE_ORPHAN)", "PageIsNew on a catalog page followed by a used page", undefined, "an all-zero page passes PageIsVerified and pg_checksums"],
     ["REL_DIR_UNREADABLE", "error", "a relation directory cannot be listed", "readdir of base/<oid>, global/ or a tablespace directory"],
     ["REL_VERIFY_FAILED", "error", "verification of the relation stopped on an unexpected decoding error", "an exception other than a finding escaped a check; the relation is reported, the run goes on"],
-    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of hash, GiST, SP-GiST and BRIN item pages)", "relam is not heap, btree or GIN (hash, GiST, SP-GiST, BRIN, sequences)", undefined, "pg_amcheck silently skips these relations"],
+    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of SP-GiST item pages)", "relam is not heap, btree, GIN, hash, GiST or BRIN and the relation is no sequence (SP-GiST)", undefined, "pg_amcheck silently skips these relations"],
     ["REL_INDEX_NOT_VALID", "info", "the index is not valid (indisvalid false) and is not checked beyond its pages", "pg_index.indisvalid", "cannot check index \"%s\"", NBT],
     ["REL_NO_CATALOG", "info", "a lone file outside a cluster: no catalog, so no attribute walk, no XID horizons and no key order", "the file is not under a data directory with a readable catalog"],
     ["REL_FINDINGS_SUPPRESSED", "info", "more findings of one code than the per-relation limit; the rest were counted, not listed", "per-code counter in the finding sink"],
@@ -304,6 +304,45 @@ const CHECK_ROWS = [
     ["GIN_DATA_RIGHTBOUND", "error", "a non-rightmost posting tree leaf holds a TID above its own right bound", "last TID vs GinDataPageGetRightBound"],
     ["GIN_PAGE_UNREACHABLE", "warning", "a page that is neither new, deleted nor the metapage is reached by no downlink, right link, posting tree or pending list", "a mark per block after every walk", undefined, "a crash between a page's allocation and its linking can leave one; GIN never truncates"],
   ]),
+  ...area("hash", [
+    ["HASH_META_MAGIC", "error", "block 0 is not a hash metapage (page type or hashm_magic)", "LH_META_PAGE in hasho_flag and hashm_magic 0x6440640", "index \"%s\" is not a hash index", "hashutil.c _hash_checkpage; no checker reads hash indexes offline"],
+    ["HASH_META_VERSION", "error", "hashm_version is not HASH_VERSION 4", "hashm_version", "index \"%s\" has wrong hash version", "hashutil.c _hash_checkpage"],
+    ["HASH_META_MASKS", "error", "hashm_maxbucket, hashm_highmask and hashm_lowmask do not describe one table size: highmask + 1 a power of two, lowmask = highmask >> 1, lowmask <= maxbucket <= highmask, and every bucket's primary page (BUCKET_TO_BLKNO over hashm_spares) inside the file", "the metapage's fields, and BUCKET_TO_BLKNO of the highest bucket against the file's size"],
+    ["HASH_META_BITMAPS", "error", "the metapage's bitmap pages are wrong: hashm_nmaps above HASH_MAX_BITMAPS, or a hashm_mapp block outside the file or not an LH_BITMAP_PAGE", "hashm_nmaps, each hashm_mapp[i] read and its hasho_flag checked"],
+    ["HASH_PAGE_TYPE", "error", "a page of the hash index has no known page type (hasho_flag's LH_PAGE_TYPE bits), or a second metapage", "hasho_flag & LH_PAGE_TYPE on every page"],
+    ["HASH_BUCKET_PAGE", "error", "a bucket's primary page (BUCKET_TO_BLKNO) is not an LH_BUCKET_PAGE of that bucket: wrong page type, or hasho_bucket names another bucket", "each bucket 0..hashm_maxbucket: its primary page's hasho_flag and hasho_bucket"],
+    ["HASH_OVERFLOW_LINK", "error", "a bucket's overflow chain is broken: hasho_nextblkno outside the file or at a page that is not an LH_OVERFLOW_PAGE of the bucket, hasho_prevblkno not the page before it, or a page reached twice (a cycle, or two chains sharing pages)", "the chain of every bucket followed from its primary page, each page marked when reached"],
+    ["HASH_OVERFLOW_ORPHAN", "warning", "an overflow page is on no bucket's chain (an interrupted page allocation or free leaves one; its tuples are invisible to scans)", "LH_OVERFLOW_PAGE pages not reached by any chain"],
+    ["HASH_TUPLE_SIZE", "error", "a hash index tuple's size (t_info) differs from its line pointer's length, or is too small to hold the hash code", "IndexTupleSize against lp_len and MAXALIGN(8 + 4)"],
+    ["HASH_TUPLE_BUCKET", "error", "a tuple's hash code belongs to another bucket than the chain holding it (_hash_hashkey2bucket with the metapage's masks)", "every live tuple of buckets not in a split (LH_BUCKET_BEING_SPLIT, _BEING_POPULATED and _NEEDS_SPLIT_CLEANUP buckets hold tuples of both halves)"],
+    ["HASH_TUPLE_ORDER", "error", "the hash codes on a bucket or overflow page are not in ascending order (_hash_binsearch relies on it)", "each page's tuples' hash codes compared in item order"],
+    ["HASH_TID_OUT_OF_RANGE", "error", "a tuple's heap TID names a block beyond the table's last block, or offset 0", "t_tid against the table's block count"],
+    ["HASH_BUCKET_SPLITTING", "info", "a bucket is marked as taking part in a split (an interrupted split the next insert or VACUUM finishes): its tuples' buckets are not checked", "LH_BUCKET_BEING_SPLIT, LH_BUCKET_BEING_POPULATED or LH_BUCKET_NEEDS_SPLIT_CLEANUP on a primary page"],
+  ]),
+  ...area("brin", [
+    ["BRIN_META_MAGIC", "error", "block 0 is not a BRIN metapage (page type or brinMagic)", "BRIN_PAGETYPE_META in the special space and brinMagic 0xA8109CFA", undefined, "the server does not check the magic; no checker reads BRIN indexes offline"],
+    ["BRIN_META_VERSION", "error", "brinVersion is not BRIN_CURRENT_VERSION 1", "brinVersion"],
+    ["BRIN_META_FIELDS", "error", "pagesPerRange is 0 or above 131072, or lastRevmapPage is beyond the file", "the metapage's fields against the file's size"],
+    ["BRIN_PAGE_TYPE", "error", "a page has the wrong BRIN page type for its place: blocks 1..lastRevmapPage must be revmap pages, the later ones regular pages (a metapage or revmap page there, or an unknown type)", "the special space's page type of every page"],
+    ["BRIN_REVMAP_TID", "error", "a revmap entry names no range summary: a block outside the file or not a regular page, an offset beyond the page's line pointers, or a line pointer that is not LP_NORMAL", "each valid TID of every revmap page"],
+    ["BRIN_REVMAP_DUPLICATE", "error", "two revmap entries name the same range summary tuple", "the regular tuples marked as their revmap entries are read"],
+    ["BRIN_TUPLE_BLKNO", "error", "a range summary's bt_blkno is not the first heap block of the range its revmap entry stands for", "bt_blkno against range number * pagesPerRange"],
+    ["BRIN_TUPLE_SIZE", "error", "a range summary's data offset (bt_info & 0x1F) is below MAXALIGN(sizeof(BrinTuple)), not MAXALIGNed, or beyond the line pointer's length", "every tuple on the regular pages"],
+    ["BRIN_TUPLE_ORPHAN", "warning", "a range summary tuple on a regular page is named by no revmap entry (an interrupted summarization leaves one; scans never see it and brin_summarize_range would make a new one)", "LP_NORMAL tuples of regular pages not reached from the revmap"],
+  ]),
+  ...area("gist", [
+    ["GIST_ROOT", "error", "block 0, the root, is a deleted page or not a GiST page", "the special space of block 0 (GIST_PAGE_ID, F_DELETED)", undefined, "no checker reads GiST indexes offline (amcheck's gist_index_check is PostgreSQL 18+ and online)"],
+    ["GIST_DOWNLINK", "error", "a downlink of an internal page names a block beyond the file, a deleted page or a page that is not a GiST page", "t_tid's block of every internal tuple"],
+    ["GIST_LEVEL", "error", "the tree's levels are wrong: leaf and internal pages at one depth, leaves at two depths, an internal page without downlinks, or a page reached twice from the root (a cycle, or two parents)", "the tree walked level by level from block 0 over the downlinks"],
+    ["GIST_RIGHTLINK", "error", "a page's right link names a block beyond the end of the index", "rightlink of every live page"],
+    ["GIST_TUPLE_SIZE", "error", "a GiST tuple's size (t_info) differs from its line pointer's length", "IndexTupleSize against lp_len"],
+    ["GIST_TID_OUT_OF_RANGE", "error", "a leaf tuple's heap TID names a block beyond the table's last block, or offset 0", "t_tid of leaf tuples against the table's block count"],
+  ]),
+  ...area("sequence", [
+    ["SEQ_MAGIC", "error", "the sequence page's special space does not hold SEQ_MAGIC 0x1717", "the 4-byte magic at pd_special", "bad magic number in sequence \"%s\": %08X", "sequence.c read_seq_tuple"],
+    ["SEQ_SHAPE", "error", "a sequence relation is not one page with one LP_NORMAL tuple holding FormData_pg_sequence_data", "block count, line pointer count, the tuple's length past t_hoff"],
+    ["SEQ_VALUE_RANGE", "error", "last_value is outside [seqmin, seqmax] of the sequence's pg_sequence row", "last_value against pg_sequence (when its row can be read)", "nextval: reached maximum value of sequence \"%s\" (%lld)", "the server only fails on the next nextval"],
+  ]),
 ];
 
 /** Every finding code `pgdisk verify` can report (a typo in a check's code does not compile). */
@@ -350,4 +389,8 @@ export const AREA_TITLES: Record<CheckArea, string> = {
   heapallindexed: "Heap vs. index (heapallindexed)",
   prefix: "BTP_PREFIX leaves (new-formats.md §2.5)",
   gin: "GIN entry and posting trees (gin_index_check)",
+  hash: "Hash index structure",
+  brin: "BRIN index structure",
+  gist: "GiST index structure",
+  sequence: "Sequences",
 };
