@@ -55,6 +55,8 @@ function need(t: Uint8Array, n: number, what: string): void {
 export const tInfoOf = (t: Uint8Array): number => (need(t, 8, "IndexTupleData"), view(t).getUint16(IT.t_info, true));
 /** t_info straight from the bytes (little-endian u16 at IndexTupleData.offsets.t_info), no checks. */
 export const tInfoRaw = (t: Uint8Array): number => t[IT.t_info]! | (t[IT.t_info + 1]! << 8);
+/** IndexTupleSize of the index tuple at `at` (t_info's size bits). */
+export const indexTupleSizeAt = (b: Uint8Array, at: number): number => IndexTupleData.get.t_info(b, at) & INDEX_SIZE_MASK;
 /** ip_posid of t_tid straight from the bytes, no checks. */
 export const posidRaw = (t: Uint8Array): number => t[TID_POSID]! | (t[TID_POSID + 1]! << 8);
 export const posidOf = (t: Uint8Array): number => (need(t, 8, "IndexTupleData"), view(t).getUint16(TID_POSID, true));

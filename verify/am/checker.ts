@@ -6,6 +6,9 @@ import type { Location } from "../../formats/schema/errors.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
 import type { FindingSink } from "../findings.js";
 import type { PageVerdict } from "../page-check.js";
+import { itemIdWord } from "../../formats/page/page.js";
+import { LP_DEAD, LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import { indexTupleSizeAt, SizeOfIndexTupleData } from "../../formats/nbtree/index-tuple.js";
 
 export interface AmChecker {
   /** the entry in RelationReport.checks */
@@ -22,6 +25,23 @@ export interface AmCheckInput {
   relName: string;
   /** the table's block count (for heap TIDs), when the table's file can be read */
   heapBlocks: number | undefined;
+}
+
+/**
+ * Each line pointer of an index page that holds a tuple (LP_NORMAL or LP_DEAD) and that the page
+ * checks did not flag: its offset number, lp_off, lp_len, and the tuple's IndexTupleSize (-1
+ * when lp_len is shorter than an IndexTuple header).
+ */
+export function eachIndexItem(page: Uint8Array, dv: DataView, v: PageVerdict, fn: (i: number, off: number, len: number, size: number) => void): void {
+  for (let i = 1; i <= v.maxoff; i++) {
+    if (v.badItems.has(i)) continue;
+    const w = itemIdWord(dv, i);
+    const f = lpFlags(w);
+    if (f !== LP_NORMAL && f !== LP_DEAD) continue;
+    const off = lpOff(w);
+    const len = lpLen(w);
+    fn(i, off, len, len < SizeOfIndexTupleData ? -1 : indexTupleSizeAt(page, off));
+  }
 }
 
 /** The location of block `blk` (and an item) of the fork. */

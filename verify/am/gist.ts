@@ -4,17 +4,15 @@
 // right links inside the file, every tuple's size equal to its line pointer's length and every
 // leaf tuple's heap TID inside the table. One pass records each page's flags and its downlinks
 // (in block order); the tree is walked over those arrays afterwards.
-import { itemIdWord, pdSpecial } from "../../formats/page/page.js";
-import { LP_DEAD, LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import { pdSpecial } from "../../formats/page/page.js";
 import { InvalidBlockNumber, tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
-import { IndexTupleData, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
+import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import { F_DELETED, F_LEAF, GIST_PAGE_ID, GISTPageOpaqueData } from "../../formats/am/gist.js";
 import type { PageVerdict } from "../page-check.js";
-import { blockLoc, NumList, type AmCheckInput, type AmChecker } from "./checker.js";
+import { blockLoc, eachIndexItem, NumList, type AmCheckInput, type AmChecker } from "./checker.js";
 
 const GO = GISTPageOpaqueData.get;
 const TID_AT = IndexTupleData.offsets.t_tid;
-const T_INFO_AT = IndexTupleData.offsets.t_info;
 /** per-block state: 0 not a usable GiST page (new, unreadable, another page id), a live page, a deleted page */
 const LIVE = 1;
 const DELETED = 2;
@@ -53,18 +51,8 @@ export class GistChecker implements AmChecker {
     const right = GO.rightlink(page, sp);
     if (right !== InvalidBlockNumber && right >= this.n) this.add("GIST_RIGHTLINK", blk, `block ${blk} has right link ${right}, beyond the end of the index (${this.n} blocks)`);
     const heap = this.in_.heapBlocks;
-    for (let i = 1; i <= v.maxoff; i++) {
-      if (v.badItems.has(i)) continue;
-      const w = itemIdWord(dv, i);
-      const f = lpFlags(w);
-      if (f !== LP_NORMAL && f !== LP_DEAD) continue;
-      const off = lpOff(w);
-      const len = lpLen(w);
-      const size = len < IndexTupleData.size ? -1 : (page[off + T_INFO_AT]! | (page[off + T_INFO_AT + 1]! << 8)) & INDEX_SIZE_MASK;
-      if (size !== len) {
-        this.add("GIST_TUPLE_SIZE", blk, `block ${blk} item ${i} has size ${size < 0 ? "(none)" : size} in t_info but line pointer length ${len}`, i);
-        continue;
-      }
+    eachIndexItem(page, dv, v, (i, off, len, size) => {
+      if (size !== len) return this.add("GIST_TUPLE_SIZE", blk, `block ${blk} item ${i} has size ${size < 0 ? "(none)" : size} in t_info but line pointer length ${len}`, i);
       const tb = tidBlockAt(page, off + TID_AT);
       if (!isLeaf) {
         this.downFrom.push(blk * 65536 + i);
@@ -73,7 +61,7 @@ export class GistChecker implements AmChecker {
         const to = tidOffsetAt(page, off + TID_AT);
         if (tb >= heap || to === 0) this.add("GIST_TID_OUT_OF_RANGE", blk, `block ${blk} item ${i} points to heap tuple (${tb},${to}), beyond the table's ${heap} blocks or at offset 0`, i);
       }
-    }
+    });
   }
 
   finish(): void {

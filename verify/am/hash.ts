@@ -5,9 +5,8 @@
 // One pass over the pages records each page's type, bucket and links; the chains are walked
 // over those arrays afterwards.
 import { tidBlockAt, tidOffsetAt, InvalidBlockNumber } from "../../formats/page/item-pointer.js";
-import { itemIdWord, pdSpecial } from "../../formats/page/page.js";
-import { LP_DEAD, LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import { IndexTupleData, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
+import { pdSpecial } from "../../formats/page/page.js";
+import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import {
   HASH_MAGIC,
   HASH_MAX_BITMAPS,
@@ -31,13 +30,12 @@ import {
   type HashMetaPage,
 } from "../../formats/am/hash.js";
 import type { PageVerdict } from "../page-check.js";
-import { blockLoc, NumList, type AmCheckInput, type AmChecker } from "./checker.js";
+import { blockLoc, eachIndexItem, NumList, type AmCheckInput, type AmChecker } from "./checker.js";
 
 const HO = HashPageOpaqueData.get;
 const TUPLE_MIN = 16; // MAXALIGN(sizeof(IndexTupleData) + sizeof(uint32))
 const KEY_AT = HashIndexTupleData.offsets.hashkey;
 const TID_AT = IndexTupleData.offsets.t_tid;
-const T_INFO_AT = IndexTupleData.offsets.t_info;
 /** page types recorded per block: 0xFF = unreadable or new (no special space to trust) */
 const NO_TYPE = 0xff;
 const SPLITTING = LH_BUCKET_BEING_SPLIT | LH_BUCKET_BEING_POPULATED | LH_BUCKET_NEEDS_SPLIT_CLEANUP;
@@ -108,18 +106,8 @@ export class HashChecker implements AmChecker {
     const heap = this.in_.heapBlocks;
     const pageBucket = this.bucket[blk]!;
     let prevKey = -1;
-    for (let i = 1; i <= v.maxoff; i++) {
-      if (v.badItems.has(i)) continue;
-      const w = itemIdWord(dv, i);
-      const f = lpFlags(w);
-      if (f !== LP_NORMAL && f !== LP_DEAD) continue;
-      const off = lpOff(w);
-      const len = lpLen(w);
-      const size = (page[off + T_INFO_AT]! | (page[off + T_INFO_AT + 1]! << 8)) & INDEX_SIZE_MASK;
-      if (len < TUPLE_MIN || size !== len) {
-        this.add("HASH_TUPLE_SIZE", blk, `block ${blk} item ${i} has size ${size} in t_info but line pointer length ${len} (a hash tuple has ${TUPLE_MIN})`, i);
-        continue;
-      }
+    eachIndexItem(page, dv, v, (i, off, len, size) => {
+      if (len < TUPLE_MIN || size !== len) return this.add("HASH_TUPLE_SIZE", blk, `block ${blk} item ${i} has size ${size} in t_info but line pointer length ${len} (a hash tuple has ${TUPLE_MIN})`, i);
       const key = (page[off + KEY_AT]! | (page[off + KEY_AT + 1]! << 8) | (page[off + KEY_AT + 2]! << 16) | (page[off + KEY_AT + 3]! << 24)) >>> 0;
       if (key < prevKey) this.add("HASH_TUPLE_ORDER", blk, `block ${blk} item ${i} has hash code 0x${key.toString(16)} below the previous item's 0x${prevKey.toString(16)}`, i);
       prevKey = key;
@@ -135,7 +123,7 @@ export class HashChecker implements AmChecker {
         const ho = tidOffsetAt(page, off + TID_AT);
         if (hb >= heap || ho === 0) this.add("HASH_TID_OUT_OF_RANGE", blk, `block ${blk} item ${i} points to heap tuple (${hb},${ho}), beyond the table's ${heap} blocks or at offset 0`, i);
       }
-    }
+    });
   }
 
   finish(): void {
