@@ -93,7 +93,7 @@ const ERROR_ROWS = [
   ...group("damage", [
     ["JOURNAL_DAMAGED", "the journal file does not parse (a record cut short or altered)"],
     ["NODE_TREE_MALFORMED", "a pg_node_tree text (an index expression or predicate) does not parse"],
-    ["EXPR_OVERFLOW", "an index expression overflows its type on a row (the server could not have indexed it)"],
+    ["EXPR_OVERFLOW", "an index expression fails on a row: it overflows its type, or divides by zero (the server could not have indexed it)"],
     ["STRUCT_TRUNCATED", "a struct runs past the end of its buffer"],
     ["PAGE_SIZE_INVALID", "a page buffer does not have the cluster's BLCKSZ"],
     ["PAGE_BAD_SPECIAL_SIZE", "the special space size fits no access method"],

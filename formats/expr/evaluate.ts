@@ -137,9 +137,25 @@ function intFamily(): [number, [string, Fn]][] {
   return out;
 }
 
+/** int2div/int4div/int8div and the mods: truncating, division by zero an error, x / -1 checked for overflow, x % -1 = 0 (int.c, int8.c). */
+function intDivision(): [number, [string, Fn]][] {
+  const zero = (): never => {
+    throw new FormatError("EXPR_OVERFLOW", "division by zero");
+  };
+  const out: [number, [string, Fn]][] = [];
+  for (const [div, mod, name, range] of [[153, 155, "int2", int2], [154, 156, "int4", int4]] as const) {
+    out.push([div, [`${name}div`, (a) => ((a[1] as number) === 0 ? zero() : range(Math.trunc((a[0] as number) / (a[1] as number))))]]);
+    out.push([mod, [`${name}mod`, (a) => ((a[1] as number) === 0 ? zero() : (a[1] as number) === -1 ? 0 : (a[0] as number) % (a[1] as number) || 0)]]);
+  }
+  out.push([466, ["int8div", (a) => ((a[1] as bigint) === 0n ? zero() : int8((a[0] as bigint) / (a[1] as bigint)))]]);
+  out.push([945, ["int8mod", (a) => ((a[1] as bigint) === 0n ? zero() : (a[1] as bigint) === -1n ? 0n : (a[0] as bigint) % (a[1] as bigint))]]);
+  return out;
+}
+
 /** Strict functions by pg_proc OID (stable built-in OIDs; a NULL argument gives NULL). */
 const FUNCTIONS: ReadonlyMap<number, [name: string, fn: Fn]> = new Map<number, [string, Fn]>([
   ...intFamily(),
+  ...intDivision(),
   [60, ["booleq", cmp<boolean>((x, y) => x === y)]],
   [84, ["boolne", cmp<boolean>((x, y) => x !== y)]],
   // deterministic collations compare text for equality byte by byte

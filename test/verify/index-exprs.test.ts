@@ -26,6 +26,7 @@ const INDEXES: [name: string, def: string, where: string][] = [
   ["x_coalesce", "coalesce(b, 'none'), id", ""],
   ["x_mixed", "id, (a * 2)", "NOT (a < 10) AND b <> 'skip-me'"],
   ["x_int8", "(big + 1)", "big >= 0"],
+  ["x_div_mod", "(a / 3), (a % -7), (big / (-2)::bigint), (big % 5::bigint)", "(id / 4) % 2 = 0"],
 ];
 
 before(async () => {
