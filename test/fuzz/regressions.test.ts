@@ -46,6 +46,11 @@ const CASES: Case[] = [
     blocks: [{ block: 2, patches: [{ offset: 3672, bytes: [0], what: "random bytes" }], checksum: false }],
     reported: ["CATALOG_INDEX_ROW_INVALID", "PAGE_CHECKSUM_MISMATCH"],
   },
+  {
+    found: "catalog seed 20261201 round 17: pg_attribute rows of a GIN index lost to a damaged page made the GIN key plan throw a TypeError",
+    relation: "pg_catalog.pg_attribute",
+    blocks: [{ block: 67, patches: [{ offset: 10, bytes: [18, 167], what: "header.pd_flags" }], checksum: true }],
+  },
 ];
 
 const sample = tinySampleCopyForFile();

@@ -2,6 +2,7 @@
 // stored key type (the index's pg_attribute, i.e. opckeytype), and the compare function the
 // server uses (ginutil.c initGinState): the opclass's GIN support function 1 if it has one,
 // else the default btree comparator of the key type, under the column's collation.
+import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
 import { comparatorFor, comparatorForProc, type DatumCmp } from "../nbtree/compare.js";
@@ -24,6 +25,8 @@ export interface GinKeyPlan {
 export function ginKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: IndexInfo | undefined): GinKeyPlan {
   const attrs = cat.descriptor(index.oid).attrs;
   const natts = info?.natts ?? attrs.length;
+  // a damaged catalog: the index's entries cannot be read without a descriptor for every column
+  if (attrs.length < natts) throw new FormatError("INDEX_DESCRIPTOR_MISMATCH", `index "${index.name}" has ${attrs.length} pg_attribute rows but indnatts ${natts}`);
   const opclasses = cat.opclasses();
   const plan: GinKeyPlan = { oneCol: natts === 1, keyLen: [], keyAlign: [], cmps: [], notComparable: [] };
   for (let i = 0; i < natts; i++) {
