@@ -10,12 +10,8 @@ import type { InputContext, InputFunction } from "./input.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
 import { canMakeShort, VARHDRSZ, VARHDRSZ_SHORT } from "../varlena/varlena.js";
 import { numericText } from "./numeric.js";
+import { MULTIRANGE_ITEM_OFF_BIT, MULTIRANGE_ITEM_OFFSET_STRIDE, RANGE_EMPTY, RANGE_LB_INC, RANGE_LB_INF, RANGE_UB_INC, RANGE_UB_INF } from "./ranges.js";
 
-const RANGE_EMPTY = 0x01;
-const RANGE_LB_INC = 0x02;
-const RANGE_UB_INC = 0x04;
-const RANGE_LB_INF = 0x08;
-const RANGE_UB_INF = 0x10;
 
 /** How a range's subtype is read, compared and (for a discrete range) stepped. */
 export interface RangeSubtype {
@@ -348,8 +344,6 @@ export function multirangeInput(multirangeOid: number, st: RangeSubtype): InputF
   };
 }
 
-const MULTIRANGE_ITEM_OFF_BIT = 0x80000000;
-const MULTIRANGE_ITEM_OFFSET_STRIDE = 4;
 
 const i32 = (v: Uint8Array): number => new DataView(v.buffer, v.byteOffset, v.byteLength).getInt32(0, true);
 const i64 = (v: Uint8Array): bigint => new DataView(v.buffer, v.byteOffset, v.byteLength).getBigInt64(0, true);

@@ -12,16 +12,16 @@ import type { DecodeContext, Decoder } from "./decoder.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
 import { embeddedVarlena, undecodedText, view } from "./util.js";
 
-const RANGE_EMPTY = 0x01;
-const RANGE_LB_INC = 0x02;
-const RANGE_UB_INC = 0x04;
-const RANGE_LB_INF = 0x08;
-const RANGE_UB_INF = 0x10;
-const RANGE_LB_NULL = 0x20;
-const RANGE_UB_NULL = 0x40;
+export const RANGE_EMPTY = 0x01;
+export const RANGE_LB_INC = 0x02;
+export const RANGE_UB_INC = 0x04;
+export const RANGE_LB_INF = 0x08;
+export const RANGE_UB_INF = 0x10;
+export const RANGE_LB_NULL = 0x20;
+export const RANGE_UB_NULL = 0x40;
 const VARHDRSZ = 4;
-const MULTIRANGE_ITEM_OFF_BIT = 0x80000000;
-const MULTIRANGE_ITEM_OFFSET_STRIDE = 4;
+export const MULTIRANGE_ITEM_OFF_BIT = 0x80000000;
+export const MULTIRANGE_ITEM_OFFSET_STRIDE = 4;
 
 /** pg_range.rngsubtype of the built-in ranges (other ranges need the catalog). */
 export const BUILTIN_RANGE_SUBTYPES: Readonly<Record<number, number>> = {
