@@ -7,6 +7,7 @@ import { SizeOfPageHeaderData } from "../page/page-header.js";
 import { maxAlign } from "../page/page.js";
 import { IndexTupleData, INDEX_NULL_MASK, SizeOfIndexTupleData, indexDataOffset, indexTupleSize } from "../nbtree/index-tuple.js";
 import { flagNames } from "./util.js";
+import { grown } from "../schema/bytes.js";
 
 export const GinPageOpaqueData = register(
   defineStruct("GinPageOpaqueData", "src/include/access/ginblock.h", [
@@ -141,11 +142,7 @@ export class GinPostingDecode {
   /** byte offset (within the buffer) where decoding stopped short */
   stopAt = 0;
   push(code: number): void {
-    if (this.n === this.codes.length) {
-      const c = new Float64Array(this.codes.length * 2);
-      c.set(this.codes);
-      this.codes = c;
-    }
+    this.codes = grown(this.codes, this.n + 1);
     this.codes[this.n++] = code;
   }
 }

@@ -20,6 +20,7 @@
 import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
 import { codableKey, sharedFrom, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
 import { maxAlign } from "../page/page.js";
+import { grown } from "../schema/bytes.js";
 
 /** Largest lead a group entry can hold (u8). */
 const MAX_LEAD = 0xff;
@@ -146,11 +147,7 @@ export class OptimalPagePlanner {
     this.codables.push(c);
     this.codableOf.push(k);
     const nL = Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1);
-    if (this.arenaUsed + nL > this.arena.length) {
-      const a = new Int32Array(Math.max(this.arena.length * 2, this.arenaUsed + nL));
-      a.set(this.arena.subarray(0, this.arenaUsed));
-      this.arena = a;
-    }
+    this.arena = grown(this.arena, this.arenaUsed + nL, this.arenaUsed);
     this.arena.fill(0, this.arenaUsed, this.arenaUsed + nL);
     const inc = SizeOfPrefixGroupEntry + key.length;
     // lcp(previous codable key, this key): with a start's lcp(anchor, previous key) it gives the

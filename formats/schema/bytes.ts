@@ -10,3 +10,17 @@ export function setU32At(b: Uint8Array, at: number, v: number): void {
   b[at + 2] = (v >>> 16) & 0xff;
   b[at + 3] = (v >>> 24) & 0xff;
 }
+
+type GrowableArray = Uint8Array | Int32Array | Float64Array;
+
+/**
+ * `a` when it holds `minLength` elements, else a copy of its first `used` elements (all of them
+ * by default) in an array of the same kind at least twice as long: the one growth rule of the
+ * reused buffers of the hot paths (amortised O(1) appends, no per-item allocation).
+ */
+export function grown<T extends GrowableArray>(a: T, minLength: number, used: number = a.length): T {
+  if (minLength <= a.length) return a;
+  const b = new (a.constructor as new (n: number) => T)(Math.max(a.length * 2, minLength));
+  b.set(used === a.length ? a : (a.subarray(0, used) as T));
+  return b;
+}

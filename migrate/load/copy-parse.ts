@@ -12,6 +12,7 @@
 // fields may hold delimiters and newlines; an unquoted field equal to the NULL string (default:
 // empty) is NULL, a quoted one never is; "\." alone on a line ends the data.
 import { FormatError } from "../../formats/schema/errors.js";
+import { grown } from "../../formats/schema/bytes.js";
 
 export interface CopyFormat {
   format: "text" | "csv";
@@ -65,14 +66,9 @@ export class CopyRow {
   add(kind: number, start: number, end: number, text: string | null): void {
     const i = this.count++;
     if (i === this.kind.length) {
-      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.start = grow(this.start);
-      this.end = grow(this.end);
-      this.kind = grow(this.kind);
+      this.start = grown(this.start, i + 1);
+      this.end = grown(this.end, i + 1);
+      this.kind = grown(this.kind, i + 1);
     }
     this.kind[i] = kind;
     this.start[i] = start;

@@ -9,6 +9,7 @@
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import type { AttrDesc } from "../../formats/heap/descriptor.js";
 import { FormatError } from "../../formats/schema/errors.js";
+import { grown } from "../../formats/schema/bytes.js";
 import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
 import { readTid as readItemPointer, writeTid, type Tid } from "../../formats/page/item-pointer.js";
 import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
@@ -71,21 +72,12 @@ class TupleStore {
   num: Float64Array = new Float64Array(1024);
 
   push(src: Uint8Array, n: number, line: number, num: number): void {
-    if (this.used + n > this.buf.length) {
-      const b = new Uint8Array(Math.max(this.buf.length * 2, this.used + n));
-      b.set(this.buf.subarray(0, this.used));
-      this.buf = b;
-    }
+    this.buf = grown(this.buf, this.used + n, this.used);
     if (this.n === this.start.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
-        const g = new (a.constructor as new (n: number) => T)(a.length * 2);
-        g.set(a);
-        return g;
-      };
-      this.start = grow(this.start);
-      this.len = grow(this.len);
-      this.line = grow(this.line);
-      this.num = grow(this.num);
+      this.start = grown(this.start, this.n + 1);
+      this.len = grown(this.len, this.n + 1);
+      this.line = grown(this.line, this.n + 1);
+      this.num = grown(this.num, this.n + 1);
     }
     const buf = this.buf;
     const at = this.used;

@@ -9,6 +9,7 @@ import type { PageVerdict } from "../page-check.js";
 import { itemIdWord } from "../../formats/page/page.js";
 import { LP_DEAD, LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
 import { indexTupleSizeAt, SizeOfIndexTupleData } from "../../formats/nbtree/index-tuple.js";
+import { grown } from "../../formats/schema/bytes.js";
 
 export interface AmChecker {
   /** the entry in RelationReport.checks */
@@ -54,11 +55,7 @@ export class NumList {
   a = new Float64Array(64);
   n = 0;
   push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
+    this.a = grown(this.a, this.n + 1);
     this.a[this.n++] = v;
   }
   /** index of `v` in an ascending list, or -1 */

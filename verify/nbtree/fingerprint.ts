@@ -14,6 +14,7 @@
 
 import { HOST_LE, wordViewCache } from "../../formats/page/word-view.js";
 import { HASH_MEMORY_BYTES, HASH_RESULT_AT, fingerprintHashRef, fingerprintModule } from "./fingerprint-hash.js";
+import { grown } from "../../formats/schema/bytes.js";
 
 /** heap line pointer numbers probed (MaxHeapTuplesPerPage is far below for every page size) */
 const MAX_OFF = 2048;
@@ -239,11 +240,7 @@ export class TidFingerprints {
       this.ent = e;
     }
     if (this.refs) {
-      if (this.n === this.refs.length) {
-        const r = new Int32Array(this.refs.length * 2);
-        r.set(this.refs);
-        this.refs = r;
-      }
+      this.refs = grown(this.refs, this.n + 1);
       this.refs[this.n] = ref;
     }
     const p = this.n++ * 4;
