@@ -2,6 +2,9 @@
 // started by a stock server, so its global/pg_control is named pg_control.pgdisk; converting back
 // restores the name once neither format remains anywhere. An output being written carries
 // pg_control.pgdisk-incomplete (output-copy.ts); unfenceOutput() gives it its final name, last.
+// PG_VERSION is fenced whenever pg_control has a pgdisk name (formats/catalog/control.ts): it is
+// fenced before pg_control is renamed and restored after pg_control has its stock name back, so
+// at no instant does a cluster with a renamed pg_control have a stock PG_VERSION.
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "../formats/catalog/cluster.js";
@@ -16,6 +19,7 @@ import { VARTAG_DIRECT } from "../formats/varlena/varlena.js";
 import { INCOMPLETE_MARKER } from "./output-copy.js";
 import { faultPoint } from "./fault-point.js";
 import { fsyncPath } from "./fsync.js";
+import { settlePgVersion } from "./pg-version.js";
 
 type Found = { found: boolean; where?: string };
 
@@ -151,6 +155,7 @@ export function unfenceOutput(out: string, inputWasRenamed: boolean, reason: str
   const file = join(global, name);
   renameSync(join(global, CONTROL_NAMES.incomplete), file);
   if (fsync) fsyncPath(global);
+  settlePgVersion(out, fsync);
   rmSync(join(out, INCOMPLETE_MARKER), { force: true });
   if (fsync) fsyncPath(out);
   return controlAction(file, inputWasRenamed, reason);

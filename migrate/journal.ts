@@ -45,6 +45,7 @@ import { decodeControlFile, encodeControlFile, PG_CONTROL_FILE_SIZE, type Contro
 import { ownPath, type ClusterOwner } from "./file-owner.js";
 import { faultPoint } from "./fault-point.js";
 import { controlAction, unfenceOutput, type ControlNameAction } from "./control-name.js";
+import { settlePgVersion, writePgVersion } from "./pg-version.js";
 import { fsyncPath } from "./fsync.js";
 import { segmentPath } from "../formats/storage/relfile.js";
 
@@ -263,6 +264,7 @@ export class Journal {
     if (!from || from === CONTROL_NAMES.incomplete) throw new FormatError("CONTROL_MISSING", `${this.pgdata}/global has no pg_control to fence`, { file: join(this.pgdata, "global") });
     this.append({ kind: "fence", from });
     const global = join(this.pgdata, "global");
+    writePgVersion(this.pgdata, true, this.sync);
     renameSync(join(global, from), join(global, CONTROL_NAMES.incomplete));
     this.syncPath(global);
   }
@@ -397,6 +399,7 @@ export class Journal {
     const action = existsSync(join(global, CONTROL_NAMES.incomplete))
       ? unfenceOutput(this.pgdata, inputWasRenamed, committed.reason, fsync)
       : controlAction(join(global, committed.reason ? CONTROL_NAMES.renamed : CONTROL_NAMES.plain), inputWasRenamed, committed.reason);
+    settlePgVersion(this.pgdata, fsync);
     this.remove();
     return action;
   }
@@ -449,6 +452,7 @@ export class Journal {
         const global = join(this.pgdata, "global");
         if (existsSync(join(global, CONTROL_NAMES.incomplete))) renameSync(join(global, CONTROL_NAMES.incomplete), join(global, r.from));
         this.syncPath(global);
+        settlePgVersion(this.pgdata, this.sync);
         break;
       }
       default:

@@ -15,6 +15,7 @@ import { CONTROL_NAMES } from "../formats/catalog/control.js";
 import { clusterOwner, ownPath, type ClusterOwner } from "./file-owner.js";
 import { runCommand } from "./interrupt.js";
 import { faultPoint } from "./fault-point.js";
+import { writePgVersion } from "./pg-version.js";
 import { assertSameFilesystem, cpFlags, existingAncestor, reflinksWork, type CopyMode } from "./copy-mode.js";
 
 /** The name the input's pg_control gets while a --copy-mode link output shares its files (pg_upgrade's). */
@@ -180,6 +181,12 @@ export async function makeOutputCopy(plan: OutputPlan, abort?: AbortSignal): Pro
   ownPath(marker, owner, "file");
   faultPoint("copy-started");
   const flags = (kind: "data" | "other"): string[] => cpFlags(plan.mode, kind);
+  // PG_VERSION before pg_control, fenced at once (control-name.ts): the output never holds a
+  // pgdisk-named pg_control beside a stock PG_VERSION
+  if (existsSync(join(input, "PG_VERSION"))) {
+    await cp([join(input, "PG_VERSION"), output + "/"], abort, flags("other"));
+    writePgVersion(output, true);
+  }
   // global/ first: pg_control arrives under the incomplete name, then (link mode) the input is fenced
   ownedDirLike(join(input, "global"), join(output, "global"), owner);
   const control = (Object.values(CONTROL_NAMES) as string[]).find((n) => existsSync(join(input, "global", n)));
@@ -191,7 +198,7 @@ export async function makeOutputCopy(plan: OutputPlan, abort?: AbortSignal): Pro
   if (globalOther.length) await cp([...globalOther.map((n) => join(input, "global", n)), join(output, "global") + "/"], abort, flags("other"));
   const plain: string[] = [];
   for (const name of readdirSync(input).sort()) {
-    if (name === "postmaster.pid" || name === "global" || name === "pg_tblspc" || name === "pg_wal" || name === "base") continue;
+    if (name === "postmaster.pid" || name === "PG_VERSION" || name === "global" || name === "pg_tblspc" || name === "pg_wal" || name === "base") continue;
     plain.push(join(input, name));
   }
   if (existsSync(join(input, "base"))) await cp([join(input, "base"), output + "/"], abort, flags("data"));

@@ -1,7 +1,10 @@
 // pg_control and PG_VERSION of a data directory, and the version profile they choose. A forward
 // conversion renames pg_control to pg_control.pgdisk so no stock server starts on the output
 // (new-formats.md §4), and an output still being written keeps it as
-// pg_control.pgdisk-incomplete until the end; pgdisk reads any of the three names.
+// pg_control.pgdisk-incomplete until the end; pgdisk reads any of the three names. While
+// pg_control has either pgdisk name, PG_VERSION holds the fence text (pgVersionFenceText): the
+// server and pg_resetwal both check PG_VERSION before pg_control, so neither a stock server nor
+// `pg_resetwal -f` after recreating pg_control can make the cluster startable unnoticed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FormatError } from "../schema/errors.js";
@@ -38,11 +41,42 @@ export interface ControlSummary {
   profile: VersionProfile;
 }
 
-/** PG_VERSION's content (trimmed), refused early when it names no supported release; undefined when absent. */
+/**
+ * The first line of a fenced PG_VERSION. The server reads its first word as a version number
+ * (strtol: 0, so "database files are incompatible with server", naming the word) and pg_resetwal
+ * compares the whole line with its major (so it refuses, even with -f). The word names pgdisk,
+ * the major to restore and the way back; at most 63 characters, all the server prints of it.
+ */
+const FENCE_PREFIX = "0-pgdisk-fenced:";
+const FENCE_WAY_BACK = "pgdisk-migrate--toast=plain--btree=plain";
+const FENCE_LINE = /^0-pgdisk-fenced:(\d+):/;
+
+/** PG_VERSION's bytes while the cluster is fenced: the fence line, then why, for a person reading it. */
+export function pgVersionFenceText(major: number): string {
+  return (
+    `${FENCE_PREFIX}${major}:${FENCE_WAY_BACK}\n` +
+    `This PostgreSQL ${major} cluster holds (or is being converted to) formats no released server reads:\n` +
+    `Direct TOAST values or BTP_PREFIX btree pages (pgdisk, new-formats.md). Its pg_control is named\n` +
+    `global/pg_control.pgdisk. Convert it back with\n` +
+    `  pgdisk migrate --pgdata DIR --in-place --toast plain --btree plain\n` +
+    `which restores this file and pg_control. Do not run pg_resetwal on it.\n`
+  );
+}
+
+/** PG_VERSION's bytes on a stock cluster (initdb writes the major and a newline). */
+export const pgVersionPlainText = (major: number): string => `${major}\n`;
+
+/** PG_VERSION's text read: the major it names, and whether it is pgdisk's fence. */
+export function parsePgVersion(text: string): { major: string; fenced: boolean } {
+  const m = FENCE_LINE.exec(text);
+  return m ? { major: m[1]!, fenced: true } : { major: text.trim(), fenced: false };
+}
+
+/** PG_VERSION's major (the fence's own when fenced), refused early when it names no supported release; undefined when absent. */
 function readPgVersion(pgdata: string): string | undefined {
   const versionFile = join(pgdata, "PG_VERSION");
   if (!existsSync(versionFile)) return undefined;
-  const v = readFileSync(versionFile, "utf8").trim();
+  const v = parsePgVersion(readFileSync(versionFile, "utf8")).major;
   if (!/^\d+$/.test(v) || !profileByMajor(Number(v))) {
     throw new FormatError("CLUSTER_UNSUPPORTED_VERSION", `${versionFile} says PostgreSQL ${v}; pgdisk reads ${supportedReleasesText()}`, { file: versionFile });
   }

@@ -133,7 +133,7 @@ export function removeDirs(...dirs: (string | undefined)[]): void {
 
 export { pgIds };
 
-/** A stock server refuses to start on the cluster (fenced by a journal), naming pg_control; pgdisk's stale lock removed first, as an admin would. */
+/** A stock server refuses to start on the cluster (fenced by a journal), naming pgdisk's PG_VERSION fence; pgdisk's stale lock removed first, as an admin would. */
 export function assertServerRefuses(pgdata: string, what = "a half-converted cluster"): void {
   rmSync(join(pgdata, "postmaster.pid"), { force: true });
   const root = join(pgdata, "..");
@@ -142,7 +142,8 @@ export function assertServerRefuses(pgdata: string, what = "a half-converted clu
   const start = s.toolResult("pg_ctl", ["-D", pgdata, "-o", `-p ${s.port} -k ${s.socketDir}`, "-l", log, "-w", "-t", "30", "start"]);
   if (start.status === 0) s.toolResult("pg_ctl", ["-D", pgdata, "-m", "immediate", "-w", "stop"]);
   assert.notEqual(start.status, 0, `the server must not start on ${what}`);
-  assert.match((existsSync(log) ? readFileSync(log, "utf8") : "") + start.stderr, /global\/pg_control/);
+  // PG_VERSION is fenced whenever pg_control has a pgdisk name, and the server reads it first
+  assert.match((existsSync(log) ? readFileSync(log, "utf8") : "") + start.stderr, /version 0-pgdisk-fenced:\d+:pgdisk-migrate--toast=plain--btree=plain/);
 }
 
 /** PostgreSQL starts on the stopped cluster at root (owners and modes as they are), returns `rows` of db, and pg_amcheck --heapallindexed --parent-check finds nothing. */
