@@ -118,8 +118,9 @@ converted in OID order (-j N: N at once, in worker threads, switched in that ord
 the work of 'pgdisk migrate toast' and 'pgdisk migrate btree' (see their --help). With --out the result is a new cluster (the input is
 only read); with --in-place the cluster itself is converted through a journal in the data
 directory (docs/migrate-safety.md): after a crash, rerun the same command to resume. A result
-holding Direct TOAST values or BTP_PREFIX pages has global/pg_control.pgdisk, so that no stock
-server starts on it; converting back (--toast plain --btree plain) restores pg_control. The SQL
+holding Direct TOAST values or BTP_PREFIX pages has global/pg_control.pgdisk and a fenced
+PG_VERSION, so that neither a stock server nor pg_resetwal takes it; converting back (--toast
+plain --btree plain) restores both. The SQL
 a patched server would run is written to pgdisk-migrate.sql in the result.
 
 ${SAFETY_HELP}
