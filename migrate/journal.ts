@@ -46,7 +46,7 @@ import { ownPath, type ClusterOwner } from "./file-owner.js";
 import { faultPoint } from "./fault-point.js";
 import { controlAction, unfenceOutput, type ControlNameAction } from "./control-name.js";
 import { settlePgVersion, writePgVersion } from "./pg-version.js";
-import { fsyncPath } from "./fsync.js";
+import { fsyncPath, switchInto, writeDurably, writeSynced } from "./fsync.js";
 import { segmentPath } from "../formats/storage/relfile.js";
 
 export const JOURNAL_FILE = "pgdisk_journal";
@@ -93,31 +93,6 @@ export function journalHint(pgdata: string): string {
   return journalWriter(plan) === "load"
     ? `rerun pgdisk load --pgdata ${pgdata} to finish the interrupted load from its staged files, or undo it with pgdisk load --abort --pgdata ${pgdata}`
     : `rerun the same pgdisk migrate --in-place command to finish it, or undo it with pgdisk migrate --abort --pgdata ${pgdata}`;
-}
-
-/** Write bytes to a file ("w": anew, "a": at its end) and fsync it. */
-function writeSynced(path: string, flags: "w" | "a", bytes: Uint8Array, sync: boolean, mode = 0o600): void {
-  const fd = openSync(path, flags, mode);
-  try {
-    let done = 0;
-    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-    if (sync) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Write a whole file durably (not yet under its final name), owned as the cluster's files. */
-function writeDurably(path: string, bytes: Uint8Array, owner: ClusterOwner, sync: boolean): void {
-  writeSynced(path, "w", bytes, sync, owner.fileMode);
-  ownPath(path, owner, "file");
-}
-
-/** Rename tmp over path, durably (the directory fsynced). */
-function switchInto(tmp: string, path: string, sync: boolean): void {
-  if (sync) fsyncPath(dirname(path));
-  renameSync(tmp, path);
-  if (sync) fsyncPath(dirname(path));
 }
 
 /** Put the kept original back (a no-op rename when both names are one inode, so the link is then removed). */
@@ -264,7 +239,7 @@ export class Journal {
     if (!from || from === CONTROL_NAMES.incomplete) throw new FormatError("CONTROL_MISSING", `${this.pgdata}/global has no pg_control to fence`, { file: join(this.pgdata, "global") });
     this.append({ kind: "fence", from });
     const global = join(this.pgdata, "global");
-    writePgVersion(this.pgdata, true, this.sync);
+    writePgVersion(this.pgdata, true, { owner: this.owner, fsync: this.sync });
     renameSync(join(global, from), join(global, CONTROL_NAMES.incomplete));
     this.syncPath(global);
   }
@@ -396,10 +371,13 @@ export class Journal {
     this.dropOriginals();
     const inputWasRenamed = this.fencedFrom === CONTROL_NAMES.renamed;
     const global = join(this.pgdata, "global");
-    const action = existsSync(join(global, CONTROL_NAMES.incomplete))
-      ? unfenceOutput(this.pgdata, inputWasRenamed, committed.reason, fsync)
-      : controlAction(join(global, committed.reason ? CONTROL_NAMES.renamed : CONTROL_NAMES.plain), inputWasRenamed, committed.reason);
-    settlePgVersion(this.pgdata, fsync);
+    let action: ControlNameAction;
+    if (existsSync(join(global, CONTROL_NAMES.incomplete))) action = unfenceOutput(this.pgdata, inputWasRenamed, committed.reason, fsync);
+    else {
+      // unfenceOutput settles PG_VERSION itself; here pg_control already has its final name
+      action = controlAction(join(global, committed.reason ? CONTROL_NAMES.renamed : CONTROL_NAMES.plain), inputWasRenamed, committed.reason);
+      settlePgVersion(this.pgdata, fsync);
+    }
     this.remove();
     return action;
   }

@@ -183,10 +183,7 @@ export async function makeOutputCopy(plan: OutputPlan, abort?: AbortSignal): Pro
   const flags = (kind: "data" | "other"): string[] => cpFlags(plan.mode, kind);
   // PG_VERSION before pg_control, fenced at once (control-name.ts): the output never holds a
   // pgdisk-named pg_control beside a stock PG_VERSION
-  if (existsSync(join(input, "PG_VERSION"))) {
-    await cp([join(input, "PG_VERSION"), output + "/"], abort, flags("other"));
-    writePgVersion(output, true);
-  }
+  writePgVersion(output, true, { from: input, owner });
   // global/ first: pg_control arrives under the incomplete name, then (link mode) the input is fenced
   ownedDirLike(join(input, "global"), join(output, "global"), owner);
   const control = (Object.values(CONTROL_NAMES) as string[]).find((n) => existsSync(join(input, "global", n)));
