@@ -4,13 +4,12 @@
 // index_deform_tuple's (src/backend/access/common/heaptuple.c, indextuple.c): a fixed-length or
 // cstring attribute aligns nominally; a varlena whose first byte is non-zero starts right there
 // (1-byte headers are unaligned), a zero byte is padding before an aligned 4-byte header.
-// deformHeapTuple (deform.ts) is the checked walk that names what is wrong; this one only says
-// which attribute does not fit.
+// This is the one attribute walk: walkAttributes (deform.ts) is a layer over it that builds
+// AttrSlots and names what is wrong with the attribute that does not fit.
 import { alignBytes, type AttrDesc } from "./descriptor.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HeapTupleHeaderData, HTH, SizeofHeapTupleHeader } from "./tuple-header.js";
-import { DIRECT_POINTER_SIZE, TOAST_POINTER_SIZE } from "../varlena/toast-pointer.js";
 import { indexDataOffset, INDEX_NULL_MASK, IndexTupleData, SizeOfIndexTupleData } from "../nbtree/index-tuple.js";
-import { varsize4BAt, VARTAG_DIRECT, VARTAG_ONDISK } from "../varlena/varlena.js";
+import { varsize4BAt, vartagSize, VARHDRSZ_EXTERNAL } from "../varlena/varlena.js";
 
 const heapGet = HeapTupleHeaderData.get;
 const indexGet = IndexTupleData.get;
@@ -24,6 +23,8 @@ export class AttrSpans {
   readonly isnull: Uint8Array;
   /** the tuple's natts, as its header says */
   natts = 0;
+  /** where the last attribute that fit ends (the data start when none did) */
+  end = 0;
 
   constructor(capacity: number) {
     this.off = new Int32Array(capacity);
@@ -38,7 +39,7 @@ export class AttrSpans {
   heapTuple(page: Uint8Array, t: number, tupleLen: number, need: number, attrs: readonly AttrDesc[]): number {
     const natts = heapGet.t_infomask2(page, t) & HEAP_NATTS_MASK;
     const bitsAt = heapGet.t_infomask(page, t) & HEAP_HASNULL ? t + SizeofHeapTupleHeader : -1;
-    return this.walk(page, t, t + tupleLen, t + page[t + HTH.t_hoff]!, bitsAt, natts, need, attrs);
+    return this.walk(page, t, t + tupleLen, t + page[t + HTH.t_hoff]!, page, bitsAt, natts, need, attrs);
   }
 
   /**
@@ -48,15 +49,21 @@ export class AttrSpans {
   indexTuple(buf: Uint8Array, start: number, end: number, natts: number, attrs: readonly AttrDesc[]): number {
     const tInfo = indexGet.t_info(buf, start);
     const bitsAt = tInfo & INDEX_NULL_MASK ? start + SizeOfIndexTupleData : -1;
-    return this.walk(buf, start, end, start + indexDataOffset(tInfo), bitsAt, natts, natts, attrs);
+    return this.walk(buf, start, end, start + indexDataOffset(tInfo), buf, bitsAt, natts, natts, attrs);
   }
 
-  private walk(buf: Uint8Array, start: number, end: number, dataAt: number, bitsAt: number, natts: number, need: number, attrs: readonly AttrDesc[]): number {
+  /**
+   * Attributes 1..need of the data buf[dataAt, end), aligned relative to `base` (the tuple's
+   * start), null bitmap at bits[bitsAt] (1 = present; bitsAt -1: no bitmap). Attributes beyond
+   * natts are NULL. Returns -1, or the 0-based attribute that does not fit.
+   */
+  walk(buf: Uint8Array, base: number, end: number, dataAt: number, bits: Uint8Array, bitsAt: number, natts: number, need: number, attrs: readonly AttrDesc[]): number {
     const { off, len, isnull } = this;
     this.natts = natts;
     let p = dataAt;
+    this.end = p;
     for (let i = 0; i < need; i++) {
-      if (i >= natts || (bitsAt >= 0 && (buf[bitsAt + (i >> 3)]! & (1 << (i & 7))) === 0)) {
+      if (i >= natts || (bitsAt >= 0 && (bits[bitsAt + (i >> 3)]! & (1 << (i & 7))) === 0)) {
         isnull[i] = 1;
         off[i] = 0;
         len[i] = 0;
@@ -68,29 +75,30 @@ export class AttrSpans {
       const al = alignBytes(a.align);
       let l: number;
       if (a.len > 0) {
-        p = start + ((p - start + al - 1) & ~(al - 1));
+        p = base + ((p - base + al - 1) & ~(al - 1));
         l = a.len;
       } else if (a.len === -1) {
-        if (p < end && buf[p] === 0) p = start + ((p - start + al - 1) & ~(al - 1));
+        if (p < end && buf[p] === 0) p = base + ((p - base + al - 1) & ~(al - 1));
         if (p >= end) return i;
         const b0 = buf[p]!;
         if (b0 === 0x01) {
-          const tag = p + 1 < end ? buf[p + 1] : -1;
-          l = tag === VARTAG_ONDISK ? TOAST_POINTER_SIZE : tag === VARTAG_DIRECT ? DIRECT_POINTER_SIZE : 0;
+          const size = p + 1 < end ? vartagSize(buf[p + 1]!) : undefined;
+          l = size === undefined ? 0 : VARHDRSZ_EXTERNAL + size;
         } else if (b0 & 1) l = b0 >>> 1;
         else l = p + 4 <= end ? varsize4BAt(buf, p) : 0;
         if (l < 1 || ((b0 & 1) === 0 && l < 4)) return i;
-      } else {
-        p = start + ((p - start + al - 1) & ~(al - 1));
+      } else if (a.len === -2) {
+        p = base + ((p - base + al - 1) & ~(al - 1));
         let e = p;
         while (e < end && buf[e] !== 0) e++;
         if (e >= end) return i;
         l = e - p + 1;
-      }
+      } else return i;
       if (p + l > end) return i;
       off[i] = p;
       len[i] = l;
       p += l;
+      this.end = p;
     }
     return -1;
   }

@@ -3,7 +3,8 @@
 // whose first byte is non-zero starts right there (1-byte headers are unaligned), else align.
 import { FormatError } from "../schema/errors.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "./tuple-header.js";
-import { alignBytes, type TupleDesc } from "./descriptor.js";
+import { alignBytes, type AttrDesc, type TupleDesc } from "./descriptor.js";
+import { AttrSpans } from "./attr-spans.js";
 import { readVarlenaHeader, type VarlenaHeader } from "../varlena/varlena.js";
 
 export interface AttrSlot {
@@ -62,51 +63,62 @@ export function deformHeapTuple(tuple: Uint8Array, desc: TupleDesc): TupleLayout
   return { natts, hoff, hasnull, bits, attrs, end };
 }
 
+/** One reusable span buffer per descriptor: walkAttributes copies the spans out before returning. */
+const scratch = new WeakMap<TupleDesc, AttrSpans>();
+
 /**
- * The attribute walk shared by heap and index tuples: from `start`, `natts` attributes present
- * in the tuple (null bitmap `bits`, 1 = present), descriptor attributes beyond natts "missing".
+ * The checked attribute walk of heap and index tuples, over AttrSpans: from `start`, `natts`
+ * attributes present in the tuple (null bitmap `bits`, 1 = present), descriptor attributes
+ * beyond natts "missing". An attribute that does not fit throws the FormatError that says why.
  */
 export function walkAttributes(tuple: Uint8Array, start: number, bits: Uint8Array | undefined, natts: number, desc: TupleDesc): { attrs: AttrSlot[]; end: number } {
-  const attrs: AttrSlot[] = [];
-  let off = start;
-  for (let i = 0; i < desc.attrs.length; i++) {
-    const a = desc.attrs[i];
-    if (i >= natts) {
-      attrs.push({ attnum: a.attnum, isnull: !a.missing, missing: true, off: -1, len: 0 });
-      continue;
-    }
-    if (bits && attIsNull(bits, i)) {
-      attrs.push({ attnum: a.attnum, isnull: true, missing: false, off: -1, len: 0 });
-      continue;
-    }
-    const al = alignBytes(a.align);
-    if (a.len > 0) {
-      off = (off + al - 1) & ~(al - 1);
-      if (off + a.len > tuple.length) throw attrOverrun(a.attnum, off, a.len, tuple.length);
-      attrs.push({ attnum: a.attnum, isnull: false, missing: false, off, len: a.len });
-      off += a.len;
-    } else if (a.len === -1) {
-      if (off < tuple.length && tuple[off] === 0) off = (off + al - 1) & ~(al - 1);
-      if (off >= tuple.length) throw attrOverrun(a.attnum, off, 1, tuple.length);
-      let vh: VarlenaHeader;
-      try {
-        vh = readVarlenaHeader(tuple, off, tuple.length);
-      } catch (e) {
-        throw e instanceof FormatError ? e.at({ attnum: a.attnum }) : e;
-      }
-      attrs.push({ attnum: a.attnum, isnull: false, missing: false, off, len: vh.total, varlena: vh });
-      off += vh.total;
-    } else if (a.len === -2) {
-      let e = off;
-      while (e < tuple.length && tuple[e] !== 0) e++;
-      if (e >= tuple.length) throw attrOverrun(a.attnum, off, e - off + 1, tuple.length);
-      attrs.push({ attnum: a.attnum, isnull: false, missing: false, off, len: e - off + 1, cstring: true });
-      off = e + 1;
-    } else {
-      throw new FormatError("HEAP_BAD_ATTLEN", `attribute ${a.attnum} has attlen ${a.len}`, { attnum: a.attnum });
+  const n = desc.attrs.length;
+  let spans = scratch.get(desc);
+  if (!spans || spans.off.length < n) scratch.set(desc, (spans = new AttrSpans(Math.max(1, n))));
+  const bad = spans.walk(tuple, 0, tuple.length, start, bits ?? tuple, bits ? 0 : -1, natts, n, desc.attrs);
+  if (bad >= 0) throw misfit(tuple, spans.end, desc.attrs[bad]!);
+  const attrs: AttrSlot[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const attnum = desc.attrs[i]!.attnum;
+    if (i >= natts) attrs[i] = { attnum, isnull: !desc.attrs[i]!.missing, missing: true, off: -1, len: 0 };
+    else if (spans.isnull[i]) attrs[i] = { attnum, isnull: true, missing: false, off: -1, len: 0 };
+    else {
+      const off = spans.off[i]!;
+      const len = spans.len[i]!;
+      const a = desc.attrs[i]!;
+      if (a.len === -1) attrs[i] = { attnum, isnull: false, missing: false, off, len, varlena: varlenaAt(tuple, off, attnum) };
+      else if (a.len === -2) attrs[i] = { attnum, isnull: false, missing: false, off, len, cstring: true };
+      else attrs[i] = { attnum, isnull: false, missing: false, off, len };
     }
   }
-  return { attrs, end: off };
+  return { attrs, end: spans.end };
+}
+
+function varlenaAt(tuple: Uint8Array, off: number, attnum: number): VarlenaHeader {
+  try {
+    return readVarlenaHeader(tuple, off, tuple.length);
+  } catch (e) {
+    throw e instanceof FormatError ? e.at({ attnum }) : e;
+  }
+}
+
+/** Why attribute `a`, which would begin at or after `at`, does not fit the tuple. */
+function misfit(tuple: Uint8Array, at: number, a: AttrDesc): FormatError {
+  const al = alignBytes(a.align);
+  const aligned = (at + al - 1) & ~(al - 1);
+  if (a.len > 0) return attrOverrun(a.attnum, aligned, a.len, tuple.length);
+  if (a.len === -1) {
+    const off = at < tuple.length && tuple[at] === 0 ? aligned : at;
+    if (off >= tuple.length) return attrOverrun(a.attnum, off, 1, tuple.length);
+    const vh = varlenaAt(tuple, off, a.attnum);
+    return attrOverrun(a.attnum, off, vh.total, tuple.length);
+  }
+  if (a.len === -2) {
+    let e = aligned;
+    while (e < tuple.length && tuple[e] !== 0) e++;
+    return attrOverrun(a.attnum, aligned, e - aligned + 1, tuple.length);
+  }
+  return new FormatError("HEAP_BAD_ATTLEN", `attribute ${a.attnum} has attlen ${a.len}`, { attnum: a.attnum });
 }
 
 function attrOverrun(attnum: number, off: number, len: number, tupleLen: number): FormatError {
