@@ -24,6 +24,8 @@ const VARHDRSZ = 4;
 const MAXDIM = 6;
 const MAXALIGN = 8;
 const BOX_OID = 603;
+/** typdelim of an element type: box is the only built-in type whose arrays do not use ','. */
+export const arrayDelimiter = (elemtype: number): string => (elemtype === BOX_OID ? ";" : ",");
 
 export interface DecodedArray {
   elemtype: number;
@@ -108,7 +110,7 @@ export function quoteArrayElement(s: string, delim = ","): string {
 export function arrayText(d: Uint8Array, ctx: DecodeContext, limit?: number): string {
   const a = readArray(d, ctx.types);
   if (a.elements.length === 0) return "{}";
-  const delim = a.elemtype === BOX_OID ? ";" : ","; // typdelim: box is the only built-in type without ','
+  const delim = arrayDelimiter(a.elemtype);
   if (limit !== undefined && a.dims.length === 1 && a.lbounds[0] === 1) {
     let s = "{";
     for (let i = 0; i < a.elements.length; i++) {

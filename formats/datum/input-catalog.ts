@@ -3,6 +3,8 @@
 import { boolIn, byteaIn, charIn, dateIn, float4In, float8In, integer, jsonIn, lengthLimited, nameIn, numericIn, oidIn, textIn, timeIn, timestampIn, timetzIn, uuidIn, type InputFunction } from "./input.js";
 import { intervalIn } from "./input-interval.js";
 import { NETWORK_INPUT } from "./input-network.js";
+import { GEOMETRY_INPUT } from "./input-geometry.js";
+import { MISC_INPUT } from "./input-misc.js";
 import { jsonbIn } from "./input-jsonb.js";
 import { compareInt32, compareInt64, compareNumeric, multirangeInput, nextDate, nextInt32, nextInt64, rangeInput, type RangeSubtype } from "./input-range.js";
 
@@ -47,6 +49,8 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   [1114, timestampWithoutZoneIn],
   [1184, timestampWithZoneIn],
   ...NETWORK_INPUT,
+  ...GEOMETRY_INPUT,
+  ...MISC_INPUT,
   ...BUILTIN_RANGES.flatMap(([range, multirange, st]): [number, InputFunction][] => [
     [range, rangeInput(range, st)],
     [multirange, multirangeInput(multirange, st)],

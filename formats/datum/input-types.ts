@@ -6,6 +6,7 @@
 // evaluator can evaluate them (formats/expr, compiled by the InputTypes provider), checked in
 // name order as the server checks them; a domain with one it cannot evaluate is refused.
 import { arrayInput } from "./input-array.js";
+import { arrayDelimiter } from "./arrays.js";
 import type { InputFunction } from "./input.js";
 import { INPUT_FUNCTIONS } from "./input-catalog.js";
 import { FormatError } from "../schema/errors.js";
@@ -92,7 +93,7 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
     if (!e || e.len === -2) return { refused: `type ${t.name}` };
     const elem = resolveInput(t.elem, types, depth + 1);
     if ("refused" in elem) return elem;
-    const input = arrayInput({ oid: t.elem, len: e.len, align: e.align, input: elem.input, nullError: elem.nullError });
+    const input = arrayInput({ oid: t.elem, len: e.len, align: e.align, input: elem.input, nullError: elem.nullError }, arrayDelimiter(t.elem));
     return { input };
   }
   return { refused: `type ${t.name}` };

@@ -12,6 +12,7 @@ import { resolveInput, type InputTypes } from "../../formats/datum/input-types.j
 import { bytesInputFor, type BytesInput } from "../../formats/datum/input-bytes.js";
 import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
+import { confSetting } from "../server-conf.js";
 import { constDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../verify/nbtree/index-exprs.js";
 
@@ -82,11 +83,27 @@ export function heapFillfactor(options: string[] | null): number {
   return 100;
 }
 
+const MONEY_OID = 790;
+
+/** Whether type `oid` is `part`, or a domain over it or an array of it (at any depth). */
+function madeOf(cat: DatabaseCatalog, oid: number, part: number, depth = 0): boolean {
+  if (oid === part) return true;
+  const t = cat.types.get(oid);
+  if (!t || depth > 16) return false;
+  if (t.type === "d") return madeOf(cat, t.basetype, part, depth + 1);
+  return t.category === "A" && !!t.elem && madeOf(cat, t.elem, part, depth + 1);
+}
+
 /** text -> stored datum for an attribute, or a refusal naming the column and its type. */
 function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; encodeBytes: BytesInput | null; typeName: string; nullError?: string } {
   const t = cat.types.get(a.typid);
   const typeName = t?.name ?? String(a.typid);
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
+  const money = madeOf(cat, a.typid, MONEY_OID);
+  const monetary = money ? confSetting(cat.cluster.pgdata, "lc_monetary") : undefined;
+  if (money && monetary !== undefined && !/^(C|POSIX)(\..*)?$/i.test(monetary)) {
+    throw refuse(`column "${a.name}" of ${table} has type ${typeName}, made of money, and the cluster's lc_monetary is ${monetary}: pgdisk reads money as cash_in does under lc_monetary C only; load with COPY`);
+  }
   const resolved = resolveInput(a.typid, types);
   if ("refused" in resolved) {
     const what = t?.type === "d" ? "a domain" : t?.type === "e" ? "an enum" : t?.category === "A" ? "an array type" : "a type";

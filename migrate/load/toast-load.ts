@@ -12,8 +12,7 @@
 //    fenced: pg_control keeps the name pg_control.pgdisk after the switch (the journal's fence).
 // Chunks are frozen like the rows (xmin FrozenTransactionId, HEAP_XMIN_FROZEN); the new TOAST
 // pages are all-visible, with their VM bits and FSM entries.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { confSetting } from "../server-conf.js";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import { PG_ATTRIBUTE_OID } from "../../formats/catalog/bootstrap.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
@@ -81,19 +80,9 @@ function int4Datum(v: number, signed: boolean): Uint8Array {
   return d;
 }
 
-/** default_toast_compression as postgresql.conf then postgresql.auto.conf set it (the last setting wins; include files are not followed). */
+/** default_toast_compression as the configuration files set it (pglz unless they say lz4). */
 export function clusterDefaultCompression(pgdata: string): CompressionMethod {
-  let method: CompressionMethod = TOAST_PGLZ_COMPRESSION_ID;
-  for (const f of ["postgresql.conf", "postgresql.auto.conf"]) {
-    let text: string;
-    try {
-      text = readFileSync(join(pgdata, f), "utf8");
-    } catch {
-      continue;
-    }
-    for (const m of text.matchAll(/^\s*default_toast_compression\s*=?\s*'?([A-Za-z0-9]+)'?/gm)) method = m[1].toLowerCase() === "lz4" ? TOAST_LZ4_COMPRESSION_ID : TOAST_PGLZ_COMPRESSION_ID;
-  }
-  return method;
+  return confSetting(pgdata, "default_toast_compression")?.toLowerCase() === "lz4" ? TOAST_LZ4_COMPRESSION_ID : TOAST_PGLZ_COMPRESSION_ID;
 }
 
 /** Per attribute, the method toast_compress_datum uses: attcompression ('p' pglz, 'l' lz4), else the default (PostgreSQL 13 has pglz only). */
