@@ -3,11 +3,11 @@
 // order (NULLS FIRST/LAST, DESC from indoption), truncated attributes as minus infinity, then
 // the heap TID as the last key. A comparison that reaches a column without an on-disk
 // comparator gives NaN ("unknown"): the invariant is then not judged.
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
-import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
-import type { DatumCmp } from "./compare.js";
-import { tidBlockAt, tidKeyAt } from "../../formats/page/item-pointer.js";
-import { AttrSpans } from "../../formats/heap/attr-spans.js";
+import type { AttrDesc } from "../heap/descriptor.js";
+import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "./index-tuple.js";
+import type { DatumCmp } from "../order/procs.js";
+import { tidBlockAt, tidKeyAt } from "../page/item-pointer.js";
+import { AttrSpans } from "../heap/attr-spans.js";
 
 export const INDOPTION_DESC = 1;
 export const INDOPTION_NULLS_FIRST = 2;

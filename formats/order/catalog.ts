@@ -6,14 +6,14 @@
 // functions of the bytes. Sources: src/backend/utils/adt/{enum,arrayfuncs,rangetypes,
 // multirangetypes,rowtypes}.c, utils/cache/typcache.c, catalog/index.c GetDefaultOpClass
 // (PostgreSQL 15).
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
-import { walkAttributes } from "../../formats/heap/deform.js";
-import { readArray } from "../../formats/datum/arrays.js";
-import { multirangeSpans, RANGE_FLAGS, rangeBoundSpans } from "../../formats/datum/ranges.js";
-import type { TypeInfo } from "../../formats/datum/types.js";
-import { comparatorForProc, payloadOf, type DatumCmp } from "./compare.js";
-import { cmpTsquery, cmpTsvector } from "./compare-ts.js";
-import { jsonbComparator } from "./compare-jsonb.js";
+import type { AttrDesc } from "../heap/descriptor.js";
+import { walkAttributes } from "../heap/deform.js";
+import { readArray } from "../datum/arrays.js";
+import { multirangeSpans, RANGE_FLAGS, rangeBoundSpans } from "../datum/ranges.js";
+import type { TypeInfo } from "../datum/types.js";
+import { comparatorForProc, payloadOf, type DatumCmp } from "./procs.js";
+import { cmpTsquery, cmpTsvector } from "./text-search.js";
+import { jsonbComparator } from "./jsonb.js";
 
 /** What the catalog-dependent comparators read from a database's catalogs. */
 export interface OrderCatalog {

@@ -6,9 +6,9 @@
 // varlena,varchar,name,uuid,oid,network,varbit}.c (PostgreSQL 15). The comparators that need
 // the catalog are in compare-catalog.ts, the text search ones in compare-ts.ts, jsonb_cmp in
 // compare-jsonb.ts.
-import { decompressTcinfo } from "../../formats/compression/index.js";
-import { dataViewCache } from "../../formats/page/word-view.js";
-import { tidBlockAt } from "../../formats/page/item-pointer.js";
+import { decompressTcinfo } from "../compression/index.js";
+import { dataViewCache } from "../page/word-view.js";
+import { tidBlockAt } from "../page/item-pointer.js";
 
 export type DatumCmp = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
 

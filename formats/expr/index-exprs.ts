@@ -3,10 +3,10 @@
 // it is more than the NULL tests the probe loop handles itself) a boolean evaluator. An index
 // whose trees use something formats/expr cannot evaluate is refused with EXPR_UNSUPPORTED,
 // which verify reports as a counted not-checked note naming it.
-import { parseNodeTree } from "../../formats/catalog/node-tree.js";
-import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "../../formats/expr/evaluate.js";
-import { FormatError } from "../../formats/schema/errors.js";
-import type { DatabaseCatalog } from "../../formats/catalog/cluster.js";
+import { parseNodeTree } from "../catalog/node-tree.js";
+import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "./evaluate.js";
+import { FormatError } from "../schema/errors.js";
+import type { DatabaseCatalog } from "../catalog/cluster.js";
 
 /** LC_CTYPE values under which lower/upper change ASCII letters only. */
 const C_LOCALES = new Set(["C", "POSIX"]);

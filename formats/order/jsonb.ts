@@ -5,8 +5,8 @@
 // differ), scalars of one type by value (strings by the database's default collation, so only
 // when that compares bytewise; numerics as numeric_cmp; false before true). Different tokens or
 // types compare by type: null < string < numeric < bool < array < object.
-import { jsonbContainer, JENTRY_ISBOOL_FALSE, JENTRY_ISBOOL_TRUE, JENTRY_ISCONTAINER, JENTRY_ISNULL, JENTRY_ISNUMERIC, JENTRY_ISSTRING } from "../../formats/datum/jsonb.js";
-import { cmpBytes, comparatorFor, payloadOf, type DatumCmp } from "./compare.js";
+import { jsonbContainer, JENTRY_ISBOOL_FALSE, JENTRY_ISBOOL_TRUE, JENTRY_ISCONTAINER, JENTRY_ISNULL, JENTRY_ISNUMERIC, JENTRY_ISSTRING } from "../datum/jsonb.js";
+import { cmpBytes, comparatorFor, payloadOf, type DatumCmp } from "./procs.js";
 
 // JsonbIteratorToken and enum jbvType
 const WJB_KEY = 1;

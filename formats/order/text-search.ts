@@ -1,9 +1,9 @@
 // tsvector_cmp and tsquery_cmp over on-disk bytes (src/backend/utils/adt/tsvector_op.c
 // silly_cmp_tsvector, tsquery_op.c CompareTSQ, tsquery_util.c QT2QTN and QTNodeCompare,
 // tsvector_op.c tsCompareString; PostgreSQL 15). Neither depends on a collation.
-import { tsvectorLexemes } from "../../formats/datum/tsvector.js";
-import { QueryOperand, QueryOperator } from "../../formats/datum/tsquery.js";
-import { cmpBytes, payloadOf, type DatumCmp } from "./compare.js";
+import { tsvectorLexemes } from "../datum/tsvector.js";
+import { QueryOperand, QueryOperator } from "../datum/tsquery.js";
+import { cmpBytes, payloadOf, type DatumCmp } from "./procs.js";
 
 /** tsCompareString without prefix matching: memcmp of the common length, then the shorter first. */
 const cmpString = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number => Math.sign(cmpBytes(a, ao, al, b, bo, bl));

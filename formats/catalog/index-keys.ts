@@ -5,11 +5,11 @@
 // functions only under a bytewise (C/POSIX) collation, or the *_pattern_cmp ones. The
 // catalog-dependent ones (enums, arrays, ranges, multiranges, composites, jsonb) get their
 // facts from orderCatalogOf below.
-import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import { type DatumCmp } from "./compare.js";
-import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "./compare-catalog.js";
-import { PG_ENUM_OID, PG_RANGE_OID } from "../../formats/catalog/bootstrap.js";
-import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "./keys.js";
+import type { DatabaseCatalog, IndexInfo, RelationInfo } from "./cluster.js";
+import { type DatumCmp } from "../order/procs.js";
+import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "../order/catalog.js";
+import { PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
+import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "../nbtree/bt-compare.js";
 
 /** BTORDER_PROC: the btree support function that compares two keys (nbtree.h) */
 const BTORDER_PROC = 1;
