@@ -6,7 +6,7 @@
 // catalog-dependent ones (enums, arrays, ranges, multiranges, composites, jsonb) get their
 // facts from orderCatalogOf below.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "./cluster.js";
-import { type DatumCmp } from "../order/procs.js";
+import type { DatumCmp } from "../order/bytes.js";
 import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "../order/catalog.js";
 import { PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
 import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "../nbtree/bt-compare.js";
@@ -79,7 +79,7 @@ export function collationIsBytewise(cat: DatabaseCatalog, oid: number): boolean 
 
 const orderCatalogs = new WeakMap<DatabaseCatalog, OrderCatalog>();
 
-/** The catalog facts of the catalog-dependent comparators (compare-catalog.ts), each catalog read on first use. */
+/** The catalog facts of the catalog-dependent comparators (formats/order/catalog.ts), each catalog read on first use. */
 export function orderCatalogOf(cat: DatabaseCatalog): OrderCatalog {
   const known = orderCatalogs.get(cat);
   if (known) return known;

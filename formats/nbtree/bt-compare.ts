@@ -5,7 +5,7 @@
 // comparator gives NaN ("unknown"): the invariant is then not judged.
 import type { AttrDesc } from "../heap/descriptor.js";
 import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "./index-tuple.js";
-import type { DatumCmp } from "../order/procs.js";
+import type { DatumCmp } from "../order/bytes.js";
 import { tidBlockAt, tidKeyAt } from "../page/item-pointer.js";
 import { AttrSpans } from "../heap/attr-spans.js";
 

@@ -5,7 +5,8 @@
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
-import { comparatorFor, comparatorForProc, type DatumCmp } from "../../formats/order/procs.js";
+import type { DatumCmp } from "../../formats/order/bytes.js";
+import { comparatorFor, comparatorForProc } from "../../formats/order/procs.js";
 import { collationIsBytewise } from "../../formats/catalog/index-keys.js";
 
 const GIN_COMPARE_PROC = 1;
