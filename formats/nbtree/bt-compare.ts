@@ -2,7 +2,9 @@
 // with an insertion scan key built from a tuple (_bt_mkscankey, pivotsearch): key attributes in
 // order (NULLS FIRST/LAST, DESC from indoption), truncated attributes as minus infinity, then
 // the heap TID as the last key. A comparison that reaches a column without an on-disk
-// comparator gives NaN ("unknown"): the invariant is then not judged.
+// comparator gives NaN ("unknown"): the invariant is then not judged. Used by verify's order
+// checks and the loader's merge. Source: src/backend/access/nbtree/nbtsearch.c (_bt_compare),
+// nbtutils.c (_bt_mkscankey) (PostgreSQL 15).
 import type { AttrDesc } from "../heap/descriptor.js";
 import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "./index-tuple.js";
 import type { DatumCmp } from "../order/bytes.js";
