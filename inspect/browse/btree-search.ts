@@ -158,6 +158,8 @@ const INDOPTION_NULLS_FIRST = 2;
 /** name_ops stores name keys as cstring (its opckeytype): they compare and parse as name */
 const CSTRINGOID = 2275;
 const NAMEOID = 19;
+/** text, varchar, bpchar, name: ordered by their collation */
+const TEXT_LIKE = new Set([25, 1043, 1042, NAMEOID]);
 
 export interface KeyColumn {
   desc: TupleDesc;
@@ -213,9 +215,6 @@ export function keyComparator(col: KeyColumn, key: string): { cmp: TupleCompare 
   };
   return { cmp };
 }
-
-/** text, varchar, bpchar, name: ordered by their collation */
-const TEXT_LIKE = new Set([25, 1043, 1042, NAMEOID]);
 
 /** Does the first key column's text output equal `key`? (for the leaf scan) */
 export function textKeyMatcher(desc: TupleDesc, typid: number, types: TypeLookup, key: string): (t: Uint8Array) => boolean {
