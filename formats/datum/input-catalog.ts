@@ -6,7 +6,14 @@ import { NETWORK_INPUT } from "./input-network.js";
 import { GEOMETRY_INPUT } from "./input-geometry.js";
 import { MISC_INPUT } from "./input-misc.js";
 import { jsonbIn } from "./input-jsonb.js";
-import { compareInt32, compareInt64, compareNumeric, multirangeInput, nextDate, nextInt32, nextInt64, rangeInput, type RangeSubtype } from "./input-range.js";
+import { multirangeInput, nextDate, nextInt32, nextInt64, rangeInput, valueCompare, type RangeSubtype } from "./input-range.js";
+import { cmpInt32, cmpInt64 } from "../order/scalar.js";
+import { cmpNumericPayload } from "../order/numeric.js";
+
+const compareInt32 = valueCompare(cmpInt32);
+const compareInt64 = valueCompare(cmpInt64);
+// numeric values are payloads (no varlena header): the payload form of numeric_cmp
+const compareNumeric = valueCompare(cmpNumericPayload);
 
 const int4In = integer("integer", 4);
 const int8In = integer("bigint", 8);

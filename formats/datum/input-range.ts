@@ -9,7 +9,6 @@ import { FormatError } from "../schema/errors.js";
 import type { InputContext, InputFunction } from "./input.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
 import { canMakeShort, VARHDRSZ, VARHDRSZ_SHORT } from "../varlena/varlena.js";
-import { numericText } from "./numeric.js";
 import { MULTIRANGE_ITEM_OFF_BIT, MULTIRANGE_ITEM_OFFSET_STRIDE, RANGE_EMPTY, RANGE_LB_INC, RANGE_LB_INF, RANGE_UB_INC, RANGE_UB_INF } from "./ranges.js";
 
 
@@ -344,31 +343,18 @@ export function multirangeInput(multirangeOid: number, st: RangeSubtype): InputF
   };
 }
 
-
 const i32 = (v: Uint8Array): number => new DataView(v.buffer, v.byteOffset, v.byteLength).getInt32(0, true);
 const i64 = (v: Uint8Array): bigint => new DataView(v.buffer, v.byteOffset, v.byteLength).getBigInt64(0, true);
-const sign = (x: number | bigint): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
 
-export const compareInt32 = (a: Uint8Array, b: Uint8Array): number => sign(i32(a) - i32(b));
-export const compareInt64 = (a: Uint8Array, b: Uint8Array): number => sign(i64(a) - i64(b));
-
-/** A numeric payload as a rank (-Infinity, finite, +Infinity, NaN) and an exact scaled value. */
-function numericKey(v: Uint8Array): [number, bigint, number] {
-  const t = numericText(v);
-  if (t === "NaN") return [3, 0n, 0];
-  if (t === "Infinity") return [2, 0n, 0];
-  if (t === "-Infinity") return [0, 0n, 0];
-  const [int, frac = ""] = t.split(".");
-  return [1, BigInt(int + frac), frac.length];
-}
-/** numeric_cmp: -Infinity < finite < +Infinity < NaN; finite values exactly. */
-export const compareNumeric = (a: Uint8Array, b: Uint8Array): number => {
-  const [ra, va, sa] = numericKey(a);
-  const [rb, vb, sb] = numericKey(b);
-  if (ra !== rb || ra !== 1) return ra - rb;
-  const s = Math.max(sa, sb);
-  return sign(va * 10n ** BigInt(s - sa) - vb * 10n ** BigInt(s - sb));
-};
+/**
+ * A subtype comparison over two stored values (a fixed-length value's bytes, a varlena's
+ * payload without header) from the on-disk comparators of formats/order/, which take
+ * (buffer, offset, length) pairs: the one order rule for the subtype, as range_cmp uses it.
+ */
+export const valueCompare =
+  (cmp: (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number) =>
+  (a: Uint8Array, b: Uint8Array): number =>
+    cmp(a, 0, a.length, b, 0, b.length);
 
 const le32 = (n: number): Uint8Array => {
   const out = new Uint8Array(4);

@@ -4,12 +4,15 @@
 //   images and datum_image_eq is exact: raw sizes, then the detoasted bytes (a compressed and an
 //   uncompressed copy of one value are equal).
 // - "numeric", "float4", "float8", "interval": not equalimage (display scale, -0, NaN bit patterns,
-//   '1 day' = '24 hours'), but their comparators' equality is simple enough to decide exactly here.
+//   '1 day' = '24 hours'), so equality is their btree comparator's (formats/order/) 0.
 // - "unknown": any other type whose opclass is not equalimage (arrays, jsonb, ranges, records,
 //   tsvector, text under a nondeterministic collation, ...): equal images still mean equal values,
 //   but different images may or may not; the caller keeps what stays correct either way.
 import { decompressTcinfo } from "../compression/index.js";
 import type { AttrSlot } from "../heap/deform.js";
+import type { DatumCmp } from "../order/bytes.js";
+import { cmpFloat4, cmpFloat8, cmpInterval } from "../order/scalar.js";
+import { cmpNumeric } from "../order/numeric.js";
 
 export type AttEqKind = "image" | "numeric" | "float4" | "float8" | "interval" | "unknown";
 
@@ -20,6 +23,9 @@ export const SEMANTIC_EQ_TYPES: ReadonlyMap<number, AttEqKind> = new Map([
   [701, "float8"],
   [1186, "interval"],
 ]);
+
+/** The comparators whose 0 decides equality for the kinds that are not "image". */
+const SEMANTIC_CMP: Readonly<Record<"numeric" | "float4" | "float8" | "interval", DatumCmp>> = { numeric: cmpNumeric, float4: cmpFloat4, float8: cmpFloat8, interval: cmpInterval };
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   if (a.length !== b.length) return false;
@@ -50,26 +56,6 @@ export function imageEqual(ta: Uint8Array, a: AttrSlot, tb: Uint8Array, b: AttrS
   return true;
 }
 
-interface NumericParts {
-  special: number; // 0 finite, else the special header (NaN / +Inf / -Inf)
-  neg: boolean;
-  weight: number;
-  digits: Uint8Array; // the base-10000 digits as stored (int16 each)
-}
-function numericParts(p: Uint8Array): NumericParts | null {
-  if (p.length < 2) return null;
-  const dv = new DataView(p.buffer, p.byteOffset, p.byteLength);
-  const h = dv.getUint16(0, true);
-  const flags = h & 0xc000;
-  if (flags === 0xc000) return { special: h & 0xf000, neg: false, weight: 0, digits: new Uint8Array(0) };
-  if (flags === 0x8000) {
-    const w = h & 0x3f;
-    return { special: 0, neg: (h & 0x2000) !== 0, weight: h & 0x40 ? w | ~0x3f : w, digits: p.subarray(2) };
-  }
-  if (p.length < 4) return null;
-  return { special: 0, neg: flags === 0x4000, weight: dv.getInt16(2, true), digits: p.subarray(4) };
-}
-
 /**
  * Do two present attributes compare equal under the opclass? true/false when it can be decided
  * from the bytes, null when it cannot ("unknown" kinds with different images).
@@ -80,35 +66,13 @@ export function attrsEqual(kind: AttEqKind, ta: Uint8Array, a: AttrSlot, tb: Uin
     case "image":
       return false;
     case "float4":
-    case "float8": {
-      const va = new DataView(ta.buffer, ta.byteOffset + a.off, a.len);
-      const vb = new DataView(tb.buffer, tb.byteOffset + b.off, b.len);
-      const x = kind === "float4" ? va.getFloat32(0, true) : va.getFloat64(0, true);
-      const y = kind === "float4" ? vb.getFloat32(0, true) : vb.getFloat64(0, true);
-      return x === y || (Number.isNaN(x) && Number.isNaN(y)); // float8_cmp_internal: NaN = NaN, -0 = 0
-    }
-    case "interval": {
-      const span = (t: Uint8Array, s: AttrSlot): bigint => {
-        const dv = new DataView(t.buffer, t.byteOffset + s.off, 16);
-        const days = BigInt(dv.getInt32(12, true)) * 30n + BigInt(dv.getInt32(8, true));
-        return dv.getBigInt64(0, true) + days * 86_400_000_000n; // interval_cmp_value
-      };
-      return span(ta, a) === span(tb, b);
-    }
+    case "float8":
+    case "interval":
     case "numeric": {
-      let pa: NumericParts | null, pb: NumericParts | null;
-      try {
-        pa = numericParts(varlenaRaw(ta, a));
-        pb = numericParts(varlenaRaw(tb, b));
-      } catch {
-        return null;
-      }
-      if (!pa || !pb) return null;
-      if (pa.special || pb.special) return pa.special === pb.special;
-      // stored digits are stripped of leading and trailing zeros (make_result), so equal values
-      // differ only in display scale; zero has no digits
-      if (pa.digits.length === 0 || pb.digits.length === 0) return pa.digits.length === pb.digits.length;
-      return pa.neg === pb.neg && pa.weight === pb.weight && sameBytes(pa.digits, pb.digits);
+      // equality is the btree comparator's 0 (float NaN = NaN and -0 = 0, interval_cmp_value,
+      // numeric by value whatever the display scale); NaN (undecodable) leaves it undecided
+      const c = SEMANTIC_CMP[kind](ta, a.off, a.len, tb, b.off, b.len);
+      return Number.isNaN(c) ? null : c === 0;
     }
     default:
       return null;

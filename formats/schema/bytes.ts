@@ -2,6 +2,7 @@
 // declared structs (SLRU pages of xids, datum payloads, sort keys). A declared struct reads its
 // fields with its generated getters (`Struct.get`) instead.
 export const u16At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8);
+export const i16At = (b: Uint8Array, at: number): number => ((b[at]! | (b[at + 1]! << 8)) << 16) >> 16;
 export const i32At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
 export const u32At = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 export function setU32At(b: Uint8Array, at: number, v: number): void {

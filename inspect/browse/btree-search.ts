@@ -1,13 +1,18 @@
 // Find the leaf entries of a btree index whose first key column equals a value. Where the
-// column's order is known byte for byte (integers; text, varchar, name, bpchar under the C
-// collation) it descends from the root like _bt_search, reading one page per level, then walks
-// right along the leaf level while keys are equal. Otherwise it scans the leaf level from the
-// leftmost leaf comparing the keys' text output. Pages are read through the caller's reader.
+// column's order is known byte for byte (a comparator of formats/order/ exists for its type and
+// collation, and formats/datum has its input function to encode the key) it descends from the
+// root like _bt_search, reading one page per level, then walks right along the leaf level while
+// keys are equal. Otherwise it scans the leaf level from the leftmost leaf comparing the keys'
+// text output. Pages are read through the caller's reader.
 import { FormatError } from "../../formats/schema/errors.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import { deformIndexTuple } from "../../formats/heap/index-deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText } from "../../formats/datum/index.js";
+import { INPUT_FUNCTIONS } from "../../formats/datum/input-catalog.js";
+import { set4bHeader, VARHDRSZ } from "../../formats/varlena/varlena.js";
+import { comparatorFor } from "../../formats/order/procs.js";
+import { collationIsBytewise } from "../../formats/order/collation.js";
 import type { TypeLookup } from "../../formats/datum/types.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
 import { lpFlags, LP_DEAD, LP_UNUSED } from "../../formats/page/item-id.js";
@@ -148,13 +153,13 @@ export function btreeLeafScan(read: PageReader, matches: (tuple: Uint8Array) => 
 
 // ---- key comparison ----
 
-const INT_TYPES: Record<number, "int2" | "int4" | "int8" | "oid"> = { 21: "int2", 23: "int4", 20: "int8", 26: "oid" };
-const TEXT_TYPES: Record<number, "text" | "bpchar"> = { 25: "text", 1043: "text", 19: "text", 1042: "bpchar" };
-/** pg_collation OIDs whose order is plain byte order: C, POSIX. */
-const BYTE_ORDER_COLLATIONS = new Set([950, 951]);
-const DEFAULT_COLLATION = 100;
 const INDOPTION_DESC = 1;
 const INDOPTION_NULLS_FIRST = 2;
+/** name_ops stores name keys as cstring (its opckeytype): they compare and parse as name */
+const CSTRINGOID = 2275;
+const NAMEOID = 19;
+/** text, varchar, bpchar, name: ordered by their collation */
+const TEXT_LIKE = new Set([25, 1043, 1042, NAMEOID]);
 
 export interface KeyColumn {
   desc: TupleDesc;
@@ -168,51 +173,44 @@ export interface KeyColumn {
   dbCollate: string;
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
-
-function trimSpaces(b: Uint8Array): Uint8Array {
-  let e = b.length;
-  while (e > 0 && b[e - 1] === 0x20) e--;
-  return b.subarray(0, e);
+/** The key text as the datum the index would store for it: the type's input function, a varlena given a 4-byte header. */
+function keyDatum(typid: number, varlena: boolean, key: string): Uint8Array {
+  const input = INPUT_FUNCTIONS.get(typid)!;
+  let v: Uint8Array;
+  try {
+    v = input(key, { typmod: -1, timeZoneOffsetSeconds: 0 });
+  } catch (e) {
+    if (e instanceof FormatError) throw new FormatError("BROWSE_BAD_KEY", `"${key}" is not a value of the index's first column type ${typid}: ${e.message}`, {});
+    throw e;
+  }
+  if (!varlena) return v;
+  const out = new Uint8Array(VARHDRSZ + v.length);
+  set4bHeader(new DataView(out.buffer), 0, out.length);
+  out.set(v, VARHDRSZ);
+  return out;
 }
 
 /**
- * A comparator for the first key column when its order is plain (integers, or strings under a
- * byte-order collation); otherwise the reason it is not.
+ * A comparator for the first key column when pgdisk knows its order byte for byte (the btree
+ * comparators of formats/order/: integers, floats, numeric, dates and times, uuid, network
+ * types, and text-like types under a bytewise collation) and can encode the key as that type;
+ * otherwise the reason it cannot.
  */
 export function keyComparator(col: KeyColumn, key: string): { cmp: TupleCompare } | { unsupported: string } {
   const desc = (col.option & INDOPTION_DESC) !== 0;
   const nullsFirst = (col.option & INDOPTION_NULLS_FIRST) !== 0;
-  let compareValue: (v: Uint8Array) => number;
-  const intType = INT_TYPES[col.typid];
-  const textType = TEXT_TYPES[col.typid];
-  if (intType) {
-    if (!/^[-+]?\d+$/.test(key.trim())) throw new FormatError("BROWSE_BAD_KEY", `"${key}" is not an integer (the index's first column is ${intType})`, {});
-    const want = BigInt(key.trim());
-    compareValue = (v) => {
-      const dv = new DataView(v.buffer, v.byteOffset, v.byteLength);
-      const got = intType === "int2" ? BigInt(dv.getInt16(0, true)) : intType === "int4" ? BigInt(dv.getInt32(0, true)) : intType === "int8" ? dv.getBigInt64(0, true) : BigInt(dv.getUint32(0, true));
-      return got < want ? -1 : got > want ? 1 : 0;
-    };
-  } else if (textType) {
-    const byteOrder = BYTE_ORDER_COLLATIONS.has(col.collation) || (col.collation === DEFAULT_COLLATION && (col.dbCollate === "C" || col.dbCollate === "POSIX")) || (col.typid === 19 && col.collation === 0);
-    if (!byteOrder) return { unsupported: `collation ${col.collation} is not byte-ordered` };
-    const want = new TextEncoder().encode(textType === "bpchar" ? key.replace(/ +$/, "") : key);
-    compareValue = textType === "bpchar" ? (v) => compareBytes(trimSpaces(v), want) : (v) => compareBytes(v, want);
-  } else {
-    return { unsupported: `type ${col.typid} has no plain byte order here` };
-  }
+  const typid = col.typid === CSTRINGOID ? NAMEOID : col.typid;
+  const order = comparatorFor(typid, "", collationIsBytewise(col.collation, col.dbCollate));
+  if (!order) return { unsupported: TEXT_LIKE.has(typid) ? `collation ${col.collation} is not byte-ordered` : `type ${col.typid} has no on-disk order pgdisk knows` };
+  if (!INPUT_FUNCTIONS.has(typid)) return { unsupported: `type ${col.typid} has no input function in pgdisk` };
+  const want = keyDatum(typid, col.desc.attrs[0].len === -1, key);
   const cmp: TupleCompare = (t, natts) => {
     if (natts < 1) return -1; // truncated: minus infinity
     if (attIsNull(t, 1)) return nullsFirst ? -1 : 1;
     const slot = deformIndexTuple(t, col.desc, 1)[0];
-    const d = datumBytes(t, slot);
-    if (d.kind !== "inline") throw new FormatError("BT_EXTERNAL_KEY", "index key is a TOAST pointer", {});
-    const c = compareValue(d.bytes);
+    if (slot.varlena?.kind === "1b_e") throw new FormatError("BT_EXTERNAL_KEY", "index key is a TOAST pointer", {});
+    const c = order(t, slot.off, slot.len, want, 0, want.length);
+    if (Number.isNaN(c)) throw new FormatError("DATUM_TRUNCATED", `an index key of type ${col.typid} is too short or undecodable (${slot.len} bytes)`, {});
     return desc ? -c : c;
   };
   return { cmp };

@@ -26,36 +26,20 @@ import { typeLookupFor } from "../../formats/catalog/types.js";
 import { indexKeyTexts } from "../../formats/nbtree/keys.js";
 import { BTREE_VERSION } from "../../formats/nbtree/meta.js";
 import { maxHeapTupleSize } from "../../formats/heap/page-builder.js";
-import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../verify/nbtree/index-form.js";
-import { indexKeysFor } from "../../verify/nbtree/index-keys.js";
-import { exprContextOf, indexExprs, type IndexExprs } from "../../verify/nbtree/index-exprs.js";
+import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
+import { indexKeysFor } from "../../formats/catalog/index-keys.js";
+import { exprContextOf, indexExprs, type IndexExprs } from "../../formats/expr/index-exprs.js";
 import { decodeExprValue, encodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
-import { btCompare, KeyView, NO_TID, TupleInfo, type IndexKeys } from "../../verify/nbtree/keys.js";
+import { btCompare, KeyView, NO_TID, TupleInfo, type IndexKeys } from "../../formats/nbtree/bt-compare.js";
 import { BtreeCatalog, type BtreeIndexInfo } from "../btree/index-info.js";
 import { OrderedPageSink } from "../btree/page-sink.js";
 import { selfCheck } from "../btree/convert.js";
 import type { ClusterOwner } from "../file-owner.js";
 import { STAGE_SUFFIX } from "./plan.js";
 import { orderByNumber } from "./number-order.js";
+import { NUMBER_KEY_OPCLASSES } from "../../formats/order/number-key.js";
 
 const NAMEOID = 19;
-/** Default btree opclasses of integer-like types whose order is their value's (sortable as plain numbers). */
-const NUMERIC_KEY_OPCLASSES: ReadonlyMap<string, { typid: number; read: (d: Uint8Array) => number }> = new Map([
-  ["int2_ops", { typid: 21, read: (d) => ((d[0] | (d[1] << 8)) << 16) >> 16 }],
-  ["int4_ops", { typid: 23, read: (d) => d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) }],
-  ["date_ops", { typid: 1082, read: (d) => d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) }],
-  ["oid_ops", { typid: 26, read: (d) => (d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)) >>> 0 }],
-  ["int8_ops", { typid: 20, read: readInt8 }],
-  ["timestamp_ops", { typid: 1114, read: readInt8 }],
-  ["timestamptz_ops", { typid: 1184, read: readInt8 }],
-]);
-
-/** A little-endian int8 as a number; NaN when it is not exact as a double. */
-function readInt8(d: Uint8Array): number {
-  const lo = (d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)) >>> 0;
-  const hi = d[4] | (d[5] << 8) | (d[6] << 16) | (d[7] << 24);
-  return hi >= -0x200000 && hi < 0x200000 ? hi * 4294967296 + lo : NaN;
-}
 const IT = IndexTupleData.offsets;
 
 /** Index tuples of the new rows, packed in one buffer (t_tid set), in input order; typed arrays, so that another thread can take them over. */
@@ -68,7 +52,7 @@ class TupleStore {
   len: Int32Array = new Int32Array(1024);
   /** input line of each tuple's row */
   line: Int32Array = new Int32Array(1024);
-  /** the single key as a number, when the index sorts as numbers (see NUMERIC_KEY_OPCLASSES) */
+  /** the single key as a number, when the index sorts as numbers (see NUMBER_KEY_OPCLASSES) */
   num: Float64Array = new Float64Array(1024);
 
   push(src: Uint8Array, n: number, line: number, num: number): void {
@@ -169,7 +153,7 @@ export class IndexLoader {
     this.maxItem = btMaxItemSize(geometry.blockSize);
     this.toastIndexTarget = Math.floor(maxHeapTupleSize(geometry.blockSize) / 16);
     this.exprs = indexExprs(index.exprs, index.pred, false, exprContextOf(cat));
-    const nk = index.nkeyatts === 1 && !this.exprs ? NUMERIC_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
+    const nk = index.nkeyatts === 1 && !this.exprs ? NUMBER_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
     if (nk && nk.typid === heapAttrs[index.keys[0] - 1]?.typid) this.numKey = nk.read;
   }
 

@@ -14,7 +14,7 @@ import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { confSetting } from "../server-conf.js";
 import { constDefault } from "./default-const.js";
-import { exprContextOf, indexExprs } from "../../verify/nbtree/index-exprs.js";
+import { exprContextOf, indexExprs } from "../../formats/expr/index-exprs.js";
 
 /** How one attribute of a new row gets its stored datum. */
 export type ColumnSource = { kind: "input"; field: number } | { kind: "constant"; stored: Uint8Array | null };

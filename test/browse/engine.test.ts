@@ -228,7 +228,7 @@ function sampleKeys(r: RelRef, max: number): string[] {
 
 test("btree descent finds exactly the entries a full leaf scan finds", () => {
   let searches = 0;
-  for (const name of ["web_links_pkey", "web_links_url_idx", "web_links_status_idx", "web_links_tenant_idx", "web_links_score_desc_idx", "web_links_path_idx", "accounts_email_idx", "accounts_pkey", "TOAST index of toast_docs"]) {
+  for (const name of ["web_links_pkey", "web_links_url_idx", "web_links_status_idx", "web_links_tenant_idx", "web_links_score_desc_idx", "web_links_path_idx", "web_links_created_incl_idx", "accounts_email_idx", "accounts_pkey", "TOAST index of toast_docs"]) {
     const r = ref(name === "TOAST index of toast_docs" ? `${toastOfDocs()}_index` : name);
     const h = session.relation(r);
     const desc = h.ctx.indexDesc!;

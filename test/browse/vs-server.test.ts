@@ -87,6 +87,8 @@ before(async () => {
       ["web_links_status_idx", "web_links", "status"],
       ["web_links_score_desc_idx", "web_links", "score"],
       ["web_links_path_idx", "web_links", "path"],
+      // timestamptz: the key is encoded by formats/datum input and compared with formats/order
+      ["web_links_created_incl_idx", "web_links", "created_at"],
       ["accounts_pkey", "accounts", "id"],
       ["accounts_email_idx", "accounts", "email"],
     ]) {

@@ -2,7 +2,7 @@
 // with shared prefixes of every length and bytes above 0x7f (unsigned order).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cmpBytes } from "../../verify/nbtree/compare.js";
+import { cmpBytes } from "../../formats/order/bytes.js";
 
 test("cmpBytes has memcmp's sign, then the shorter first", () => {
   let seed = 12345;

@@ -12,7 +12,7 @@ import { storedTuples } from "../../samples/toast-kit.js";
 import { runVerify } from "../../verify/run.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { deformHeapTuple } from "../../formats/heap/deform.js";
-import { indexKeysFor } from "../../verify/nbtree/index-keys.js";
+import { indexKeysFor } from "../../formats/catalog/index-keys.js";
 import { Damager, swapAdjacentDistinct } from "./damage.js";
 
 const DB = "cmpdb";

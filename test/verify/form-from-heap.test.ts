@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AttrDesc, Align } from "../../formats/heap/descriptor.js";
 import { AttrSpans } from "../../formats/heap/attr-spans.js";
-import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../verify/nbtree/index-form.js";
+import { FormBuffer, formFromHeap, formIndexTuple, HeapFormPlan, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
 
 let seed = 4242;
 const rnd = (n: number): number => {

@@ -5,8 +5,9 @@
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
-import { comparatorFor, comparatorForProc, type DatumCmp } from "../nbtree/compare.js";
-import { collationIsBytewise } from "../nbtree/index-keys.js";
+import type { DatumCmp } from "../../formats/order/bytes.js";
+import { comparatorFor, comparatorForProc } from "../../formats/order/procs.js";
+import { collationIsBytewise } from "../../formats/catalog/index-keys.js";
 
 const GIN_COMPARE_PROC = 1;
 /** gin_compare_jsonb and gin_cmp_tslexeme: bytewise text order whatever the collation (jsonb_gin.c, tsginidx.c) */

@@ -1,9 +1,9 @@
 // tsvector_cmp and tsquery_cmp over on-disk bytes (src/backend/utils/adt/tsvector_op.c
 // silly_cmp_tsvector, tsquery_op.c CompareTSQ, tsquery_util.c QT2QTN and QTNodeCompare,
 // tsvector_op.c tsCompareString; PostgreSQL 15). Neither depends on a collation.
-import { tsvectorLexemes } from "../../formats/datum/tsvector.js";
-import { QueryOperand, QueryOperator } from "../../formats/datum/tsquery.js";
-import { cmpBytes, payloadOf, type DatumCmp } from "./compare.js";
+import { tsvectorLexemes } from "../datum/tsvector.js";
+import { QueryOperand, QueryOperator } from "../datum/tsquery.js";
+import { cmpBytes, payloadBytes, type DatumCmp } from "./bytes.js";
 
 /** tsCompareString without prefix matching: memcmp of the common length, then the shorter first. */
 const cmpString = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number => Math.sign(cmpBytes(a, ao, al, b, bo, bl));
@@ -14,12 +14,10 @@ const cmpString = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: num
  * number and weight, the higher first.
  */
 export const cmpTsvector: DatumCmp = (a0, ao, al, b0, bo, bl) => {
-  const x = payloadOf(a0, ao, al);
-  const y = payloadOf(b0, bo, bl);
-  if (!x || !y) return NaN;
-  if (x[2] !== y[2]) return x[2] < y[2] ? -1 : 1;
-  const a = x[0].subarray(x[1], x[1] + x[2]);
-  const b = y[0].subarray(y[1], y[1] + y[2]);
+  const a = payloadBytes(a0, ao, al);
+  const b = payloadBytes(b0, bo, bl);
+  if (!a || !b) return NaN;
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
   let la, lb;
   try {
     la = tsvectorLexemes(a);
@@ -63,11 +61,9 @@ const OP_PHRASE = 4;
  * Weights and prefix flags do not take part.
  */
 export const cmpTsquery: DatumCmp = (a0, ao, al, b0, bo, bl) => {
-  const x = payloadOf(a0, ao, al);
-  const y = payloadOf(b0, bo, bl);
-  if (!x || !y || x[2] < 4 || y[2] < 4) return NaN;
-  const a = x[0].subarray(x[1], x[1] + x[2]);
-  const b = y[0].subarray(y[1], y[1] + y[2]);
+  const a = payloadBytes(a0, ao, al);
+  const b = payloadBytes(b0, bo, bl);
+  if (!a || !b || a.length < 4 || b.length < 4) return NaN;
   const da = new DataView(a.buffer, a.byteOffset, a.byteLength);
   const db = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const na = da.getInt32(0, true);

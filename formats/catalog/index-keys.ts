@@ -5,24 +5,21 @@
 // functions only under a bytewise (C/POSIX) collation, or the *_pattern_cmp ones. The
 // catalog-dependent ones (enums, arrays, ranges, multiranges, composites, jsonb) get their
 // facts from orderCatalogOf below.
-import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import { type DatumCmp } from "./compare.js";
-import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "./compare-catalog.js";
-import { PG_ENUM_OID, PG_RANGE_OID } from "../../formats/catalog/bootstrap.js";
-import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "./keys.js";
+import type { DatabaseCatalog, IndexInfo, RelationInfo } from "./cluster.js";
+import type { DatumCmp } from "../order/bytes.js";
+import { CATALOG_ORDER_PROCS, orderComparator, type OrderCatalog } from "../order/catalog.js";
+import { PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
+import { bytewiseLocale, collationIsBytewise as bytewiseCollation } from "../order/collation.js";
+import { INDOPTION_DESC, INDOPTION_NULLS_FIRST, type IndexKeys } from "../nbtree/bt-compare.js";
 
 /** BTORDER_PROC: the btree support function that compares two keys (nbtree.h) */
 const BTORDER_PROC = 1;
-const C_COLLATION_OID = 950;
-const POSIX_COLLATION_OID = 951;
-const DEFAULT_COLLATION_OID = 100;
 const BTREE_AM_OID = 403;
 /** the polymorphic opclass input types GetDefaultOpClass matches by typtype (enum, range, multirange, composite) and arrays */
 const POLY_INTYPE: Readonly<Record<string, number>> = { e: 3500, r: 3831, m: 4537, c: 2249 };
 const ANYARRAY = 2277;
 const TEXT = 25;
 const VARCHAR = 1043;
-const bytewiseName = (c: string | null | undefined): boolean => c === "C" || c === "POSIX";
 
 export interface IndexKeyPlan {
   keys: IndexKeys;
@@ -68,18 +65,14 @@ export function indexKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: In
   return { keys: { attrs, natts: info.natts, nkeyatts: info.nkeyatts, cmps, desc, nullsFirst, heapkeyspace: true }, notComparable, opcintypes };
 }
 
+/** The bytewise-collation rule (formats/order/collation.ts) over this database's pg_collation. */
 export function collationIsBytewise(cat: DatabaseCatalog, oid: number): boolean {
-  if (oid === 0 || oid === C_COLLATION_OID || oid === POSIX_COLLATION_OID) return true;
-  if (oid === DEFAULT_COLLATION_OID) return bytewiseName(cat.db.collate);
-  const c = cat.collations().get(oid);
-  if (!c) return false;
-  if (c.provider === "d") return bytewiseName(cat.db.collate);
-  return c.provider === "c" && bytewiseName(c.collate);
+  return bytewiseCollation(oid, cat.db.collate, (o) => cat.collations().get(o));
 }
 
 const orderCatalogs = new WeakMap<DatabaseCatalog, OrderCatalog>();
 
-/** The catalog facts of the catalog-dependent comparators (compare-catalog.ts), each catalog read on first use. */
+/** The catalog facts of the catalog-dependent comparators (formats/order/catalog.ts), each catalog read on first use. */
 export function orderCatalogOf(cat: DatabaseCatalog): OrderCatalog {
   const known = orderCatalogs.get(cat);
   if (known) return known;
@@ -100,7 +93,7 @@ export function orderCatalogOf(cat: DatabaseCatalog): OrderCatalog {
     }
   };
   const order: OrderCatalog = {
-    defaultCollationBytewise: bytewiseName(cat.db.collate),
+    defaultCollationBytewise: bytewiseLocale(cat.db.collate),
     type(oid) {
       const t = cat.types.get(oid);
       return t && { oid: t.oid, name: t.name, len: t.len, byval: t.byval, align: t.align, elem: t.elem, category: t.category, typtype: t.type, basetype: t.basetype, relid: t.relid };

@@ -2,12 +2,14 @@
 // with an insertion scan key built from a tuple (_bt_mkscankey, pivotsearch): key attributes in
 // order (NULLS FIRST/LAST, DESC from indoption), truncated attributes as minus infinity, then
 // the heap TID as the last key. A comparison that reaches a column without an on-disk
-// comparator gives NaN ("unknown"): the invariant is then not judged.
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
-import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tuple.js";
-import type { DatumCmp } from "./compare.js";
-import { tidBlockAt, tidKeyAt } from "../../formats/page/item-pointer.js";
-import { AttrSpans } from "../../formats/heap/attr-spans.js";
+// comparator gives NaN ("unknown"): the invariant is then not judged. Used by verify's order
+// checks and the loader's merge. Source: src/backend/access/nbtree/nbtsearch.c (_bt_compare),
+// nbtutils.c (_bt_mkscankey) (PostgreSQL 15).
+import type { AttrDesc } from "../heap/descriptor.js";
+import { BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, INDEX_ALT_TID_MASK, INDEX_MAX_KEYS, INDEX_SIZE_MASK } from "./index-tuple.js";
+import type { DatumCmp } from "../order/bytes.js";
+import { tidBlockAt, tidKeyAt } from "../page/item-pointer.js";
+import { AttrSpans } from "../heap/attr-spans.js";
 
 export const INDOPTION_DESC = 1;
 export const INDOPTION_NULLS_FIRST = 2;

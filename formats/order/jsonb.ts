@@ -5,8 +5,9 @@
 // differ), scalars of one type by value (strings by the database's default collation, so only
 // when that compares bytewise; numerics as numeric_cmp; false before true). Different tokens or
 // types compare by type: null < string < numeric < bool < array < object.
-import { jsonbContainer, JENTRY_ISBOOL_FALSE, JENTRY_ISBOOL_TRUE, JENTRY_ISCONTAINER, JENTRY_ISNULL, JENTRY_ISNUMERIC, JENTRY_ISSTRING } from "../../formats/datum/jsonb.js";
-import { cmpBytes, comparatorFor, payloadOf, type DatumCmp } from "./compare.js";
+import { jsonbContainer, JENTRY_ISBOOL_FALSE, JENTRY_ISBOOL_TRUE, JENTRY_ISCONTAINER, JENTRY_ISNULL, JENTRY_ISNUMERIC, JENTRY_ISSTRING } from "../datum/jsonb.js";
+import { cmpBytes, payloadOf, type DatumCmp } from "./bytes.js";
+import { cmpNumeric } from "./numeric.js";
 
 // JsonbIteratorToken and enum jbvType
 const WJB_KEY = 1;
@@ -53,8 +54,6 @@ function tokens(d: Uint8Array, start: number, end: number, out: Token[]): void {
   } else for (let i = 0; i < c.count; i++) child(i, WJB_ELEM);
   out.push({ tok: isObject ? WJB_END_OBJECT : WJB_END_ARRAY, type: isObject ? JBV_OBJECT : JBV_ARRAY, from: 0, to: 0, n: 0, raw: false });
 }
-
-const cmpNumeric = comparatorFor(1700, "", true)!;
 
 /** jsonb_cmp; `bytewiseDefault`: the database's default collation compares bytewise (C, POSIX). */
 export function jsonbComparator(bytewiseDefault: boolean): DatumCmp | null {

@@ -1,12 +1,13 @@
 // The expressions and predicate of an index (pg_index.indexprs, indpred) compiled for
-// heapallindexed: each index column whose indkey is 0 gets its expression, the predicate (when
+// verify's heapallindexed and the loader's new index entries: each index column whose indkey is 0 gets its expression, the predicate (when
 // it is more than the NULL tests the probe loop handles itself) a boolean evaluator. An index
 // whose trees use something formats/expr cannot evaluate is refused with EXPR_UNSUPPORTED,
-// which verify reports as a counted not-checked note naming it.
-import { parseNodeTree } from "../../formats/catalog/node-tree.js";
-import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "../../formats/expr/evaluate.js";
-import { FormatError } from "../../formats/schema/errors.js";
-import type { DatabaseCatalog } from "../../formats/catalog/cluster.js";
+// which verify reports as a counted not-checked note naming it. Source:
+// src/backend/catalog/index.c (FormIndexDatum) (PostgreSQL 15).
+import { parseNodeTree } from "../catalog/node-tree.js";
+import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "./evaluate.js";
+import { FormatError } from "../schema/errors.js";
+import type { DatabaseCatalog } from "../catalog/cluster.js";
 
 /** LC_CTYPE values under which lower/upper change ASCII letters only. */
 const C_LOCALES = new Set(["C", "POSIX"]);

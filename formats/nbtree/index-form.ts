@@ -4,11 +4,12 @@
 // with their alignment. Varlena values are given as raw (decompressed) payloads and always laid
 // out uncompressed: a 1-byte header where index_form_tuple packs (storage not 'p' and payload
 // <= 126 bytes), else an aligned 4-byte header. Both sides of the heapallindexed comparison are
-// brought to this one normal form, so compression choices never make two equal keys differ.
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
-import { alignBytes } from "../../formats/heap/descriptor.js";
-import { INDEX_NULL_MASK, INDEX_SIZE_MASK, INDEX_VAR_MASK } from "../../formats/nbtree/index-tuple.js";
-import type { AttrSpans } from "../../formats/heap/attr-spans.js";
+// brought to this one normal form, so compression choices never make two equal keys differ;
+// the loader forms its new index entries with it too.
+import type { AttrDesc } from "../heap/descriptor.js";
+import { alignBytes } from "../heap/descriptor.js";
+import { INDEX_NULL_MASK, INDEX_SIZE_MASK, INDEX_VAR_MASK } from "./index-tuple.js";
+import type { AttrSpans } from "../heap/attr-spans.js";
 
 export const VAL_NULL = 0;
 export const VAL_FIXED = 1;

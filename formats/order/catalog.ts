@@ -6,14 +6,17 @@
 // functions of the bytes. Sources: src/backend/utils/adt/{enum,arrayfuncs,rangetypes,
 // multirangetypes,rowtypes}.c, utils/cache/typcache.c, catalog/index.c GetDefaultOpClass
 // (PostgreSQL 15).
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
-import { walkAttributes } from "../../formats/heap/deform.js";
-import { readArray } from "../../formats/datum/arrays.js";
-import { multirangeSpans, RANGE_FLAGS, rangeBoundSpans } from "../../formats/datum/ranges.js";
-import type { TypeInfo } from "../../formats/datum/types.js";
-import { comparatorForProc, payloadOf, type DatumCmp } from "./compare.js";
-import { cmpTsquery, cmpTsvector } from "./compare-ts.js";
-import { jsonbComparator } from "./compare-jsonb.js";
+import type { AttrDesc } from "../heap/descriptor.js";
+import { walkAttributes } from "../heap/deform.js";
+import { readArray } from "../datum/arrays.js";
+import { multirangeSpans, RANGE_FLAGS, rangeBoundSpans } from "../datum/ranges.js";
+import type { TypeInfo } from "../datum/types.js";
+import { u16At, u32At } from "../schema/bytes.js";
+import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../heap/tuple-header.js";
+import { payloadBytes, type DatumCmp } from "./bytes.js";
+import { comparatorForProc } from "./procs.js";
+import { cmpTsquery, cmpTsvector } from "./text-search.js";
+import { jsonbComparator } from "./jsonb.js";
 
 /** What the catalog-dependent comparators read from a database's catalogs. */
 export interface OrderCatalog {
@@ -45,8 +48,6 @@ const JSONB_CMP = 4044;
 /** The procs this module implements (for the "not one pgdisk implements" note). */
 export const CATALOG_ORDER_PROCS: ReadonlySet<number> = new Set([ENUM_CMP, BTARRAYCMP, RANGE_CMP, MULTIRANGE_CMP, BTRECORDCMP, JSONB_CMP]);
 
-const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
-
 /**
  * The comparator of btree support function 1 `proc` for key values of type `typid` (the
  * index attribute's type), or null when pgdisk does not implement it or a part of the type
@@ -55,7 +56,7 @@ const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o
 export function orderComparator(proc: number, bytewise: boolean, typid: number, cat: OrderCatalog, depth = 0): DatumCmp | null {
   const simple = comparatorForProc(proc, bytewise);
   if (simple) return simple;
-  // the text search types compare without the catalog; they live in compare-ts.ts
+  // the text search types compare without the catalog; they live in text-search.ts
   if (proc === TSVECTOR_CMP) return cmpTsvector;
   if (proc === TSQUERY_CMP) return cmpTsquery;
   if (proc === JSONB_CMP) return jsonbComparator(cat.defaultCollationBytewise);
@@ -97,8 +98,8 @@ function defaultComparator(cat: OrderCatalog, typid: number, bytewise: boolean, 
 /** enum_cmp: two even OIDs compare as OIDs (values created in order), else by pg_enum.enumsortorder. */
 function enumCmp(cat: OrderCatalog): DatumCmp {
   return (a, ao, _al, b, bo) => {
-    const x = u32(a, ao);
-    const y = u32(b, bo);
+    const x = u32At(a, ao);
+    const y = u32At(b, bo);
     if (x === y) return 0;
     if ((x & 1) === 0 && (y & 1) === 0) return x < y ? -1 : 1;
     const sx = cat.enumSortOrder(x);
@@ -106,12 +107,6 @@ function enumCmp(cat: OrderCatalog): DatumCmp {
     if (sx === undefined || sy === undefined) return NaN;
     return sx < sy ? -1 : sx > sy ? 1 : 0;
   };
-}
-
-/** A datum's payload as its own byte array (header off, decompressed), or null. */
-function payload(b: Uint8Array, o: number, l: number): Uint8Array | null {
-  const p = payloadOf(b, o, l);
-  return p && p[0].subarray(p[1], p[1] + p[2]);
 }
 
 /**
@@ -123,8 +118,8 @@ function arrayCmp(cat: OrderCatalog, bytewise: boolean, depth: number): DatumCmp
   const byElem = new Map<number, DatumCmp | null>();
   const types = (oid: number): TypeInfo | undefined => cat.type(oid);
   return (a0, ao, al, b0, bo, bl) => {
-    const pa = payload(a0, ao, al);
-    const pb = payload(b0, bo, bl);
+    const pa = payloadBytes(a0, ao, al);
+    const pb = payloadBytes(b0, bo, bl);
     if (!pa || !pb) return NaN;
     let x, y;
     try {
@@ -215,8 +210,8 @@ function rangeCmp(cat: OrderCatalog, rangeType: number, depth: number): DatumCmp
   const o = rangeOrder(cat, rangeType, depth);
   if (!o) return null;
   return (a0, ao, al, b0, bo, bl) => {
-    const a = payload(a0, ao, al);
-    const b = payload(b0, bo, bl);
+    const a = payloadBytes(a0, ao, al);
+    const b = payloadBytes(b0, bo, bl);
     if (!a || !b || a.length < 5 || b.length < 5) return NaN;
     const fa = a[a.length - 1];
     const fb = b[b.length - 1];
@@ -236,8 +231,8 @@ function multirangeCmp(cat: OrderCatalog, rangeType: number, depth: number): Dat
   const o = rangeOrder(cat, rangeType, depth);
   if (!o) return null;
   return (a0, ao, al, b0, bo, bl) => {
-    const a = payload(a0, ao, al);
-    const b = payload(b0, bo, bl);
+    const a = payloadBytes(a0, ao, al);
+    const b = payloadBytes(b0, bo, bl);
     if (!a || !b) return NaN;
     try {
       const ra = multirangeSpans(a, o.sub.align);
@@ -257,13 +252,12 @@ function multirangeCmp(cat: OrderCatalog, rangeType: number, depth: number): Dat
 
 /** A composite datum's payload as a tuple buffer: HeapTupleHeader offsets count from the 4-byte-header start. */
 function recordTuple(p: Uint8Array): { tuple: Uint8Array; natts: number; hoff: number; bits: Uint8Array | undefined } | null {
-  if (p.length < 19) return null;
+  if (p.length + 4 < SizeofHeapTupleHeader) return null;
   const tuple = new Uint8Array(p.length + 4);
   tuple.set(p, 4);
-  const natts = (tuple[18] | (tuple[19] << 8)) & 0x07ff;
-  const infomask = tuple[20] | (tuple[21] << 8);
-  const hoff = tuple[22];
-  const bits = infomask & 1 ? tuple.subarray(23, 23 + ((natts + 7) >> 3)) : undefined;
+  const natts = u16At(tuple, HTH.t_infomask2) & HEAP_NATTS_MASK;
+  const hoff = tuple[HTH.t_hoff];
+  const bits = u16At(tuple, HTH.t_infomask) & HEAP_HASNULL ? tuple.subarray(SizeofHeapTupleHeader, SizeofHeapTupleHeader + ((natts + 7) >> 3)) : undefined;
   return { tuple, natts, hoff, bits };
 }
 
@@ -288,8 +282,8 @@ function recordCmp(cat: OrderCatalog, typid: number, depth: number): DatumCmp | 
   }
   const desc = { attrs };
   return (a0, ao, al, b0, bo, bl) => {
-    const pa = payload(a0, ao, al);
-    const pb = payload(b0, bo, bl);
+    const pa = payloadBytes(a0, ao, al);
+    const pb = payloadBytes(b0, bo, bl);
     const x = pa && recordTuple(pa);
     const y = pb && recordTuple(pb);
     if (!x || !y) return NaN;
