@@ -177,6 +177,15 @@ for (const version of VERSIONS) {
     const small = await verify(srv, "s_small");
     assert.deepEqual(small.found, []);
     assert.ok(small.checks.includes("spgist"));
+    // the declarations decode real tuples: a leaf root's leaf tuples, the quad tree's root inner tuple
+    const leafRoot = spgPages(d, "s_small").find((pg) => pg.blk === 1)!;
+    for (const t of leafRoot.tuples) {
+      const lt = SpGistLeafTupleData.decode(leafRoot.page, t.off);
+      assert.deepEqual([lt.tupstate, lt.size, lt.t_info & 0x3fff, lt.heapPtr.ip_posid > 0], [SPGIST_LIVE, t.len, 0, true]);
+    }
+    const quadRoot = spgPages(d, "s_quad").find((pg) => pg.blk === 1)!;
+    const it = SpGistInnerTupleData.decode(quadRoot.page, quadRoot.tuples[0]!.off);
+    assert.deepEqual([it.tupstate, it.size, it.nNodes, it.prefixSize], [SPGIST_LIVE, quadRoot.tuples[0]!.len, 4, 16], "quad_point_ops: four quadrants around a centroid point");
     assert.ok(states[SPGIST_LIVE]! > 100_000 && states[SPGIST_REDIRECT]! > 0 && states[SPGIST_DEAD]! > 0 && states[SPGIST_PLACEHOLDER]! > 0, `tuple states ${states}`);
     // 14+: INCLUDE (note) with NULLs gives leaf tuples whose t_info has SGLT_HASNULLMASK, which
     // a whole-word nextOffset would read as a chain link far beyond the page
