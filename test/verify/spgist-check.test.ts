@@ -3,8 +3,9 @@
 // point indexes, a radix tree over text with long common prefixes, inet, range and box indexes,
 // all with NULLs (the nulls tree), an INCLUDE column (14+: leaf tuples with a null bitmap), then
 // DELETE + VACUUM and more inserts (redirect, dead and placeholder tuples); every index verifies
-// with zero findings and is checked (no REL_NOT_CHECKED_AM). A damage corpus on copies is
-// caught, each invariant with its code at its block and item.
+// with zero findings and is checked (no REL_NOT_CHECKED_AM), and so do polygon, text, inet and
+// expression indexes that concurrent sessions filled while VACUUM ran. A damage corpus on copies
+// is caught, each invariant with its code at its block and item.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
@@ -18,6 +19,7 @@ import { IndexTupleData, INDEX_SIZE_MASK } from "../../formats/nbtree/index-tupl
 import {
   SGITHDRSZ,
   SGLT_HASNULLMASK,
+  sgitAllTheSame,
   sgitNNodes,
   sgitPrefixSize,
   SPGIST_DELETED,
@@ -155,12 +157,18 @@ for (const version of VERSIONS) {
     const d = new Damager(srv.pgdata, DB);
     const states = [0, 0, 0, 0];
     let nullMaskLeaves = 0;
+    let allTheSame = 0;
     for (const rel of RELS) {
       const { found, checks } = await verify(srv, rel);
       assert.deepEqual(found, [], rel);
       assert.ok(checks.includes("spgist"), `${rel}: ${checks}`);
       const pages = spgPages(d, rel);
-      for (const pg of pages) for (const t of pg.tuples) states[t.state]!++;
+      for (const pg of pages) {
+        for (const t of pg.tuples) {
+          states[t.state]!++;
+          if (!isLeaf(pg) && t.state === SPGIST_LIVE && sgitAllTheSame(pg.dv.getUint32(t.off, true))) allTheSame++;
+        }
+      }
       // the tree has levels: inner pages besides the root, inner tuples pointing at inner pages
       const inner = pages.filter((pg) => !isLeaf(pg) && !(pg.flags & SPGIST_NULLS));
       assert.ok(inner.length >= 2, `${rel}: ${inner.length} inner pages`);
@@ -187,6 +195,8 @@ for (const version of VERSIONS) {
     const it = SpGistInnerTupleData.decode(quadRoot.page, quadRoot.tuples[0]!.off);
     assert.deepEqual([it.tupstate, it.size, it.nNodes, it.prefixSize], [SPGIST_LIVE, quadRoot.tuples[0]!.len, 4, 16], "quad_point_ops: four quadrants around a centroid point");
     assert.ok(states[SPGIST_LIVE]! > 100_000 && states[SPGIST_REDIRECT]! > 0 && states[SPGIST_DEAD]! > 0 && states[SPGIST_PLACEHOLDER]! > 0, `tuple states ${states}`);
+    // the nulls trees split their leaves into allTheSame inner tuples
+    assert.ok(allTheSame > 0, `${allTheSame} allTheSame inner tuples`);
     // 14+: INCLUDE (note) with NULLs gives leaf tuples whose t_info has SGLT_HASNULLMASK, which
     // a whole-word nextOffset would read as a chain link far beyond the page
     if (version >= 14) assert.ok(nullMaskLeaves > 1000, `${nullMaskLeaves} leaf tuples with a null bitmap`);
@@ -308,3 +318,31 @@ for (const version of [13, 15]) {
     assert.ok(only(r, "SPGIST_ORPHAN") && r.every((f) => f.severity === "warning"), JSON.stringify(r));
   });
 }
+
+test("PostgreSQL 18: SP-GiST indexes built by concurrent sessions inserting and deleting while VACUUM runs verify with zero findings", async () => {
+  const srv = await PgServer.create({ checksums: true, version: 18 });
+  try {
+    srv.sql(`CREATE TABLE c (id serial, p point, t text, pg polygon, q inet) WITH (autovacuum_enabled = off);
+      CREATE INDEX c_p ON c USING spgist (p); CREATE INDEX c_t ON c USING spgist (t); CREATE INDEX c_pg ON c USING spgist (pg);
+      CREATE INDEX c_q ON c USING spgist (q); CREATE INDEX c_nulls ON c USING spgist ((CASE WHEN id % 2 = 0 THEN NULL ELSE p END));`);
+    // each session commits 40 rounds of 500 inserts and a delete of recent rows; VACUUM runs meanwhile
+    const session = (k: number): string => `DO $$ BEGIN FOR j IN 1..40 LOOP
+        INSERT INTO c (p, t, pg, q) SELECT point((i * ${k} + j) % 997, (i * 7 + j * ${k}) % 991), 'pfx/' || ((i + j) % 50) || '/' || md5((i * j + ${k})::text),
+          polygon(box(point(i % 100, j), point(i % 100 + 1, j + 2))), ('10.' || (i % 200) || '.' || (j % 250) || '.' || ${k})::inet FROM generate_series(1, 500) i;
+        DELETE FROM c WHERE id % 7 = ${k} AND id > (SELECT max(id) - 3000 FROM c);
+        COMMIT;
+      END LOOP; END $$;`;
+    const vacuums = "VACUUM c; SELECT pg_sleep(0.3); VACUUM c; SELECT pg_sleep(0.5); VACUUM c; SELECT pg_sleep(1); VACUUM c;";
+    await Promise.all([srv.sqlConcurrent(session(1)), srv.sqlConcurrent(session(2)), srv.sqlConcurrent(session(3)), srv.sqlConcurrent(vacuums)]);
+    assert.ok(Number(srv.sql("SELECT count(*) FROM c")) > 30_000);
+    srv.sql("CHECKPOINT");
+    srv.stop();
+    for (const rel of ["c_p", "c_t", "c_pg", "c_q", "c_nulls"]) {
+      const { found, checks } = await verify(srv, rel);
+      assert.deepEqual(found, [], rel);
+      assert.ok(checks.includes("spgist"), rel);
+    }
+  } finally {
+    srv.destroy();
+  }
+});
