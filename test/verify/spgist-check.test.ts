@@ -316,6 +316,18 @@ for (const version of [13, 15]) {
     assert.ok(r.some((f) => f.code === "SPGIST_ORPHAN" && f.severity === "warning"), JSON.stringify(r));
     r = await damaged(srv, IX, 1, setTid(nodes[1]!, 0xffffffff, 0));
     assert.ok(only(r, "SPGIST_ORPHAN") && r.every((f) => f.severity === "warning"), JSON.stringify(r));
+    // a downlink to a redirect that redirects to itself: followed, it loops
+    const mainRedirect = pages.find((pg) => !(pg.flags & SPGIST_NULLS) && pg.tuples.some((t) => t.state === SPGIST_REDIRECT));
+    assert.ok(mainRedirect, "the main tree has a redirect tuple");
+    const loop = mainRedirect.tuples.find((t) => t.state === SPGIST_REDIRECT)!;
+    d.patch(d.path(IX), 1, setTid(nodes[0]!, mainRedirect.blk, loop.item));
+    d.patch(d.path(IX), mainRedirect.blk, setTid(loop.off + SpGistDeadTupleData.offsets.pointer, mainRedirect.blk, loop.item));
+    try {
+      r = (await verify(srv, IX)).found;
+    } finally {
+      d.restore();
+    }
+    assert.ok(at(r, "SPGIST_REDIRECT", mainRedirect.blk, loop.item) && r.some((f) => /loop/.test(f.message)), JSON.stringify(r));
   });
 }
 

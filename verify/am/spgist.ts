@@ -73,12 +73,14 @@ export class SpgistChecker implements AmChecker {
   private readonly base: Float64Array;
   private readonly count: Uint16Array;
   private slots = 0;
-  /** per slot: tupstate (or NONE); leaf: nextOffset, redirect: target key, inner: first node; inner: nNodes */
+  /** per slot: tupstate (or NONE); leaf: nextOffset, redirect: its index in redirTo, inner: its first node; inner: nNodes */
   private st = new Uint8Array(1024);
-  private link = new Float64Array(1024);
+  private link = new Int32Array(1024);
   private nn = new Int32Array(1024);
   /** node downlinks of all inner tuples: block * 65536 + offset, or -1 for an empty node */
   private readonly nodes = new NumList();
+  /** redirect targets, block * 65536 + offset (redirects are few) */
+  private readonly redirTo = new NumList();
 
   constructor(
     private readonly in_: AmCheckInput,
@@ -148,7 +150,8 @@ export class SpgistChecker implements AmChecker {
           const tb = tidBlockAt(page, off + DEAD_PTR);
           const to = tidOffsetAt(page, off + DEAD_PTR);
           if (tb >= this.n || to === 0) return this.add("SPGIST_REDIRECT", blk, `block ${blk} item ${i} redirects to (${tb},${to}), ${to === 0 ? "an invalid pointer" : `beyond the end of the index (${this.n} blocks)`}`, i);
-          this.link[slot] = tidKey(tb, to);
+          this.link[slot] = this.redirTo.n;
+          this.redirTo.push(tidKey(tb, to));
         }
         return;
       }
@@ -265,7 +268,7 @@ export class SpgistChecker implements AmChecker {
               this.add("SPGIST_REDIRECT", b, `block ${b} item ${o} is on a chain of more than ${MAX_REDIRECTS} redirects (a loop)`, o);
               break;
             }
-            to = this.link[s]!;
+            to = this.redirTo.a[this.link[s]!]!;
             continue;
           }
           if (this.flags[b]! & SPGIST_LEAF) this.chain(b, o, ++walk, reached, pb, pi);
