@@ -10,6 +10,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
 import { runVerify } from "../../verify/run.js";
+import { mulberry32 } from "../../samples/prng.js";
 import { readFileSync } from "node:fs";
 import { BLCKSZ, Damager } from "./damage.js";
 import { itemIdOffset, maxOffsetNumber, pdSpecial, pdUpper } from "../../formats/page/page.js";
@@ -357,4 +358,34 @@ test("PostgreSQL 18: SP-GiST indexes built by concurrent sessions inserting and 
   } finally {
     srv.destroy();
   }
+});
+
+test("PostgreSQL 15: random damage to SP-GiST tuple headers and pages gives findings, never a crash", async () => {
+  const srv = servers.get(15)!;
+  const d = new Damager(srv.pgdata, DB);
+  const r = mulberry32(Number(process.env.FUZZ_SEED ?? 20261203));
+  const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 80);
+  const crashes: string[] = [];
+  let withFindings = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const rel = RELS[Math.floor(r() * RELS.length)]!;
+    const pages = spgPages(d, rel).filter((pg) => pg.tuples.length > 0);
+    const pg = pages[Math.floor(r() * pages.length)]!;
+    const t = pg.tuples[Math.floor(r() * pg.tuples.length)]!;
+    // mostly a tuple's header (state, size, nextOffset or nodes, TIDs), else anywhere in the page
+    const spots = Array.from({ length: 1 + Math.floor(r() * 4) }, () => (r() < 0.8 ? t.off + Math.floor(r() * Math.min(t.len, 32)) : Math.floor(r() * BLCKSZ)));
+    const bits = spots.map(() => 1 << Math.floor(r() * 8));
+    d.patch(d.path(rel), pg.blk, (p) => spots.forEach((s, k) => (p[s] ^= bits[k]!)));
+    try {
+      const { found } = await verify(srv, rel);
+      if (found.some((f) => f.severity === "error")) withFindings++;
+      for (const f of found) if (f.code === "REL_VERIFY_FAILED") crashes.push(`${rel} block ${pg.blk} bytes ${spots.join(",")}: ${f.message.slice(0, 300)}`);
+    } catch (e) {
+      crashes.push(`${rel} block ${pg.blk} bytes ${spots.join(",")}: ${(e as Error).stack?.slice(0, 400)}`);
+    } finally {
+      d.restore();
+    }
+  }
+  assert.deepEqual(crashes, []);
+  assert.ok(withFindings > ROUNDS / 3, `damage found in ${withFindings} of ${ROUNDS} rounds`);
 });

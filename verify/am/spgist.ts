@@ -145,7 +145,6 @@ export class SpgistChecker implements AmChecker {
         // redirect, dead and placeholder tuples are all SpGistDeadTupleData (spgFormDeadTuple)
         const size = len < 4 ? -1 : sgLeafSizeAt(page, off);
         if (len !== SGDTSIZE || size !== SGDTSIZE) return this.add("SPGIST_TUPLE_SIZE", blk, `block ${blk} item ${i} is a ${state < 0 ? "(short)" : SPGIST_TUPSTATE_NAMES[state]} tuple of size ${size < 0 ? "(none)" : size} and line pointer length ${len}, not SGDTSIZE ${SGDTSIZE}`, i);
-        this.st[slot] = state;
         if (state === SPGIST_REDIRECT) {
           const tb = tidBlockAt(page, off + DEAD_PTR);
           const to = tidOffsetAt(page, off + DEAD_PTR);
@@ -153,6 +152,7 @@ export class SpgistChecker implements AmChecker {
           this.link[slot] = this.redirTo.n;
           this.redirTo.push(tidKey(tb, to));
         }
+        this.st[slot] = state;
         return;
       }
       if (isLeaf) {
