@@ -74,6 +74,11 @@ const SETUP = (v: number): string => `
   CREATE INDEX s_small ON small USING spgist (p);
   DELETE FROM small WHERE p[0] < 10;
   VACUUM small;
+  CREATE TABLE e (p point);
+  CREATE INDEX s_empty ON e USING spgist (p);
+  CREATE TABLE n (p point);
+  INSERT INTO n SELECT NULL FROM generate_series(1, 3000);
+  CREATE INDEX s_allnull ON n USING spgist (p);
   CHECKPOINT;`;
 
 const servers = new Map<number, PgServer>();
@@ -183,9 +188,12 @@ for (const version of VERSIONS) {
         assert.ok(withPrefix, "s_text has inner tuples with a prefix");
       }
     }
-    const small = await verify(srv, "s_small");
-    assert.deepEqual(small.found, []);
-    assert.ok(small.checks.includes("spgist"));
+    // a small index (its root a leaf page), an empty one, one of NULLs only
+    for (const rel of ["s_small", "s_empty", "s_allnull"]) {
+      const small = await verify(srv, rel);
+      assert.deepEqual(small.found, [], rel);
+      assert.ok(small.checks.includes("spgist"), rel);
+    }
     // the declarations decode real tuples: a leaf root's leaf tuples, the quad tree's root inner tuple
     const leafRoot = spgPages(d, "s_small").find((pg) => pg.blk === 1)!;
     for (const t of leafRoot.tuples) {
