@@ -4,7 +4,7 @@
 // Client tools (psql, pg_amcheck, ...) are Debian's, which speak to every version.
 // PostgreSQL refuses to run as root, so every server binary runs as the `postgres` OS user
 // (runuser) in a temp directory with its own port and socket directory.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -171,6 +171,21 @@ export class PgServer {
   /** Run SQL through psql; returns unaligned, tuples-only output (fields separated by `sep`). */
   sql(sql: string, db = "postgres", sep = "\t"): string {
     return runAsPg(this.bin("psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", this.socketDir, "-p", String(this.port), "-U", "postgres", "-d", db, "-A", "-t", "-F", sep, "-P", "null=\\N"], { input: sql });
+  }
+
+  /** sql() in a psql of its own that runs while the caller goes on: concurrent sessions. */
+  sqlConcurrent(sql: string, db = "postgres"): Promise<string> {
+    const [cmd, argv] = asPg(this.bin("psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", this.socketDir, "-p", String(this.port), "-U", "postgres", "-d", db, "-A", "-t"]);
+    return new Promise((resolve, reject) => {
+      const c = spawn(cmd, argv, { env: { ...process.env, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" } });
+      let out = "";
+      let err = "";
+      c.stdout.on("data", (b: Buffer) => (out += b.toString()));
+      c.stderr.on("data", (b: Buffer) => (err += b.toString()));
+      c.on("error", reject);
+      c.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`psql failed (exit ${code}):\n${err}`))));
+      c.stdin.end(sql);
+    });
   }
 
   /** Rows of a query as arrays of text fields (NULL as null). Fields may not contain TAB or newline unless `sep` is changed. */

@@ -5,7 +5,7 @@
 // every finding the engine emits must name a code listed here (findings.ts enforces it).
 import type { Severity } from "../schema/errors.js";
 
-export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "gin" | "hash" | "brin" | "gist" | "sequence";
+export type CheckArea = "relation" | "page" | "heap" | "hot" | "xid" | "toast" | "direct-toast" | "btree" | "btree-parent" | "heapallindexed" | "prefix" | "gin" | "hash" | "brin" | "gist" | "spgist" | "sequence";
 
 export interface CheckInfo<C extends string = CheckCode> {
   code: C;
@@ -44,7 +44,7 @@ const CHECK_ROWS = [
     ["CATALOG_PAGE_NEW", "warning", "an all-zero page before a catalog's last page: valid for the server, but whatever rows it held are unknown (the relations they described show up as REL_FILE_ORPHAN)", "PageIsNew on a catalog page followed by a used page", undefined, "an all-zero page passes PageIsVerified and pg_checksums"],
     ["REL_DIR_UNREADABLE", "error", "a relation directory cannot be listed", "readdir of base/<oid>, global/ or a tablespace directory"],
     ["REL_VERIFY_FAILED", "error", "verification of the relation stopped on an unexpected decoding error", "an exception other than a finding escaped a check; the relation is reported, the run goes on"],
-    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page; the line pointers of SP-GiST item pages)", "relam is not heap, btree, GIN, hash, GiST or BRIN and the relation is no sequence (SP-GiST)", undefined, "pg_amcheck silently skips these relations"],
+    ["REL_NOT_CHECKED_AM", "info", "only page-level checks apply to this access method (header and checksum of every page)", "relam is not heap, btree, GIN, hash, GiST, SP-GiST or BRIN and the relation is no sequence (an access method pgdisk does not know)", undefined, "pg_amcheck silently skips these relations"],
     ["REL_INDEX_NOT_VALID", "info", "the index is not valid (indisvalid false) and is not checked beyond its pages", "pg_index.indisvalid", "cannot check index \"%s\"", NBT],
     ["REL_NO_CATALOG", "info", "a lone file outside a cluster: no catalog, so no attribute walk, no XID horizons and no key order", "the file is not under a data directory with a readable catalog"],
     ["REL_FINDINGS_SUPPRESSED", "info", "more findings of one code than the per-relation limit; the rest were counted, not listed", "per-code counter in the finding sink"],
@@ -338,6 +338,20 @@ const CHECK_ROWS = [
     ["GIST_TUPLE_SIZE", "error", "a GiST tuple's size (t_info) differs from its line pointer's length", "IndexTupleSize against lp_len"],
     ["GIST_TID_OUT_OF_RANGE", "error", "a leaf tuple's heap TID names a block beyond the table's last block, or offset 0", "t_tid of leaf tuples against the table's block count"],
   ]),
+  ...area("spgist", [
+    ["SPGIST_META", "error", "block 0 is not an SP-GiST metapage (SPGIST_META flag, magic 0xBA0BABEE), or another block is marked a metapage", "the flags of every page and the metapage's magicNumber", undefined, "no checker reads SP-GiST indexes (amcheck has none, online or offline)"],
+    ["SPGIST_ROOT", "error", "the root (block 1) or the nulls root (block 2) is missing, deleted, a metapage, in the wrong tree (SPGIST_NULLS), or an inner page whose item 1 is not a live inner tuple", "blocks 1 and 2 before the tree walk"],
+    ["SPGIST_PAGE_ID", "error", "a page's special space does not end in SPGIST_PAGE_ID 0xFF82", "spgist_page_id of every page"],
+    ["SPGIST_PAGE_COUNTS", "error", "a page's nRedirection or nPlaceholder differs from the number of redirect or placeholder tuples on it", "the opaque counts against the tuples' tupstate"],
+    ["SPGIST_TUPLE_SIZE", "error", "a tuple's size field differs from its line pointer's length, a leaf tuple is shorter than SGDTSIZE, or a redirect, dead or placeholder tuple is not SGDTSIZE (16) bytes", "size of every tuple against lp_len"],
+    ["SPGIST_INNER_TUPLE", "error", "an inner tuple has no nodes, or its prefix and node tuples do not fill exactly its size", "nNodes, prefixSize and each node's IndexTupleSize"],
+    ["SPGIST_DOWNLINK", "error", "a node's downlink names a block beyond the file, a page that is not an SP-GiST item page (deleted, a metapage), a page of the other tree (nulls or not), an offset beyond the page's line pointers, or a placeholder tuple", "every valid node downlink, followed through redirects, on the walk from the roots"],
+    ["SPGIST_REDIRECT", "error", "a redirect tuple points outside the index or at offset 0, or redirects loop", "the pointer of every redirect tuple"],
+    ["SPGIST_LEAF_CHAIN", "error", "a leaf chain is broken: a nextOffset beyond the page's line pointers, a nextOffset on the root leaf page (its tuples are not chained), a chain through a tuple that is not live, or a cycle", "nextOffset (PG14+: t_info & 0x3FFF) of every leaf tuple, and each chain followed from its downlink"],
+    ["SPGIST_REACHED", "error", "a tuple is reached twice from the roots (a cycle, or two parents)", "the walk from the roots over (block, offset) tuples"],
+    ["SPGIST_ORPHAN", "warning", "live tuples that no downlink from the roots reaches (scans never return them)", "live tuples not marked by the walk, one finding per page"],
+    ["SPGIST_TID_OUT_OF_RANGE", "error", "a live leaf tuple's heap TID names a block beyond the table's last block, or offset 0", "heapPtr of live leaf tuples against the table's block count"],
+  ]),
   ...area("sequence", [
     ["SEQ_MAGIC", "error", "the sequence page's special space does not hold SEQ_MAGIC 0x1717", "the 4-byte magic at pd_special", "bad magic number in sequence \"%s\": %08X", "sequence.c read_seq_tuple"],
     ["SEQ_SHAPE", "error", "a sequence relation is not one page with one LP_NORMAL tuple holding FormData_pg_sequence_data", "block count, line pointer count, the tuple's length past t_hoff"],
@@ -392,5 +406,6 @@ export const AREA_TITLES: Record<CheckArea, string> = {
   hash: "Hash index structure",
   brin: "BRIN index structure",
   gist: "GiST index structure",
+  spgist: "SP-GiST index structure",
   sequence: "Sequences",
 };

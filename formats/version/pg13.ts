@@ -10,6 +10,7 @@ export const pg13 = defineProfile({
   pgControlVersion: 1300,
   relmapMappings: 62,
   aclitemAlign: "i",
+  spgistLeafNextOffsetMask: 0xffff,
   slru: { xactDir: "pg_xact", multixactDir: "pg_multixact", segmentNameDigits: 4 },
   tablespaceDir: "PG_13_202007201",
   catalogColumns: {

@@ -10,6 +10,7 @@ export const pg14 = defineProfile({
   pgControlVersion: 1300,
   relmapMappings: 62,
   aclitemAlign: "i",
+  spgistLeafNextOffsetMask: 0x3fff,
   slru: pg13.slru,
   tablespaceDir: "PG_14_202107181",
   catalogColumns: {
@@ -36,5 +37,6 @@ export const pg14 = defineProfile({
   differences: [
     "pg_attribute: attcompression added (column compression); attalign now comes before attstorage",
     "pg_type: typsubscript added",
+    "SP-GiST leaf tuples: nextOffset became t_info (next offset & 0x3FFF, 0x8000 = a null bitmap follows, for INCLUDE columns)",
   ],
 });

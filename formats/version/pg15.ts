@@ -10,6 +10,7 @@ export const pg15 = defineProfile({
   pgControlVersion: 1300,
   relmapMappings: 62,
   aclitemAlign: "i",
+  spgistLeafNextOffsetMask: pg14.spgistLeafNextOffsetMask,
   slru: pg14.slru,
   tablespaceDir: "PG_15_202209061",
   catalogColumns: {

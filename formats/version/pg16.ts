@@ -10,6 +10,7 @@ export const pg16 = defineProfile({
   pgControlVersion: 1300,
   relmapMappings: 64,
   aclitemAlign: "d",
+  spgistLeafNextOffsetMask: pg15.spgistLeafNextOffsetMask,
   slru: pg15.slru,
   tablespaceDir: "PG_16_202307071",
   catalogColumns: {

@@ -10,6 +10,7 @@ export const pg17 = defineProfile({
   pgControlVersion: 1700,
   relmapMappings: 64,
   aclitemAlign: "d",
+  spgistLeafNextOffsetMask: pg16.spgistLeafNextOffsetMask,
   slru: pg16.slru,
   tablespaceDir: "PG_17_202406281",
   catalogColumns: {

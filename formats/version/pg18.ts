@@ -10,6 +10,7 @@ export const pg18 = defineProfile({
   pgControlVersion: 1800,
   relmapMappings: 64,
   aclitemAlign: "d",
+  spgistLeafNextOffsetMask: pg17.spgistLeafNextOffsetMask,
   slru: pg17.slru,
   tablespaceDir: "PG_18_202506291",
   catalogColumns: {

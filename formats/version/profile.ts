@@ -32,6 +32,9 @@ export interface VersionProfile {
   relmapMappings: number;
   /** typalign of aclitem[] ("i" until 15; "d" from 16, where aclitem holds a 64-bit AclMode) */
   aclitemAlign: "i" | "d";
+  /** the bits of an SP-GiST leaf tuple's nextOffset word that name the next tuple of its chain
+   * (0xFFFF until 13, a whole OffsetNumber; 0x3FFF from 14, SGLT_GET_NEXTOFFSET of t_info) */
+  spgistLeafNextOffsetMask: number;
   /** the SLRUs pgdisk reads: directories and the hex digits of their segment file names */
   slru: { xactDir: string; multixactDir: string; segmentNameDigits: number };
   /** the subdirectory of a tablespace holding this release's files (TABLESPACE_VERSION_DIRECTORY) */

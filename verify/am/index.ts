@@ -1,5 +1,5 @@
 // The structure checker of a relation whose access method verify/am/ knows (hash, BRIN,
-// GiST, sequences), or undefined: verify/relation.ts hands it every page its page checks read.
+// GiST, SP-GiST, sequences), or undefined: verify/relation.ts hands it every page its page checks read.
 import { existsSync } from "node:fs";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import { PG_SEQUENCE_OID } from "../../formats/catalog/bootstrap.js";
@@ -9,6 +9,7 @@ import type { AmChecker, AmCheckInput } from "./checker.js";
 import { HashChecker } from "./hash.js";
 import { BrinChecker } from "./brin.js";
 import { GistChecker } from "./gist.js";
+import { SpgistChecker } from "./spgist.js";
 import { SequenceChecker, type SequenceBounds } from "./sequence.js";
 
 export type { AmChecker } from "./checker.js";
@@ -20,6 +21,7 @@ export function amCheckerFor(cat: DatabaseCatalog, rel: RelationInfo, fork: Rela
   if (rel.amName === "hash") return new HashChecker(input());
   if (rel.amName === "brin") return new BrinChecker(input());
   if (rel.amName === "gist") return new GistChecker(input());
+  if (rel.amName === "spgist") return new SpgistChecker(input(), cat.cluster.profile);
   return undefined;
 }
 
