@@ -3,10 +3,12 @@
 // domains (pg_constraint rows with contypid set), each catalog read on first use. A CHECK is
 // compiled by the offline evaluator with VALUE (CoerceToDomainValue) read as the datum under
 // test; what the evaluator cannot do is reported, not guessed.
-import type { DomainCheck, InputTypes } from "../datum/input-types.js";
+import type { DomainCheck, InputTypes, RangeFacts } from "../datum/input-types.js";
+import { orderComparator } from "../order/catalog.js";
+import { orderCatalogOf } from "./index-keys.js";
 import { compileExpr, decodeExprValue, ROW_TYPES, type ExprContext } from "../expr/evaluate.js";
 import { FormatError } from "../schema/errors.js";
-import { PG_CONSTRAINT_OID, PG_ENUM_OID } from "./bootstrap.js";
+import { PG_CONSTRAINT_OID, PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
 import type { DatabaseCatalog } from "./cluster.js";
 import { isNode, parseNodeTree, type NodeValue } from "./node-tree.js";
 
@@ -34,6 +36,7 @@ export function compileDomainCheck(name: string, conbin: string, base: number, c
 export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): InputTypes {
   let enums: Map<number, Map<string, number>> | undefined;
   let checks: Map<number, DomainCheck[]> | undefined;
+  let ranges: Map<number, RangeFacts> | undefined;
   return {
     type(oid) {
       const r = cat.types.get(oid);
@@ -50,6 +53,22 @@ export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): Input
         }
       }
       return enums.get(typeOid)?.get(label);
+    },
+    range(typeOid) {
+      if (!ranges) {
+        ranges = new Map();
+        const order = orderCatalogOf(cat);
+        for (const r of cat.catalogRows(PG_RANGE_OID, ["rngtypid", "rngsubtype", "rngmultitypid", "rngcanonical"])) {
+          const rangeOid = r.rngtypid as number;
+          const o = order.range(rangeOid)!;
+          const cmp = o.orderProc === undefined ? null : orderComparator(o.orderProc, o.bytewise, o.subtype, order);
+          const compare = cmp ?? { unorderable: o.orderProc === undefined ? "an opclass without support function 1" : o.bytewise ? `btree support function ${o.orderProc}` : "a collation other than C" };
+          const facts = { rangeOid, subtype: r.rngsubtype as number, canonical: Number(r.rngcanonical ?? 0), compare };
+          ranges.set(rangeOid, facts);
+          if (r.rngmultitypid) ranges.set(r.rngmultitypid as number, facts);
+        }
+      }
+      return ranges.get(typeOid);
     },
     domainChecks(typeOid) {
       if (!checks) {

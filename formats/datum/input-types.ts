@@ -6,6 +6,9 @@
 // evaluator can evaluate them (formats/expr, compiled by the InputTypes provider), checked in
 // name order as the server checks them; a domain with one it cannot evaluate is refused.
 import { arrayInput } from "./input-array.js";
+import { multirangeInput, rangeInput, valueCompare, type RangeSubtype } from "./input-range.js";
+import type { DatumCmp } from "../order/bytes.js";
+import { set4bHeader, VARHDRSZ } from "../varlena/varlena.js";
 import { arrayDelimiter } from "./arrays.js";
 import type { InputFunction } from "./input.js";
 import { INPUT_FUNCTIONS } from "./input-catalog.js";
@@ -32,6 +35,18 @@ export interface InputTypes {
   enumLabelOid(typeOid: number, label: string): number | undefined;
   /** a domain's CHECK constraints (its own, not its base domain's) */
   domainChecks(typeOid: number): DomainCheck[];
+  /** pg_range of a range type, or of the range type of a multirange type */
+  range(typeOid: number): RangeFacts | undefined;
+}
+
+/** What range_in needs of a range type beyond its subtype's input. */
+export interface RangeFacts {
+  rangeOid: number;
+  subtype: number;
+  /** rngcanonical (0: none, a continuous range) */
+  canonical: number;
+  /** the subtype's order under the range's opclass and collation over two stored datums (varlena header on), or why there is none */
+  compare: DatumCmp | { unorderable: string };
 }
 
 /** A domain CHECK constraint: its test of a base-type datum (null: SQL NULL), or why it cannot be evaluated offline. */
@@ -56,6 +71,14 @@ function withChecks(base: ResolvedInput, domain: string, checks: (DomainCheck & 
   };
   const failsNull = checks.find((c) => !c.passes(null));
   return { input, nullError: base.nullError ?? (failsNull ? violates(domain, failsNull.name) : undefined) };
+}
+
+/** A payload as a datum with a 4-byte varlena header. */
+function withHeader(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(VARHDRSZ + payload.length);
+  set4bHeader(new DataView(out.buffer), 0, out.length);
+  out.set(payload, VARHDRSZ);
+  return out;
 }
 
 /** The input of a type, or why pgdisk cannot read it (a sentence naming the type). */
@@ -87,6 +110,20 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
     const typmod = t.typmod;
     const input: InputFunction = baseIsDomain ? base.input : (text, ctx) => base.input(text, { ...ctx, typmod });
     return { input, nullError: t.notnull ? `domain ${t.name} does not allow null values` : base.nullError };
+  }
+  if (t.typtype === "r" || t.typtype === "m") {
+    const r = types.range(oid);
+    if (!r) return { refused: `type ${t.name}` };
+    if (r.canonical) return { refused: `range type ${types.type(r.rangeOid)?.name ?? r.rangeOid} has a canonical function (pg_proc ${r.canonical}), which pgdisk cannot run offline` };
+    if ("unorderable" in r.compare) return { refused: `range type ${types.type(r.rangeOid)?.name ?? r.rangeOid} orders its subtype by ${r.compare.unorderable}, which pgdisk cannot compute offline` };
+    const sub = types.type(r.subtype);
+    const subInput = sub && sub.len !== -2 ? resolveInput(r.subtype, types, depth + 1) : { refused: `type ${sub?.name ?? r.subtype}` };
+    if ("refused" in subInput) return subInput;
+    const cmp = r.compare;
+    // range_in's values are payloads; the comparators take stored datums (a varlena with its 4-byte header)
+    const compare = sub!.len === -1 ? (a: Uint8Array, b: Uint8Array): number => { const [x, y] = [withHeader(a), withHeader(b)]; return cmp(x, 0, x.length, y, 0, y.length); } : valueCompare(cmp);
+    const st: RangeSubtype = { oid: r.subtype, len: sub!.len, align: sub!.align, input: subInput.input, compare };
+    return { input: t.typtype === "r" ? rangeInput(oid, st) : multirangeInput(oid, st) };
   }
   if (t.category === "A" && t.elem && t.len === -1) {
     const e = types.type(t.elem);

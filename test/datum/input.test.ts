@@ -221,6 +221,7 @@ function serverTypes(srv: PgServer): InputTypes {
     type: (oid) => types.get(oid),
     enumLabelOid: (t, label) => enums.get(`${t}:${label}`),
     domainChecks: (t) => checks.filter((r) => Number(r[0]) === t).map((r) => compileDomainCheck(r[1]!, r[2]!, Number(r[3]), { defaultCtypeIsC: true })),
+    range: () => undefined,
   };
 }
 

@@ -1,5 +1,5 @@
-// `pgdisk load` of the geometric types, bit strings, pg_lsn, tid and money (formats/datum/
-// input-geometry.ts, input-misc.ts) held to COPY FROM: one file goes through `pgdisk load` into a
+// `pgdisk load` of the geometric types, bit strings, pg_lsn, tid, money (formats/datum/
+// input-geometry.ts, input-misc.ts) and user-defined ranges (input-types.ts) held to COPY FROM: one file goes through `pgdisk load` into a
 // copy of a stopped cluster and through COPY FROM into a twin; the stored tuples' data bytes and
 // every row's text must be the twin's. Bad values exit 2 with the server's wording, naming line
 // and column, and change nothing.
@@ -19,9 +19,13 @@ const DB = "app";
 const ROWS = 1500;
 const SETUP = `
 create extension pageinspect;
+create type textrange as range (subtype = text);
+create type floatrange as range (subtype = float8);
+create type irange as range (subtype = int4);
 create table g (
   n int4, p point, l lseg, b box, ln line, c circle, pa path, pg polygon, ab box[], ap point[],
-  b3 bit(3), b1 bit, vb varbit(12), vbx varbit, ab3 bit(3)[], lsn pg_lsn, t tid, m money, am money[]
+  b3 bit(3), b1 bit, vb varbit(12), vbx varbit, ab3 bit(3)[], lsn pg_lsn, t tid, m money, am money[],
+  tr textrange, fr floatrange, ir irange, tmr textmultirange, atr textrange[]
 );
 insert into g (n) values (0);
 `;
@@ -70,6 +74,17 @@ function rows(): Field[][] {
       "-92233720368547758.08",
       "0",
     ]);
+  const word = (): string => r.pick(["a", "ab", "abc", "b", "B", "zz", "é", "a b", "x,y", 'q"t', "", "back\\slash", `w${r.int(0, 99)}`]);
+  const quoted = (w: string): string => (w === "" || /[ ,"\\()[\]]/.test(w) ? `"${w.replace(/["\\]/g, "\\$&")}"` : w);
+  const textRange = (): string => {
+    if (r.chance(0.05)) return "empty";
+    const [a, b] = [word(), word()].sort((x, y) => (Buffer.compare(Buffer.from(x), Buffer.from(y))));
+    return `${r.pick(["[", "("])}${r.chance(0.1) ? "" : quoted(a!)},${r.chance(0.1) ? "" : quoted(b!)}${r.pick(["]", ")"])}`;
+  };
+  const numRange = (each: () => string): string => {
+    const [a, b] = [each(), each()].sort((x, y) => (Number.isNaN(Number(x)) ? 1 : Number.isNaN(Number(y)) ? -1 : Number(x) - Number(y)));
+    return `${r.pick(["[", "("])}${a},${b}${r.pick(["]", ")"])}`;
+  };
   const out: Field[][] = [];
   for (let i = 0; i < ROWS; i++) {
     const fields: Field[] = [
@@ -92,6 +107,11 @@ function rows(): Field[][] {
       nul(`${r.pick(["", " "])}(${r.pick(["", " "])}${r.int(0, 4294967295)},${r.pick(["", " "])}${r.int(0, 65535)})`),
       nul(money()),
       nul(`{${Array.from({ length: r.int(0, 3) }, () => `"${money()}"`).join(",")}}`),
+      nul(textRange()),
+      nul(numRange(() => r.pick([`${r.int(-99, 99)}.${r.int(0, 99)}`, "-0", "1e300", "NaN"]))),
+      nul(numRange(() => String(r.int(-50, 50)))),
+      nul(`{${Array.from({ length: r.int(0, 4) }, textRange).join(", ")}}`),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => `"${textRange().replace(/["\\]/g, "\\$&")}"`).join(",")}}`),
     ];
     out.push(fields);
   }
@@ -111,7 +131,7 @@ before(async () => {
 
 after(() => removeTwins(srv, [loadedRoot, twinRoot], dir));
 
-test("pgdisk load of geometric, bit string, pg_lsn, tid and money values stores what COPY FROM stores", () => {
+test("pgdisk load of geometric, bit string, pg_lsn, tid, money and user range values stores what COPY FROM stores", () => {
   assert.equal(load.status, 0, load.stderr);
   assert.equal(JSON.parse(load.stdout).rows, ROWS);
   const twin = PgServer.attach(twinRoot);
@@ -138,7 +158,7 @@ test("pgdisk load of geometric, bit string, pg_lsn, tid and money values stores 
 test("bad geometric, bit string, pg_lsn, tid and money values exit 2 with the server's error; nothing changes", () => {
   const pgdata = srv.pgdata;
   const before0 = fileDigests(pgdata);
-  const at = (col: number, v: string): string => Array.from({ length: 19 }, (_, k) => (k === 0 ? "1" : k === col ? v : "\\N")).join("\t") + "\n";
+  const at = (col: number, v: string): string => Array.from({ length: 24 }, (_, k) => (k === 0 ? "1" : k === col ? v : "\\N")).join("\t") + "\n";
   for (const [line, pattern] of [
     [at(1, "(1,2"), /invalid input syntax for type point: "\(1,2" \(input line 1, column p/],
     [at(1, "1e999,0"), /"1e999" is out of range for type double precision \(input line 1, column p/],
