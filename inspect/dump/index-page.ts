@@ -8,7 +8,7 @@ import { GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { HashPageOpaqueData, HashMetaPageData } from "../../formats/am/hash.js";
 import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
 import { btMetap, btPageStats, btItemAt, btItemsPageShape, readBtItemFields, type BtItemsPageShape } from "../../formats/nbtree/page-items.js";
-import { INDEX_ALT_TID_MASK, nattsOf } from "../../formats/nbtree/index-tuple.js";
+import { INDEX_ALT_TID_MASK, IndexTupleData, nattsOf } from "../../formats/nbtree/index-tuple.js";
 import { deformIndexTuple } from "../../formats/heap/index-deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText } from "../../formats/datum/index.js";
@@ -117,7 +117,7 @@ function dumpBtree(page: Uint8Array, dv: DataView, rec: PageRecord, ctx: PageDum
       decode = false;
       continue;
     }
-    const tInfo = dv.getUint16(item.lp_off + 6, true);
+    const tInfo = dv.getUint16(item.lp_off + IndexTupleData.offsets.t_info, true);
     const pivot = (tInfo & INDEX_ALT_TID_MASK) !== 0 && b.postingCount < 0;
     b.kind = i === 1 && !shape!.rightmost ? "highkey" : pivot && tInfo === 0x2008 && !shape!.leaf ? "minus-infinity" : pivot ? "pivot" : b.postingCount >= 0 ? "posting" : "tuple";
     b.keys = undefined;

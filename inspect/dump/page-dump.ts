@@ -3,6 +3,7 @@
 import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
 import { PageHeaderData, PD_FLAG_NAMES, lsnText } from "../../formats/page/page-header.js";
 import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
+import { tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
 import { itemIdWord, maxOffsetNumber, pageFreeSpace, pageIsAllZero, pageView } from "../../formats/page/page.js";
 import { checkLinePointers, checkPageHeader } from "../../formats/page/sanity.js";
 import { pgChecksumPage } from "../../formats/page/checksum.js";
@@ -171,8 +172,8 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
   h.t_xmin = dv.getUint32(at + HT.t_xmin, true);
   h.t_xmax = dv.getUint32(at + HT.t_xmax, true);
   h.t_field3 = dv.getUint32(at + HT.t_field3, true);
-  h.ctidBlock = dv.getUint16(at + HT.t_ctid, true) * 65536 + dv.getUint16(at + HT.t_ctid + 2, true);
-  h.ctidOffset = dv.getUint16(at + HT.t_ctid + 4, true);
+  h.ctidBlock = tidBlockAt(page, at + HT.t_ctid);
+  h.ctidOffset = tidOffsetAt(page, at + HT.t_ctid);
   h.t_infomask2 = dv.getUint16(at + HT.t_infomask2, true);
   h.t_infomask = dv.getUint16(at + HT.t_infomask, true);
   h.t_hoff = page[at + HT.t_hoff]!;

@@ -172,7 +172,7 @@ export class HeapVerifier {
       this.lpValid[i] = 1;
       this.stats.tuples++;
       this.checkTuple(i);
-      const cb = ctidBlock(dv, this.t);
+      const cb = ctidBlock(this.page, this.t);
       const co = ctidOffset(dv, this.t);
       if (cb === this.blkno && co !== i && co >= 1 && co <= maxoff) this.successor[i] = co;
     }

@@ -11,7 +11,9 @@ import {
   HEAP_XMIN_FROZEN,
   HEAP_HOT_UPDATED,
   HTH,
+  SizeofHeapTupleHeader,
 } from "../../formats/heap/tuple-header.js";
+import { ItemPointerData, tidBlockAt } from "../../formats/page/item-pointer.js";
 
 export const T_XMIN = HTH.t_xmin;
 export const T_XMAX = HTH.t_xmax;
@@ -20,7 +22,7 @@ export const T_CTID = HTH.t_ctid;
 export const T_INFOMASK2 = HTH.t_infomask2;
 export const T_INFOMASK = HTH.t_infomask;
 export const T_HOFF = HTH.t_hoff;
-export const T_BITS = 23;
+export const T_BITS = SizeofHeapTupleHeader;
 
 /** HEAP_XMAX_IS_LOCKED_ONLY */
 export const xmaxLockedOnly = (infomask: number): boolean =>
@@ -39,6 +41,6 @@ export const tupleXmin = (dv: DataView, at: number): number =>
 export const isHotUpdated = (infomask: number, infomask2: number): boolean =>
   (infomask2 & HEAP_HOT_UPDATED) !== 0 && (infomask & HEAP_XMAX_INVALID) === 0 && !xminHintInvalid(infomask);
 
-/** ItemPointer block number of the t_ctid at `at` (two uint16 halves, high first). */
-export const ctidBlock = (dv: DataView, at: number): number => dv.getUint16(at + T_CTID, true) * 65536 + dv.getUint16(at + T_CTID + 2, true);
-export const ctidOffset = (dv: DataView, at: number): number => dv.getUint16(at + T_CTID + 4, true);
+/** The t_ctid of the tuple at `at`: its block and offset. */
+export const ctidBlock = (page: Uint8Array, at: number): number => tidBlockAt(page, at + T_CTID);
+export const ctidOffset = (dv: DataView, at: number): number => dv.getUint16(at + T_CTID + ItemPointerData.offsets.ip_posid, true);
