@@ -11,6 +11,7 @@
 // spellings the server accepts (month names, MDY orders, epoch, now) are refused by name.
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
+import { NUMERIC_DSCALE_MAX, NUMERIC_NAN, NUMERIC_NEG, NUMERIC_NINF, NUMERIC_PINF, NUMERIC_SHORT } from "./numeric.js";
 
 export interface InputContext {
   /** atttypmod (-1: none) */
@@ -150,12 +151,6 @@ export const float4In: InputFunction = (text) => {
 };
 
 // numeric: base-10000 digits, weight, display scale (numeric.c's NumericVar and make_result)
-const NUMERIC_NAN = 0xc000;
-const NUMERIC_PINF = 0xd000;
-const NUMERIC_NINF = 0xf000;
-const NUMERIC_NEG = 0x4000;
-const NUMERIC_SHORT = 0x8000;
-const NUMERIC_DSCALE_MAX = 0x3fff;
 
 export const numericIn: InputFunction = (text, ctx) => {
   const s = trim(text);

@@ -26,20 +26,23 @@ export const NumericShort = register(
   ] as const),
 );
 
-const NUMERIC_SIGN_MASK = 0xc000;
-const NUMERIC_NEG = 0x4000;
-const NUMERIC_SHORT = 0x8000;
-const NUMERIC_SPECIAL = 0xc000;
-const NUMERIC_EXT_SIGN_MASK = 0xf000;
-const NUMERIC_NAN = 0xc000;
-const NUMERIC_PINF = 0xd000;
-const NUMERIC_NINF = 0xf000;
-const NUMERIC_DSCALE_MASK = 0x3fff;
-const SHORT_SIGN_MASK = 0x2000;
-const SHORT_DSCALE_MASK = 0x1f80;
-const SHORT_DSCALE_SHIFT = 7;
-const SHORT_WEIGHT_SIGN_MASK = 0x0040;
-const SHORT_WEIGHT_MASK = 0x003f;
+/** numeric.c's header bits (n_header / n_sign_dscale), shared by the decoder, numeric_in and numeric_cmp */
+export const NUMERIC_SIGN_MASK = 0xc000;
+export const NUMERIC_NEG = 0x4000;
+export const NUMERIC_SHORT = 0x8000;
+export const NUMERIC_SPECIAL = 0xc000;
+export const NUMERIC_EXT_SIGN_MASK = 0xf000;
+export const NUMERIC_NAN = 0xc000;
+export const NUMERIC_PINF = 0xd000;
+export const NUMERIC_NINF = 0xf000;
+export const NUMERIC_DSCALE_MASK = 0x3fff;
+export const SHORT_SIGN_MASK = 0x2000;
+export const SHORT_DSCALE_MASK = 0x1f80;
+export const SHORT_DSCALE_SHIFT = 7;
+/** the largest display scale a numeric stores (NUMERIC_DSCALE_MAX) */
+export const NUMERIC_DSCALE_MAX = NUMERIC_DSCALE_MASK;
+export const SHORT_WEIGHT_SIGN_MASK = 0x0040;
+export const SHORT_WEIGHT_MASK = 0x003f;
 
 /** Write the text of the numeric whose payload (after the varlena header) is b[start, end). */
 export const numericWrite: ValueWriter = (b, start, end, out) => {

@@ -4,14 +4,8 @@
 // src/backend/utils/adt/numeric.c (PostgreSQL 15).
 import { i16At } from "../schema/bytes.js";
 import { payloadOf, type DatumCmp } from "./bytes.js";
+import { NUMERIC_EXT_SIGN_MASK, NUMERIC_NAN, NUMERIC_NEG, NUMERIC_PINF, NUMERIC_SHORT, NUMERIC_SIGN_MASK, NUMERIC_SPECIAL, SHORT_SIGN_MASK, SHORT_WEIGHT_MASK, SHORT_WEIGHT_SIGN_MASK } from "../datum/numeric.js";
 
-const NUMERIC_SIGN_MASK = 0xc000;
-const NUMERIC_NEG = 0x4000;
-const NUMERIC_SHORT = 0x8000;
-const NUMERIC_SPECIAL = 0xc000;
-const NUMERIC_EXT_SIGN_MASK = 0xf000;
-const NUMERIC_NAN = 0xc000;
-const NUMERIC_PINF = 0xd000;
 
 interface Num {
   /** 0 finite, 1 NaN, 2 +Inf, 3 -Inf */
@@ -33,8 +27,8 @@ function readNumeric(b: Uint8Array, s: number, n: number, out: Num): boolean {
   }
   out.special = 0;
   if (flag === NUMERIC_SHORT) {
-    out.neg = (h & 0x2000) !== 0;
-    out.weight = (h & 0x0040 ? -64 : 0) | (h & 0x003f);
+    out.neg = (h & SHORT_SIGN_MASK) !== 0;
+    out.weight = (h & SHORT_WEIGHT_SIGN_MASK ? ~SHORT_WEIGHT_MASK : 0) | (h & SHORT_WEIGHT_MASK);
     out.at = s + 2;
     out.ndigits = (n - 2) >> 1;
   } else {
