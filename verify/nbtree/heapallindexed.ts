@@ -491,7 +491,10 @@ function exprForm(st: TargetState, row: ExprRow, out: FormBuffer): number {
       if (v === null) vals.set(k, VAL_NULL);
       else {
         const b = encodeExprValue(v, r.typid);
-        vals.set(k, attrs[k].len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
+        const il = attrs[k].len;
+        // a name key of name_ops is a cstring: its bytes to the first NUL, and the NUL
+        if (il === -2) vals.set(k, VAL_CSTRING, b, 0, b.indexOf(0) < 0 ? b.length : b.indexOf(0) + 1);
+        else vals.set(k, il === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
       }
     }
     return formIndexTuple(attrs, vals, out);

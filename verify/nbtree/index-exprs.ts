@@ -8,11 +8,11 @@ import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, typ
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog } from "../../formats/catalog/cluster.js";
 
-/** LC_CTYPE values under which lower/upper change ASCII letters only. */
+/** LC_CTYPE values under which lower/upper change ASCII letters only (LC_COLLATE values ordering text by byte). */
 const C_LOCALES = new Set(["C", "POSIX"]);
 
 /** The evaluation context of a database's index expressions. */
-export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({ defaultCtypeIsC: C_LOCALES.has(cat.db.ctype) });
+export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({ defaultCtypeIsC: C_LOCALES.has(cat.db.ctype), defaultCollateIsC: C_LOCALES.has(cat.db.collate) });
 
 export interface IndexExprs {
   /** one per index column whose indkey is 0, in column order */
