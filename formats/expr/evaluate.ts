@@ -200,9 +200,15 @@ export function compileExpr(n: NodeValue, ctx: ExprContext): Compiled {
       const why = check ? check(argNodes.map((x) => (isNode(x, "CONST") ? constValue(x) : undefined)), collid, ctx) : null;
       if (why) return unsupported(`${why} (in ${name})`);
       const as = argNodes.map((x) => compileExpr(x, ctx));
+      // one argument array per call site, refilled per row (no function keeps it)
+      const vals: ExprValue[] = new Array(as.length);
       return (row) => {
-        const vals = as.map((a) => a(row));
-        return vals.includes(null) ? null : fn(vals, collid, ctx);
+        for (let i = 0; i < as.length; i++) {
+          const v = as[i]!(row);
+          if (v === null) return null;
+          vals[i] = v;
+        }
+        return fn(vals, collid, ctx);
       };
     }
     case "BOOLEXPR": {
