@@ -114,6 +114,7 @@ function suite(version: number): void {
           nm name, o oid, u uuid, t text, vc varchar(20), bc char(8));
         INSERT INTO t VALUES ${rowsSql(400)};
         INSERT INTO t (id, t) VALUES (9001, 'Damage-Me-Here');
+        INSERT INTO t (id, ts, f8) VALUES (9002, '2222-02-22 22:22:22.222222', 12345.678);
         CREATE EXTENSION amcheck;`);
       for (const [name, exprs, pred] of INDEXES) {
         srv.sql(`CREATE INDEX ${name} ON t (${exprs.split(/,\s(?![^()]*\))/).map((e) => (/^[a-z0-9_]+$/.test(e) ? e : `(${e})`)).join(", ")})${pred ? ` WHERE ${pred}` : ""}`);
@@ -195,6 +196,34 @@ function suite(version: number): void {
         // length(t) is the same for both values: the key bytes still match
         assert.equal(missing("txt_len"), 0);
         assert.equal(missing("n_arith"), 0);
+      } finally {
+        writeFileSync(heapFile, orig);
+      }
+    });
+
+    test("a timestamp and a float8 changed behind the indexes' backs are found through date_trunc, date_part and float arithmetic", async () => {
+      const orig = readFileSync(heapFile);
+      try {
+        const buf = Buffer.from(orig);
+        // 2222-02-22 22:22:22.222222 as stored (microseconds since 2000-01-01), then one hour later
+        const ts = Buffer.alloc(8);
+        ts.writeBigInt64LE(BigInt(Date.UTC(2222, 1, 22, 22, 22, 22) - Date.UTC(2000, 0, 1)) * 1000n + 222222n);
+        const f8 = Buffer.alloc(8);
+        f8.writeDoubleLE(12345.678);
+        for (const [from, to] of [[ts, (() => { const b = Buffer.alloc(8); b.writeBigInt64LE(ts.readBigInt64LE() + 3600000000n); return b; })()], [f8, (() => { const b = Buffer.alloc(8); b.writeDoubleLE(12345.679); return b; })()]]) {
+          const at = buf.indexOf(from!);
+          assert.ok(at > 0 && buf.indexOf(from!, at + 1) < 0, "one stored value");
+          to!.copy(buf, at);
+        }
+        writeFileSync(heapFile, buf);
+        const run = await verifyT();
+        const missing = (n: string) => run.reports.find((x) => x.name === n)!.findings.filter((f) => f.code === "BT_HEAP_TUPLE_NOT_INDEXED").length;
+        // date_trunc('hour') and the epoch see the change, the year-level truncations do not; d_arith's predicate excludes the row (d is NULL)
+        assert.equal(missing("ts_trunc"), 1);
+        assert.equal(missing("ts_part"), 1);
+        assert.equal(missing("ts_trunc_years"), 0);
+        assert.equal(missing("f_arith"), 1);
+        assert.equal(missing("d_arith"), 0);
       } finally {
         writeFileSync(heapFile, orig);
       }

@@ -4,7 +4,9 @@
 // whose trees use something formats/expr cannot evaluate is refused with EXPR_UNSUPPORTED,
 // which verify reports as a counted not-checked note naming it.
 import { parseNodeTree } from "../../formats/catalog/node-tree.js";
-import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "../../formats/expr/evaluate.js";
+import { compileExpr, encodeExprValue, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext, type ExprValue } from "../../formats/expr/evaluate.js";
+import type { AttrDesc } from "../../formats/heap/descriptor.js";
+import { VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA, type IndexValues } from "./index-form.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog } from "../../formats/catalog/cluster.js";
 
@@ -44,4 +46,21 @@ export function indexExprs(exprs: string | null, pred: string | null, predIsNull
   }
   out.maxAttnum = Math.max(0, ...reads);
   return out;
+}
+
+/**
+ * An expression's result `v` (of type `typid`) as index value k, for index column `ia`: a
+ * varlena's payload, fixed bytes, or, for a name key of name_ops (a cstring column), the name's
+ * bytes to its first NUL and the NUL. One rule for verify's expected tuples and the loader's.
+ */
+export function setExprResult(vals: IndexValues, k: number, v: ExprValue, typid: number, ia: AttrDesc): void {
+  if (v === null) {
+    vals.set(k, VAL_NULL);
+    return;
+  }
+  const b = encodeExprValue(v, typid);
+  if (ia.len === -2) {
+    const nul = b.indexOf(0);
+    vals.set(k, VAL_CSTRING, b, 0, nul < 0 ? b.length : nul + 1);
+  } else vals.set(k, ia.len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
 }
