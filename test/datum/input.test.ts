@@ -200,7 +200,7 @@ create domain posint as int4;
 create domain dnn as text not null;
 create domain vc3 as varchar(3);
 create domain vc3b as vc3;
-create domain evenint as int4 check (abs(value) % 2 = 0);
+create domain evenint as int4 check (gcd(value, 2) = 2);
 create domain posint2 as int4 check (value > 0);
 create domain shorttext as text check (length(value) <= 3) check (value <> 'bad');
 create domain shortvc as vc3 check (value <> 'no');
@@ -293,6 +293,6 @@ test("input: a domain with a CHECK constraint the evaluator cannot evaluate is r
   for (const oid of [dom, arr]) {
     const r = resolveInput(oid, types);
     assert.ok("refused" in r);
-    assert.match(r.refused, /domain evenint has CHECK constraint "evenint_check", which cannot be evaluated offline \(function 1397 cannot be evaluated offline\)/);
+    assert.match(r.refused, /domain evenint has CHECK constraint "evenint_check", which cannot be evaluated offline \(function \d+ cannot be evaluated offline\)/);
   }
 });
