@@ -4,8 +4,8 @@
 // arithmetic, the immutable casts between them, the text functions real indexes use, and
 // date_trunc / date_part / extract. Each follows its C function's rules and its errors (a row
 // the server could not have indexed fails with EXPR_OVERFLOW); what cannot be reproduced bit for
-// bit (numeric division, a collation's ordering, BC or infinite values some fields treat by
-// version) is refused, never guessed.
+// bit (a collation's ordering, a numeric product past the display scale limit, date_part of
+// infinities, which versions treat differently) is refused, never guessed.
 // Sources: src/backend/utils/adt/float.c, numeric.c, int.c, varchar.c, varlena.c, name.c,
 // oracle_compat.c, date.c, timestamp.c, uuid.c.
 import { createHash } from "node:crypto";
@@ -116,6 +116,57 @@ function numericMul(a: Numeric, b: Numeric): Numeric {
   const scale = a.scale + b.scale;
   if (scale > NUMERIC_DSCALE_MAX) throw new FormatError("EXPR_UNSUPPORTED", "a numeric product rounded to the maximum display scale cannot be evaluated offline");
   return num(a.n * b.n, scale);
+}
+
+/** The weight (base-10000 digit position) and first base-10000 digit of a nonzero |v|, as the stored digits give them. */
+function leadingDigit(v: Numeric): [weight: number, first: number] {
+  const a = v.n < 0n ? -v.n : v.n;
+  const e = a.toString().length - v.scale - 1; // decimal exponent of the leading digit
+  const w = Math.floor(e / 4);
+  const k = v.scale + 4 * w;
+  return [w, Number(k >= 0 ? a / pow10(k) : a * pow10(-k))];
+}
+
+/** select_div_scale: at least 16 significant digits, no fewer fraction digits than either input, at most 1000. */
+function divScale(a: Numeric, b: Numeric): number {
+  const [w1, f1] = a.n === 0n ? [0, 0] : leadingDigit(a);
+  const [w2, f2] = leadingDigit(b);
+  let qweight = w1 - w2;
+  if (f1 <= f2) qweight--;
+  return Math.min(Math.max(16 - qweight * 4, a.scale, b.scale, 0), 1000);
+}
+
+/** numeric_div: the quotient rounded half away from zero at select_div_scale's scale (div_var's exact, rounded result). */
+function numericDiv(a: Numeric, b: Numeric): Numeric {
+  if (a.special || b.special) {
+    if (a.special === NUM_NAN || b.special === NUM_NAN) return NAN;
+    if (a.special) {
+      if (b.special) return NAN;
+      const s = sign(b);
+      return s === 0 ? fail("division by zero") : s * infSign(a) > 0 ? PINF : NINF;
+    }
+    return num(0n, 0);
+  }
+  if (b.n === 0n) return fail("division by zero");
+  const r = divScale(a, b);
+  const top = a.n * pow10(b.scale + r);
+  const bottom = b.n * pow10(a.scale);
+  let q = top / bottom;
+  const rem = top - q * bottom;
+  if (rem !== 0n && (rem < 0n ? -rem : rem) * 2n >= (bottom < 0n ? -bottom : bottom)) q += (top < 0n) !== (bottom < 0n) ? -1n : 1n;
+  return num(q, r);
+}
+
+/** numeric_mod: a - trunc(a / b) * b, exact, at the larger scale (mod_var); Inf % x is NaN, x % Inf is x. */
+function numericMod(a: Numeric, b: Numeric): Numeric {
+  if (a.special || b.special) {
+    if (a.special === NUM_NAN || b.special === NUM_NAN) return NAN;
+    if (a.special) return sign(b) === 0 ? fail("division by zero") : NAN;
+    return a;
+  }
+  if (b.n === 0n) return fail("division by zero");
+  const [x, y, s] = aligned(a, b);
+  return num(x % y, s);
 }
 
 /** cmp_numerics: NaN equals NaN and sorts above +Infinity, which sorts above every number. */
@@ -425,6 +476,8 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   [1724, ["numeric_add", (a) => numericAdd(n0(a), a[1] as Numeric, false)]],
   [1725, ["numeric_sub", (a) => numericAdd(n0(a), a[1] as Numeric, true)]],
   [1726, ["numeric_mul", (a) => numericMul(n0(a), a[1] as Numeric)]],
+  [1727, ["numeric_div", (a) => numericDiv(n0(a), a[1] as Numeric)]],
+  [1729, ["numeric_mod", (a) => numericMod(n0(a), a[1] as Numeric)]],
   [1705, ["numeric_abs", (a) => { const v = n0(a); return v.special ? (v.special === NUM_NAN ? NAN : PINF) : v.n < 0n ? num(-v.n, v.scale) : v; }]],
   [1397, ["int4abs", (a) => ((a[0] as number) === -(2 ** 31) ? fail("integer out of range") : Math.abs(a[0] as number))]],
   [1398, ["int2abs", (a) => ((a[0] as number) === -32768 ? fail("smallint out of range") : Math.abs(a[0] as number))]],

@@ -77,8 +77,10 @@ test("a row the server could not have indexed fails with EXPR_OVERFLOW; an unrep
   assert.equal(code(() => run(FN(877, 100, VAR(1, 25), INT4(1), INT4(-1)), ["abc"])), "EXPR_OVERFLOW");
   assert.equal(code(() => run(OP(1726, VAR(1, 1700), VAR(2, 1700)), [num(1n, 9000), num(1n, 9000)])), "EXPR_UNSUPPORTED");
   assert.deepEqual(run(OP(1726, VAR(1, 1700), VAR(2, 1700)), [num(15n, 1), num(-3n, 2)]), num(-45n, 3));
-  // numeric_div's scale rules are not reproduced: refused when compiled
-  assert.equal(code(() => compileExpr(parseNodeTree(OP(1727, VAR(1, 1700), VAR(2, 1700))), ctx)), "EXPR_UNSUPPORTED");
+  // numeric_div: at least 16 significant digits (select_div_scale), rounded half away from zero
+  assert.deepEqual(run(OP(1727, VAR(1, 1700), VAR(2, 1700)), [num(1n, 0), num(3n, 0)]), num(33333333333333333333n, 20));
+  assert.deepEqual(run(OP(1727, VAR(1, 1700), VAR(2, 1700)), [num(-2n, 0), num(3n, 0)]), num(-66666666666666666667n, 20));
+  assert.equal(code(() => run(OP(1727, VAR(1, 1700), VAR(2, 1700)), [num(1n, 0), num(0n, 2)])), "EXPR_OVERFLOW");
   // a float's text depends on extra_float_digits: no CoerceViaIO from float8
   assert.equal(code(() => compileExpr(parseNodeTree(`{COERCEVIAIO :arg ${VAR(1, 701)} :resulttype 25 :resultcollid 100 :coerceformat 1 :location 3}`), ctx)), "EXPR_UNSUPPORTED");
 });
