@@ -430,6 +430,32 @@ function extractDate(unit: string, d: number): Numeric | null {
   return num(BigInt(dayField(unit, d)), 0);
 }
 
+/** extract_timestamp (extract(unit from timestamp), 14+): a numeric, seconds at scale 6 and milliseconds at 3 (int64_div_fast_to_numeric); an infinite timestamp gives ±Infinity for rising fields, NULL for the others. */
+function extractTimestamp(unit: string, ts: bigint): Numeric | null {
+  if (ts === DT_NOBEGIN || ts === DT_NOEND) {
+    if (unit === "year" || unit === "decade" || unit === "century" || unit === "millennium" || unit === "epoch") return ts === DT_NOBEGIN ? NINF : PINF;
+    return null;
+  }
+  const days = floorDay(ts);
+  const time = ts - days * DAY;
+  const secUs = time % 60_000_000n;
+  switch (unit) {
+    case "microseconds":
+      return num(secUs, 0);
+    case "milliseconds":
+      return num(secUs, 3);
+    case "second":
+      return num(secUs, 6);
+    case "minute":
+      return num((time / 60_000_000n) % 60n, 0);
+    case "hour":
+      return num(time / 3_600_000_000n, 0);
+    case "epoch":
+      return num(ts + 946684800000000n, 6);
+  }
+  return num(BigInt(dayField(unit, Number(days))), 0);
+}
+
 /** date_pli / date_mii: infinities kept, a result outside the dates an error (IS_VALID_DATE). */
 const datePlus = (d: number, days: number): number => {
   if (d === DATE_NOBEGIN || d === DATE_NOEND) return d;
@@ -538,6 +564,7 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   // date and time
   [2020, ["date_trunc(text, timestamp)", (a) => timestampTrunc(unitOf(s0(a))!, a[1] as bigint), unitCheck(TRUNC_UNITS)]],
   [2021, ["date_part(text, timestamp)", (a) => timestampPart(unitOf(s0(a))!, a[1] as bigint), unitCheck(PART_UNITS)]],
+  [6202, ["extract(text, timestamp)", (a) => extractTimestamp(unitOf(s0(a))!, a[1] as bigint), unitCheck(PART_UNITS)]],
   [6199, ["extract(text, date)", (a) => extractDate(unitOf(s0(a))!, a[1] as number), unitCheck(DATE_EXTRACT_UNITS)]],
 ];
 
