@@ -169,6 +169,27 @@ function numericMod(a: Numeric, b: Numeric): Numeric {
   return num(x % y, s);
 }
 
+/** numeric(numeric, typmod) (apply_typmod): rounded half away from zero to the scale (15+: may be negative), then at most precision - scale integer digits. */
+function numericTypmod(v: Numeric, typmod: number): Numeric {
+  if (typmod < 4) return v;
+  const precision = ((typmod - 4) >> 16) & 0xffff;
+  const scale = (((typmod - 4) & 0x7ff) ^ 1024) - 1024;
+  if (v.special === NUM_NAN) return v;
+  if (v.special) return fail(`numeric field overflow: a field with precision ${precision}, scale ${scale} cannot hold an infinite value`);
+  let n = v.n;
+  if (v.scale > scale) {
+    const d = pow10(v.scale - scale);
+    const q = n / d;
+    const r = n - q * d;
+    n = r !== 0n && (r < 0n ? -r : r) * 2n >= d ? q + (n < 0n ? -1n : 1n) : q;
+  } else n *= pow10(scale - v.scale);
+  // n is now the value at `scale`; stored at dscale max(scale, 0)
+  if (scale < 0) n *= pow10(-scale);
+  const dscale = Math.max(scale, 0);
+  if (n !== 0n && (n < 0n ? -n : n).toString().length - dscale > precision - scale) return fail(`numeric field overflow: a field with precision ${precision}, scale ${scale} must round to an absolute value less than 10^${precision - scale}`);
+  return num(n, dscale);
+}
+
 /** cmp_numerics: NaN equals NaN and sorts above +Infinity, which sorts above every number. */
 function cmpNumeric(a: Numeric, b: Numeric): number {
   const rank = (v: Numeric): number => (v.special === NUM_NAN ? 2 : v.special === NUM_PINF ? 1 : v.special === NUM_NINF ? -1 : 0);
@@ -514,6 +535,7 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   // casts
   [314, ["int2(int4)", (a) => Number(numIn(BigInt(a[0] as number), INT2, "smallint"))]],
   [714, ["int2(int8)", (a) => Number(numIn(a[0] as bigint, INT2, "smallint"))]],
+  [1703, ["numeric(numeric, int4)", (a) => numericTypmod(n0(a), a[1] as number)]],
   [1740, ["numeric(int4)", (a) => num(BigInt(a[0] as number), 0)]],
   [1782, ["numeric(int2)", (a) => num(BigInt(a[0] as number), 0)]],
   [1781, ["numeric(int8)", (a) => num(a[0] as bigint, 0)]],

@@ -81,6 +81,10 @@ test("a row the server could not have indexed fails with EXPR_OVERFLOW; an unrep
   assert.deepEqual(run(OP(1727, VAR(1, 1700), VAR(2, 1700)), [num(1n, 0), num(3n, 0)]), num(33333333333333333333n, 20));
   assert.deepEqual(run(OP(1727, VAR(1, 1700), VAR(2, 1700)), [num(-2n, 0), num(3n, 0)]), num(-66666666666666666667n, 20));
   assert.equal(code(() => run(OP(1727, VAR(1, 1700), VAR(2, 1700)), [num(1n, 0), num(0n, 2)])), "EXPR_OVERFLOW");
+  // numeric(5,2): 12.345 rounds to 12.35; 1234 has more than 3 integer digits
+  const typmod = ((5 << 16) | 2) + 4;
+  assert.deepEqual(run(FN(1703, 0, VAR(1, 1700), INT4(typmod)), [num(12345n, 3)]), num(1235n, 2));
+  assert.equal(code(() => run(FN(1703, 0, VAR(1, 1700), INT4(typmod)), [num(1234n, 0)])), "EXPR_OVERFLOW");
   // a float's text depends on extra_float_digits: no CoerceViaIO from float8
   assert.equal(code(() => compileExpr(parseNodeTree(`{COERCEVIAIO :arg ${VAR(1, 701)} :resulttype 25 :resultcollid 100 :coerceformat 1 :location 3}`), ctx)), "EXPR_UNSUPPORTED");
 });

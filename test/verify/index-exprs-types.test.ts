@@ -21,6 +21,7 @@ const INDEXES: [string, string, string][] = [
   ["n_arith", "(n + 1.25), (n - i4), (n * 2.5), abs(n)", ""],
   ["n_casts", "(i4::numeric), (i8::numeric * n), (i2::numeric)", "n > -1e20 AND n < 1e20"],
   ["n_div", "(n / 7), (n / 3.3), (i4::numeric / n), (n / 0.0007), (n % 7), (n % 2.5), (i8::numeric % n), (1 / n), (n / 123456789.123), (0.000001 / n), (n / 99999999999999999999)", ""],
+  ["n_typmod", "(n::numeric(10,2)), (n::numeric(20,8)), (n::numeric(12,-3)), (n::numeric(8,0)), (i8::numeric(30,2))", "n > -1e6 AND n < 1e6"],
   ["n_to_int", "(n::int4), (n::int8), (n::int2)", "n > -30000 AND n < 30000"],
   ["to_float", "(n::float8), (i8::float8), (i4::float8), (i2::float8), (f4::float8), (i4::real), (n::real)", "n > -1e30 AND n < 1e30"],
   ["f_arith", "(f8 + 1.5::float8), (f8 * f8), (f4 / 3::real), (f4 - f4), abs(f8), abs(f4), (f8::real), (f4 * f8), (f8 - f4)", "f8 > -1e30 AND f8 < 1e30"],
