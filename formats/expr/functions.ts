@@ -477,6 +477,19 @@ function extractTimestamp(unit: string, ts: bigint): Numeric | null {
   return num(BigInt(dayField(unit, Number(days))), 0);
 }
 
+/**
+ * timestamp_scale / timestamptz_scale (AdjustTimestampForTypmod): the whole timestamp rounded half
+ * away from zero to `typmod` fraction digits, so a tie before 2000-01-01 (a negative count) rounds
+ * to the earlier instant; the infinities kept.
+ */
+function timestampScale(ts: bigint, typmod: number): bigint {
+  if (ts === DT_NOBEGIN || ts === DT_NOEND || typmod === -1 || typmod === 6) return ts;
+  if (typmod < 0 || typmod > 6) return fail(`timestamp(${typmod}) precision must be between 0 and 6`);
+  const scale = 10n ** BigInt(6 - typmod);
+  const half = scale / 2n;
+  return checkedTs(ts >= 0n ? ((ts + half) / scale) * scale : -(((-ts + half) / scale) * scale));
+}
+
 /** date_pli / date_mii: infinities kept, a result outside the dates an error (IS_VALID_DATE). */
 const datePlus = (d: number, days: number): number => {
   if (d === DATE_NOBEGIN || d === DATE_NOEND) return d;
@@ -562,6 +575,8 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   [401, ["text(bpchar)", (a) => stripBlanks(s0(a))]],
   [669, ["varchar(varchar, int4, bool)", (a) => lengthCoerce(s0(a), a[1] as number, a[2] as boolean, false)]],
   [668, ["bpchar(bpchar, int4, bool)", (a) => lengthCoerce(s0(a), a[1] as number, a[2] as boolean, true)]],
+  [1961, ["timestamp(timestamp, int4)", (a) => timestampScale(a[0] as bigint, a[1] as number)]],
+  [1967, ["timestamptz(timestamptz, int4)", (a) => timestampScale(a[0] as bigint, a[1] as number)]],
   [2029, ["date(timestamp)", (a) => timestampDate(a[0] as bigint)]],
   [2024, ["timestamp(date)", (a) => dateTimestamp(a[0] as number)]],
   // text

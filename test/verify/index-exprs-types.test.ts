@@ -29,6 +29,7 @@ const INDEXES: [string, string, string][] = [
   ["d_arith", "(d - date '2000-01-01'), (d::timestamp), (ts::date), (d + 30), (d - 7)", "d > '-infinity' AND d < 'infinity'"],
   ["ts_trunc", "date_trunc('month', ts), date_trunc('week', ts), date_trunc('hour', ts), date_trunc('quarter', ts), date_trunc('milliseconds', ts)", ""],
   ["ts_trunc_years", "date_trunc('year', ts), date_trunc('decade', ts), date_trunc('century', ts), date_trunc('millennium', ts), date_trunc('Day', ts)", ""],
+  ["ts_scale", "(ts::timestamp(0)), (ts::timestamp(1)), (ts::timestamp(3)), (tz::timestamptz(2)), (ts::timestamp(6))", ""],
   ["ts_part", "date_part('year', ts), date_part('dow', ts), date_part('epoch', ts), date_part('second', ts), date_part('doy', ts), date_part('minute', ts), date_part('microseconds', ts)", "ts > '-infinity' AND ts < 'infinity'"],
   ["ts_part2", "date_part('month', ts), date_part('decade', ts), date_part('century', ts), date_part('millennium', ts), date_part('isodow', ts), date_part('hour', ts), date_part('quarter', ts)", "ts > '-infinity' AND ts < 'infinity'"],
   ["ts_extract", "extract(year from ts), extract(second from ts), extract(epoch from ts), extract(milliseconds from ts), extract(hour from ts), extract(dow from ts), extract(century from ts), extract(microseconds from ts)", ""],
@@ -57,7 +58,7 @@ function rowsSql(n: number): string {
     const f4 = i % 43 === 0 ? "'NaN'" : i % 47 === 0 ? "'-0'" : nul(13, `${i}::real / 7`);
     const f8 = i % 53 === 0 ? "'NaN'" : i % 59 === 0 ? "'Infinity'" : nul(11, `${i}::float8 * 1.1e10 / 3 - 1e11`);
     const d = i % 61 === 0 ? "'infinity'" : i % 67 === 0 ? "'-infinity'" : i % 71 === 0 ? "'0044-03-15 BC'" : nul(7, `date '2000-01-01' + ${i * 97 - 5000}`);
-    const ts = i % 73 === 0 ? "'infinity'" : i % 79 === 0 ? "'0100-02-03 04:05:06.789 BC'" : i % 83 === 0 ? "'1000-12-31 23:59:59.5'" : nul(9, `timestamp '1999-12-31 23:59:59.999999' + ${i - 60} * interval '13 days 5 hours 7 min 11.123457 s'`);
+    const ts = i % 73 === 0 ? "'infinity'" : i % 89 === 0 ? "'1999-12-31 23:59:59.5'" : i % 97 === 0 ? "'1950-06-15 10:00:00.25'" : i % 101 === 0 ? "'2001-02-03 04:05:06.5'" : i % 79 === 0 ? "'0100-02-03 04:05:06.789 BC'" : i % 83 === 0 ? "'1000-12-31 23:59:59.5'" : nul(9, `timestamp '1999-12-31 23:59:59.999999' + ${i - 60} * interval '13 days 5 hours 7 min 11.123457 s'`);
     const tz = nul(8, `timestamptz '1990-06-15 12:00:00+00' + ${i} * interval '37 days 3 hours 0.5 s'`);
     const nm = nul(10, i % 4 === 0 ? q(`name_${i}_${"ü".repeat(40)}`) : q(`name_${i}`));
     const o = nul(12, String((i * 100000007) % 4294967295));
