@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { FormatError } from "../schema/errors.js";
 import { civil, civilDays } from "../datum/datetime.js";
-import { float4In, float8In, nameIn } from "../datum/input.js";
+import { adjustPrecision, float4In, float8In, nameIn } from "../datum/input.js";
 import { utf8Text } from "../datum/util.js";
 import { NUM_NAN, NUM_NINF, NUM_PINF, numericString, type ExprValue, type Numeric } from "./values.js";
 
@@ -477,17 +477,11 @@ function extractTimestamp(unit: string, ts: bigint): Numeric | null {
   return num(BigInt(dayField(unit, Number(days))), 0);
 }
 
-/**
- * timestamp_scale / timestamptz_scale (AdjustTimestampForTypmod): the whole timestamp rounded half
- * away from zero to `typmod` fraction digits, so a tie before 2000-01-01 (a negative count) rounds
- * to the earlier instant; the infinities kept.
- */
+/** timestamp_scale / timestamptz_scale: AdjustTimestampForTypmod (formats/datum's adjustPrecision), the infinities kept. */
 function timestampScale(ts: bigint, typmod: number): bigint {
-  if (ts === DT_NOBEGIN || ts === DT_NOEND || typmod === -1 || typmod === 6) return ts;
-  if (typmod < 0 || typmod > 6) return fail(`timestamp(${typmod}) precision must be between 0 and 6`);
-  const scale = 10n ** BigInt(6 - typmod);
-  const half = scale / 2n;
-  return checkedTs(ts >= 0n ? ((ts + half) / scale) * scale : -(((-ts + half) / scale) * scale));
+  if (ts === DT_NOBEGIN || ts === DT_NOEND) return ts;
+  if (typmod < -1 || typmod > 6) return fail(`timestamp(${typmod}) precision must be between 0 and 6`);
+  return checkedTs(adjustPrecision(ts, typmod));
 }
 
 /** date_pli / date_mii: infinities kept, a result outside the dates an error (IS_VALID_DATE). */
