@@ -12,6 +12,7 @@ import { jsonbObjectField, jsonbPathField, jsonbScalarText, type JsonbValue } fr
 import { readArray } from "../datum/arrays.js";
 import { builtinTypeLookup } from "../datum/builtin-types.js";
 import { utf8Text } from "../datum/util.js";
+import { INPUT_FUNCTIONS } from "../datum/input-catalog.js";
 import { BOOLOID, BPCHAROID, decodeExprValue, ROW_TYPES, TEXTOID, VARCHAROID, type ExprValue } from "./values.js";
 import { MORE_FUNCTIONS, outputText, type ExprContext, type Fn, type FnEntry } from "./functions.js";
 
@@ -27,6 +28,8 @@ const C_COLLATION_OID = 950;
 const POSIX_COLLATION_OID = 951;
 const TEXTARRAYOID = 1009;
 const TEXT_TYPES: ReadonlySet<number> = new Set([TEXTOID, VARCHAROID, BPCHAROID]);
+/** the types a text is cast to through their (immutable) input function: int2, int4, int8, oid, bool, float4, float8, numeric, uuid */
+const TEXT_INPUT_TYPES: ReadonlySet<number> = new Set([21, 23, 20, 26, 16, 700, 701, 1700, 2950]);
 
 const unsupported = (what: string): never => {
   throw new FormatError("EXPR_UNSUPPORTED", `${what} cannot be evaluated offline`);
@@ -235,14 +238,22 @@ export function compileExpr(n: NodeValue, ctx: ExprContext): Compiled {
       return (row) => (a(row) === null) !== isNotNull;
     }
     case "COERCEVIAIO": {
-      // an output function then an input function: only to a text type, from types whose output is immutable and known
+      // an output function then an input function: to a text type from types whose output is
+      // immutable and known, or from a text type through formats/datum's input function
       const from = exprType(f.arg ?? null);
-      const out = outputText(from);
-      if (!TEXT_TYPES.has(num(f.resulttype)) || !out) return unsupported(`a cast through text from type ${from} to type ${num(f.resulttype)}`);
+      const to = num(f.resulttype);
       const a = compileExpr(f.arg ?? null, ctx);
+      const out = TEXT_TYPES.has(to) ? outputText(from) : null;
+      if (out) return (row) => { const v = a(row); return v === null ? null : out(v); };
+      const input = TEXT_TYPES.has(from) && TEXT_INPUT_TYPES.has(to) ? INPUT_FUNCTIONS.get(to) : undefined;
+      if (!input) return unsupported(`a cast through text from type ${from} to type ${to}`);
+      // PostgreSQL 16 accepts more integer and numeric spellings (1_000, 0x1f) than the input
+      // functions here (15's): such a text fails here (a row not compared), never a wrong value
       return (row) => {
         const v = a(row);
-        return v === null ? null : out(v);
+        if (v === null) return null;
+        const b = input(v as string, { typmod: -1 });
+        return decodeExprValue(b, 0, b.length, to);
       };
     }
     case "COALESCEEXPR": {

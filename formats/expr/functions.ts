@@ -560,6 +560,7 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   [1746, ["float8(numeric)", (a) => numericToFloat(n0(a), false)]],
   [1745, ["float4(numeric)", (a) => numericToFloat(n0(a), true)]],
   [406, ["text(name)", (a) => a[0]]],
+  [2971, ["text(bool)", (a) => (a[0] ? "true" : "false")]],
   [1401, ["varchar(name)", (a) => a[0]]],
   [408, ["bpchar(name)", (a) => a[0]]],
   [407, ["name(text)", (a) => nameOf(s0(a))]],

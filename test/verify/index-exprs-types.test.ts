@@ -40,6 +40,7 @@ const INDEXES: [string, string, string][] = [
   ["txt_md5", "md5(t), lower(vc), upper(bc::text)", ""],
   ["txt_casts", "(t::name), (nm::text), (bc::text), (vc::varchar(5)), (t::char(6)), (nm::varchar)", ""],
   ["via_io", "(i4::text), (n::text), (u::text), (i8::text || '/' || o::text)", ""],
+  ["from_text", "(btrim(substr(vc, 4, 2), '-')::int4), (n::text::numeric), (n::text::float8), (u::text::uuid), (o::text::oid), (((i4 > 0)::text)::bool), (i2::text::int8), (n::text::real)", ""],
   ["misc_types", "coalesce(u, '00000000-0000-0000-0000-000000000000'), coalesce(o, 0::oid), coalesce(nm, 'none'::name), coalesce(tz, 'epoch'::timestamptz)", ""],
   ["int_casts", "((i4 % 1000)::int2), ((i8 % 30000)::smallint), abs(i4), abs(i2), abs(i8)", ""],
   ["cmp_pred", "id", "n > 10.5 AND d >= '2000-06-01' AND ts < '2010-01-01' AND tz >= '1995-01-01 00:00+00' AND nm > 'name_5' AND u < '8fffffff-0000-0000-0000-000000000000'"],
