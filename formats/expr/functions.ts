@@ -13,7 +13,8 @@ import { FormatError } from "../schema/errors.js";
 import { civil, civilDays } from "../datum/datetime.js";
 import { adjustPrecision, float4In, float8In, nameIn } from "../datum/input.js";
 import { utf8Text } from "../datum/util.js";
-import { NUM_NAN, NUM_NINF, NUM_PINF, numericString, type ExprValue, type Numeric } from "./values.js";
+import { decodeExprValue, NUM_NAN, NUM_NINF, NUM_PINF, numericString, NUMERICOID, type ExprValue, type Numeric } from "./values.js";
+import { JENTRY_ISNULL, JENTRY_ISNUMERIC, jsonbContainer, type JsonbValue } from "../datum/jsonb.js";
 
 export interface ExprContext {
   /** the database's LC_CTYPE is C or POSIX (lower/upper then change ASCII letters only) */
@@ -224,6 +225,19 @@ function numericToFloat(v: Numeric, four: boolean): number {
     if (e instanceof FormatError) return fail(e.message);
     throw e;
   }
+}
+
+// ---- jsonb ----------------------------------------------------------------------------------
+
+/** The numeric of a jsonb numeric scalar (jsonb_numeric and the casts built on it); another value is the server's error, a JSON null refused (versions differ). */
+function jsonbNumeric(v: JsonbValue, type: string): Numeric {
+  const c = jsonbContainer(v.jsonb, 0, v.jsonb.length);
+  const e = c.kind === "scalar" ? c.children[0] : undefined;
+  if (e && e.type === JENTRY_ISNULL) throw new FormatError("EXPR_UNSUPPORTED", `a cast of a JSON null to ${type} cannot be evaluated offline`);
+  if (!e || e.type !== JENTRY_ISNUMERIC) return fail(`cannot cast jsonb value to type ${type}`);
+  const b = v.jsonb;
+  const hdr = b[e.from]! & 1 ? 1 : 4;
+  return decodeExprValue(b, e.from + hdr, e.to - e.from - hdr, NUMERICOID) as Numeric;
 }
 
 // ---- floats ---------------------------------------------------------------------------------
@@ -559,6 +573,11 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   [312, ["float4(float8)", (a) => { const x = a[0] as number; const r = Math.fround(x); return !Number.isFinite(r) && Number.isFinite(x) ? fail("value out of range: overflow") : r === 0 && x !== 0 ? fail("value out of range: underflow") : r; }]],
   [1746, ["float8(numeric)", (a) => numericToFloat(n0(a), false)]],
   [1745, ["float4(numeric)", (a) => numericToFloat(n0(a), true)]],
+  [3449, ["numeric(jsonb)", (a) => jsonbNumeric(a[0] as JsonbValue, "numeric")]],
+  [3450, ["int2(jsonb)", (a) => Number(numericToInt(jsonbNumeric(a[0] as JsonbValue, "smallint"), INT2[0], INT2[1], "smallint"))]],
+  [3451, ["int4(jsonb)", (a) => Number(numericToInt(jsonbNumeric(a[0] as JsonbValue, "integer"), INT4[0], INT4[1], "integer"))]],
+  [3452, ["int8(jsonb)", (a) => numericToInt(jsonbNumeric(a[0] as JsonbValue, "bigint"), INT8[0], INT8[1], "bigint")]],
+  [2580, ["float8(jsonb)", (a) => numericToFloat(jsonbNumeric(a[0] as JsonbValue, "double precision"), false)]],
   [406, ["text(name)", (a) => a[0]]],
   [2971, ["text(bool)", (a) => (a[0] ? "true" : "false")]],
   [1401, ["varchar(name)", (a) => a[0]]],

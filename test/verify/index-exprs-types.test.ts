@@ -15,6 +15,7 @@ import { parseNodeTree } from "../../formats/catalog/node-tree.js";
 import { compileExpr, decodeExprValue, encodeExprValue, evaluatedFunctionOids, exprType, type ExprValue, type Numeric } from "../../formats/expr/evaluate.js";
 import { numericString } from "../../formats/expr/values.js";
 import { nameIn, numericIn, uuidIn } from "../../formats/datum/input.js";
+import { INPUT_FUNCTIONS } from "../../formats/datum/input-catalog.js";
 
 /** [index name, expression list, predicate or ""] */
 const INDEXES: [string, string, string][] = [
@@ -41,6 +42,7 @@ const INDEXES: [string, string, string][] = [
   ["txt_casts", "(t::name), (nm::text), (bc::text), (vc::varchar(5)), (t::char(6)), (nm::varchar)", ""],
   ["via_io", "(i4::text), (n::text), (u::text), (i8::text || '/' || o::text)", ""],
   ["from_text", "(btrim(substr(vc, 4, 2), '-')::int4), (n::text::numeric), (n::text::float8), (u::text::uuid), (o::text::oid), (((i4 > 0)::text)::bool), (i2::text::int8), (n::text::real)", ""],
+  ["jsonb_casts", "((j->'n')::numeric), ((j->'n')::float8), ((j->'n')::int8), ((j->>'s')), ((j->'n')::int4)", "j->'n' IS NOT NULL"],
   ["misc_types", "coalesce(u, '00000000-0000-0000-0000-000000000000'), coalesce(o, 0::oid), coalesce(nm, 'none'::name), coalesce(tz, 'epoch'::timestamptz)", ""],
   ["int_casts", "((i4 % 1000)::int2), ((i8 % 30000)::smallint), abs(i4), abs(i2), abs(i8)", ""],
   ["cmp_pred", "id", "n > 10.5 AND d >= '2000-06-01' AND ts < '2010-01-01' AND tz >= '1995-01-01 00:00+00' AND nm > 'name_5' AND u < '8fffffff-0000-0000-0000-000000000000'"],
@@ -67,13 +69,14 @@ function rowsSql(n: number): string {
     const t = nul(6, q([`  row ${i}  `, `xxMiXeD-${i}zz `, `Ünïcödé ${i} 😀x`, `ab`, `y${i}x`, `${"long".repeat(i % 20)}${i}`][i % 6]!));
     const vc = nul(15, q(`Vc-${i}-${"q".repeat(i % 9)}`));
     const bc = nul(16, q(i % 5 === 0 ? "ab" : `b${i % 100}`));
-    rows.push(`(${i}, ${i2}, ${i4}, ${i8}, ${nv}, ${f4}, ${f8}, ${d}, ${ts}, ${tz}, ${nm}, ${o}, ${u}, ${t}, ${vc}, ${bc})`);
+    const j = nul(18, i % 5 === 0 ? `'{"m": 1}'` : `'{"n": ${[`${i}.25`, `-${i * 1000}`, `${i}e-3`, `${i * 7}`][i % 4]}, "s": "x${i}"}'`);
+    rows.push(`(${i}, ${i2}, ${i4}, ${i8}, ${nv}, ${f4}, ${f8}, ${d}, ${ts}, ${tz}, ${nm}, ${o}, ${u}, ${t}, ${vc}, ${bc}, ${j})`);
   }
   return rows.join(",\n");
 }
 
 const BINARY: Record<number, string> = { 700: "float4send", 701: "float8send", 1082: "date_send", 1114: "timestamp_send", 1184: "timestamptz_send" };
-const COLUMNS: [string, number][] = [["i2", 21], ["i4", 23], ["i8", 20], ["n", 1700], ["f4", 700], ["f8", 701], ["d", 1082], ["ts", 1114], ["tz", 1184], ["nm", 19], ["o", 26], ["u", 2950], ["t", 25], ["vc", 1043], ["bc", 1042]];
+const COLUMNS: [string, number][] = [["i2", 21], ["i4", 23], ["i8", 20], ["n", 1700], ["f4", 700], ["f8", 701], ["d", 1082], ["ts", 1114], ["tz", 1184], ["nm", 19], ["o", 26], ["u", 2950], ["t", 25], ["vc", 1043], ["bc", 1042], ["j", 3802]];
 const enc = new TextEncoder();
 const fromHexBE = (h: string): Uint8Array => Uint8Array.from(h.match(/../g)!.map((x) => parseInt(x, 16))).reverse();
 const toHexBE = (b: Uint8Array): string => Array.from(b).reverse().map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -82,7 +85,7 @@ const toHexBE = (b: Uint8Array): string => Array.from(b).reverse().map((x) => x.
 function columnValue(s: string | null, typ: number): ExprValue {
   if (s === null) return null;
   if (BINARY[typ]) return decodeExprValue(fromHexBE(s), 0, s.length / 2, typ);
-  const b = typ === 1700 ? numericIn(s, { typmod: -1 }) : typ === 19 ? nameIn(s, { typmod: -1 }) : typ === 2950 ? uuidIn(s, { typmod: -1 }) : typ === 21 || typ === 23 || typ === 20 || typ === 26 ? null : enc.encode(s);
+  const b = typ === 3802 ? INPUT_FUNCTIONS.get(3802)!(s, { typmod: -1 }) : typ === 1700 ? numericIn(s, { typmod: -1 }) : typ === 19 ? nameIn(s, { typmod: -1 }) : typ === 2950 ? uuidIn(s, { typmod: -1 }) : typ === 21 || typ === 23 || typ === 20 || typ === 26 ? null : enc.encode(s);
   if (b) return decodeExprValue(b, 0, b.length, typ);
   return typ === 20 ? BigInt(s) : Number(s);
 }
@@ -116,7 +119,7 @@ function suite(version: number): void {
     before(async () => {
       srv = await PgServer.create({ version });
       srv.sql(`CREATE TABLE t (id int PRIMARY KEY, i2 smallint, i4 int, i8 bigint, n numeric, f4 real, f8 float8, d date, ts timestamp, tz timestamptz,
-          nm name, o oid, u uuid, t text, vc varchar(20), bc char(8));
+          nm name, o oid, u uuid, t text, vc varchar(20), bc char(8), j jsonb);
         INSERT INTO t VALUES ${rowsSql(400)};
         INSERT INTO t (id, t) VALUES (9001, 'Damage-Me-Here');
         INSERT INTO t (id, ts, f8) VALUES (9002, '2222-02-22 22:22:22.222222', 12345.678);
