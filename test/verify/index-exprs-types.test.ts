@@ -47,6 +47,7 @@ const INDEXES: [string, string, string][] = [
   ["int_casts", "((i4 % 1000)::int2), ((i8 % 30000)::smallint), abs(i4), abs(i2), abs(i8)", ""],
   ["cmp_pred", "id", "n > 10.5 AND d >= '2000-06-01' AND ts < '2010-01-01' AND tz >= '1995-01-01 00:00+00' AND nm > 'name_5' AND u < '8fffffff-0000-0000-0000-000000000000'"],
   ["cmp_pred2", "id", "t > 'm' COLLATE \"C\" OR bc = 'ab' OR o <= 5000000 OR vc < 'k'"],
+  ["cmp_pred3", "id, i4", "(bc < 'b5' AND f4 >= 2.5::real) OR (f8 <= 0 AND n <> 0) OR u = '8f14e45f-ceea-167a-5a36-dedd4bea2543' OR ts::date = '2000-10-29' OR (d - 3) > '2001-01-01'"],
 ];
 
 function rowsSql(n: number): string {
