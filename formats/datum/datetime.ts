@@ -37,7 +37,7 @@ const DATEVAL_NOEND = 0x7fffffff;
 const u32 = (d: Uint8Array, at: number): number => (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
 
 /** Proleptic Gregorian calendar date of a day count (days since 1970-01-01), year 0 = 1 BC, into ymd. */
-function civil(days: number, ymd: Int32Array): void {
+export function civil(days: number, ymd: Int32Array): void {
   const z = days + 719468; // shift the epoch to 0000-03-01
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -48,6 +48,16 @@ function civil(days: number, ymd: Int32Array): void {
   ymd[0] = yoe + era * 400 + (month <= 2 ? 1 : 0);
   ymd[1] = month;
   ymd[2] = doy - Math.floor((153 * mp + 2) / 5) + 1;
+}
+
+/** The inverse of civil: days since 1970-01-01 of year (0 = 1 BC), month 1..12, day 1..31. */
+export function civilDays(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 const YMD = new Int32Array(3);

@@ -425,7 +425,12 @@ function roundHalfEven(x: number): number {
 }
 
 /** Round to `typmod` fractional digits of a second (AdjustTimestampForTypmod). */
-function adjustPrecision(usecs: bigint, typmod: number): bigint {
+/**
+ * AdjustTimestampForTypmod / AdjustTimeForTypmod: microseconds rounded half away from zero to
+ * `typmod` fraction digits. A timestamp is rounded whole (after its zone), so a tie before
+ * 2000-01-01 (a negative count) goes to the earlier instant.
+ */
+export function adjustPrecision(usecs: bigint, typmod: number): bigint {
   if (typmod < 0 || typmod >= 6) return usecs;
   const scale = 10n ** BigInt(6 - typmod);
   const offset = scale / 2n;
@@ -494,7 +499,7 @@ export function timestampIn(withZone: boolean): InputFunction {
       const z = zoneSeconds(text, zone);
       if (withZone) offset = z;
     }
-    const total = BigInt(days) * USECS_PER_DAY + adjustPrecision(usecs, ctx.typmod) - BigInt(offset) * 1_000_000n;
+    const total = adjustPrecision(BigInt(days) * USECS_PER_DAY + usecs - BigInt(offset) * 1_000_000n, ctx.typmod);
     // 4714-11-24 BC .. 294276-12-31 AD (IS_VALID_TIMESTAMP)
     if (total < -211813488000000000n || total >= 9223371331200000000n) throw new FormatError("DATUM_BAD_INPUT", `timestamp out of range: "${text}"`);
     return le(8, total);

@@ -1,42 +1,35 @@
 // An offline evaluator for the expressions real indexes store (pg_index.indexprs, indpred):
-// column references, constants, binary-compatible casts, boolean logic, NULL tests, COALESCE,
-// comparisons and arithmetic of integers, text equality and concatenation, lower/upper, jsonb
-// ->, ->> and #>>. A node or function outside that set is refused when the expression is
-// compiled (EXPR_UNSUPPORTED naming it), never guessed. Values are plain JS: number (int2/int4,
-// float), bigint (int8), string (text types), boolean, Jsonb (its bytes); null is SQL NULL.
+// column references, constants, binary-compatible casts and CoerceViaIO to text, boolean logic,
+// NULL tests, COALESCE, comparisons and arithmetic of integers, text equality and
+// concatenation, lower/upper, jsonb ->, ->> and #>>, and (functions.ts) comparisons of every
+// evaluated type, float and numeric arithmetic, the immutable casts between them, text
+// functions, date_trunc, date_part and extract. A node or function outside that set is refused
+// when the expression is compiled (EXPR_UNSUPPORTED naming it), never guessed. Values are plain
+// JS of their type (values.ts); null is SQL NULL.
 import { FormatError } from "../schema/errors.js";
 import { isNode, type NodeValue, type PgNode } from "../catalog/node-tree.js";
 import { jsonbObjectField, jsonbPathField, jsonbScalarText, type JsonbValue } from "../datum/jsonb.js";
 import { readArray } from "../datum/arrays.js";
 import { builtinTypeLookup } from "../datum/builtin-types.js";
 import { utf8Text } from "../datum/util.js";
+import { INPUT_FUNCTIONS } from "../datum/input-catalog.js";
+import { BOOLOID, BPCHAROID, decodeExprValue, ROW_TYPES, TEXTOID, VARCHAROID, type ExprValue } from "./values.js";
+import { MORE_FUNCTIONS, outputText, type ExprContext, type Fn, type FnEntry } from "./functions.js";
 
-export type ExprValue = number | bigint | string | boolean | JsonbValue | null;
+export type { ExprValue, Numeric } from "./values.js";
+export { ROW_TYPES, encodeExprValue, decodeExprValue } from "./values.js";
+export type { ExprContext } from "./functions.js";
 
 /** Reads attribute `attnum` (1-based) of the current row as an ExprValue of its type. */
 export type RowReader = (attnum: number) => ExprValue;
 export type Compiled = (row: RowReader) => ExprValue;
 
-export interface ExprContext {
-  /** the database's LC_CTYPE is C or POSIX (lower/upper then change ASCII letters only) */
-  defaultCtypeIsC: boolean;
-}
-
-const UTF8 = new TextEncoder();
-const TEXTOID = 25;
 const C_COLLATION_OID = 950;
 const POSIX_COLLATION_OID = 951;
-const INT2OID = 21;
-const INT4OID = 23;
-const INT8OID = 20;
-const BOOLOID = 16;
-const JSONBOID = 3802;
-const VARCHAROID = 1043;
-const BPCHAROID = 1042;
 const TEXTARRAYOID = 1009;
-
-/** The column types a RowReader gives as ExprValues, and the result types an index datum is encoded from. */
-export const ROW_TYPES: ReadonlySet<number> = new Set([INT2OID, INT4OID, INT8OID, BOOLOID, TEXTOID, VARCHAROID, BPCHAROID, JSONBOID]);
+const TEXT_TYPES: ReadonlySet<number> = new Set([TEXTOID, VARCHAROID, BPCHAROID]);
+/** the types a text is cast to through their (immutable) input function: int2, int4, int8, oid, bool, float4, float8, numeric, uuid */
+const TEXT_INPUT_TYPES: ReadonlySet<number> = new Set([21, 23, 20, 26, 16, 700, 701, 1700, 2950]);
 
 const unsupported = (what: string): never => {
   throw new FormatError("EXPR_UNSUPPORTED", `${what} cannot be evaluated offline`);
@@ -101,7 +94,6 @@ const int8 = (x: bigint): bigint => {
   return x;
 };
 
-type Fn = (a: ExprValue[], collid: number, ctx: ExprContext) => ExprValue;
 const cmp = <T>(f: (x: T, y: T) => boolean): Fn => (a) => f(a[0] as T, a[1] as T);
 
 // The integer operators of int2, int4 and int8 and their cross-type forms, by pg_proc OID: name
@@ -120,8 +112,8 @@ const INT_OPS: [string, (x: bigint, y: bigint) => bigint | boolean][] = [
   ["pl", (x, y) => x + y], ["mi", (x, y) => x - y], ["mul", (x, y) => x * y],
 ];
 const big = (v: ExprValue): bigint => (typeof v === "bigint" ? v : BigInt(v as number));
-function intFamily(): [number, [string, Fn]][] {
-  const out: [number, [string, Fn]][] = [];
+function intFamily(): [number, FnEntry][] {
+  const out: [number, FnEntry][] = [];
   for (const [name, oids, result] of INT_FAMILIES) {
     oids.forEach((oid, k) => {
       const [op, f] = INT_OPS[k]!;
@@ -138,11 +130,11 @@ function intFamily(): [number, [string, Fn]][] {
 }
 
 /** int2div/int4div/int8div and the mods: truncating, division by zero an error, x / -1 checked for overflow, x % -1 = 0 (int.c, int8.c). */
-function intDivision(): [number, [string, Fn]][] {
+function intDivision(): [number, FnEntry][] {
   const zero = (): never => {
     throw new FormatError("EXPR_OVERFLOW", "division by zero");
   };
-  const out: [number, [string, Fn]][] = [];
+  const out: [number, FnEntry][] = [];
   for (const [div, mod, name, range] of [[153, 155, "int2", int2], [154, 156, "int4", int4]] as const) {
     out.push([div, [`${name}div`, (a) => ((a[1] as number) === 0 ? zero() : range(Math.trunc((a[0] as number) / (a[1] as number))))]]);
     out.push([mod, [`${name}mod`, (a) => ((a[1] as number) === 0 ? zero() : (a[1] as number) === -1 ? 0 : (a[0] as number) % (a[1] as number) || 0)]]);
@@ -153,7 +145,7 @@ function intDivision(): [number, [string, Fn]][] {
 }
 
 /** Strict functions by pg_proc OID (stable built-in OIDs; a NULL argument gives NULL). */
-const FUNCTIONS: ReadonlyMap<number, [name: string, fn: Fn]> = new Map<number, [string, Fn]>([
+const FUNCTIONS: ReadonlyMap<number, FnEntry> = new Map<number, FnEntry>([
   ...intFamily(),
   ...intDivision(),
   [60, ["booleq", cmp<boolean>((x, y) => x === y)]],
@@ -173,7 +165,11 @@ const FUNCTIONS: ReadonlyMap<number, [name: string, fn: Fn]> = new Map<number, [
   [3214, ["jsonb_object_field_text (->>)", (a) => jsonbScalarText(jsonbObjectField(a[0] as JsonbValue, a[1] as string))]],
   [3940, ["jsonb_extract_path_text (#>>)", (a) => jsonbScalarText(jsonbPathField(a[0] as JsonbValue, JSON.parse(a[1] as string) as (string | null)[]))]],
   [3217, ["jsonb_extract_path (#>)", (a) => jsonbPathField(a[0] as JsonbValue, JSON.parse(a[1] as string) as (string | null)[])]],
+  ...MORE_FUNCTIONS,
 ]);
+
+/** The pg_proc OIDs of the functions the evaluator has. */
+export const evaluatedFunctionOids = (): number[] => [...FUNCTIONS.keys()];
 
 /** Compile an expression node; throws EXPR_UNSUPPORTED naming the first node or function it cannot evaluate. */
 export function compileExpr(n: NodeValue, ctx: ExprContext): Compiled {
@@ -191,7 +187,9 @@ export function compileExpr(n: NodeValue, ctx: ExprContext): Compiled {
       const v = constValue(n);
       return () => v;
     }
+    // a COLLATE clause only sets the collation its parent already names as inputcollid
     case "RELABELTYPE":
+    case "COLLATEEXPR":
       return compileExpr(f.arg ?? null, ctx);
     case "FUNCEXPR":
     case "OPEXPR": {
@@ -199,12 +197,21 @@ export function compileExpr(n: NodeValue, ctx: ExprContext): Compiled {
       const known = FUNCTIONS.get(oid);
       if (!known) return unsupported(`function ${oid}${n.type === "OPEXPR" ? ` (operator ${num(f.opno)})` : ""}`);
       if (f.funcretset === "true" || f.opretset === "true") return unsupported(`set-returning function ${known[0]}`);
-      const fn = known[1];
+      const [name, fn, check] = known;
       const collid = num(f.inputcollid);
-      const as = args(n).map((x) => compileExpr(x, ctx));
+      const argNodes = args(n);
+      const why = check ? check(argNodes.map((x) => (isNode(x, "CONST") ? constValue(x) : undefined)), collid, ctx) : null;
+      if (why) return unsupported(`${why} (in ${name})`);
+      const as = argNodes.map((x) => compileExpr(x, ctx));
+      // one argument array per call site, refilled per row (no function keeps it)
+      const vals: ExprValue[] = new Array(as.length);
       return (row) => {
-        const vals = as.map((a) => a(row));
-        return vals.includes(null) ? null : fn(vals, collid, ctx);
+        for (let i = 0; i < as.length; i++) {
+          const v = as[i]!(row);
+          if (v === null) return null;
+          vals[i] = v;
+        }
+        return fn(vals, collid, ctx);
       };
     }
     case "BOOLEXPR": {
@@ -230,6 +237,25 @@ export function compileExpr(n: NodeValue, ctx: ExprContext): Compiled {
       const isNotNull = f.nulltesttype === "1";
       return (row) => (a(row) === null) !== isNotNull;
     }
+    case "COERCEVIAIO": {
+      // an output function then an input function: to a text type from types whose output is
+      // immutable and known, or from a text type through formats/datum's input function
+      const from = exprType(f.arg ?? null);
+      const to = num(f.resulttype);
+      const a = compileExpr(f.arg ?? null, ctx);
+      const out = TEXT_TYPES.has(to) ? outputText(from) : null;
+      if (out) return (row) => { const v = a(row); return v === null ? null : out(v); };
+      const input = TEXT_TYPES.has(from) && TEXT_INPUT_TYPES.has(to) ? INPUT_FUNCTIONS.get(to) : undefined;
+      if (!input) return unsupported(`a cast through text from type ${from} to type ${to}`);
+      // PostgreSQL 16 accepts more integer and numeric spellings (1_000, 0x1f) than the input
+      // functions here (15's): such a text fails here (a row not compared), never a wrong value
+      return (row) => {
+        const v = a(row);
+        if (v === null) return null;
+        const b = input(v as string, { typmod: -1 });
+        return decodeExprValue(b, 0, b.length, to);
+      };
+    }
     case "COALESCEEXPR": {
       const as = args(n).map((x) => compileExpr(x, ctx));
       return (row) => {
@@ -254,7 +280,10 @@ export function exprType(n: NodeValue): number {
       return num(f.vartype);
     case "CONST":
       return num(f.consttype);
+    case "COLLATEEXPR":
+      return exprType(f.arg ?? null);
     case "RELABELTYPE":
+    case "COERCEVIAIO":
       return num(f.resulttype);
     case "FUNCEXPR":
       return num(f.funcresulttype);
@@ -267,51 +296,5 @@ export function exprType(n: NodeValue): number {
       return BOOLOID;
     default:
       return unsupported(`expression node ${n.type}`);
-  }
-}
-
-/** An ExprValue of type `typid` (one of ROW_TYPES) as datum bytes: fixed bytes, or a varlena's payload. */
-export function encodeExprValue(v: Exclude<ExprValue, null>, typid: number): Uint8Array {
-  switch (typid) {
-    case INT2OID: {
-      const b = new Uint8Array(2);
-      new DataView(b.buffer).setInt16(0, v as number, true);
-      return b;
-    }
-    case INT4OID: {
-      const b = new Uint8Array(4);
-      new DataView(b.buffer).setInt32(0, v as number, true);
-      return b;
-    }
-    case INT8OID: {
-      const b = new Uint8Array(8);
-      new DataView(b.buffer).setBigInt64(0, v as bigint, true);
-      return b;
-    }
-    case BOOLOID:
-      return Uint8Array.of(v ? 1 : 0);
-    case JSONBOID:
-      return (v as JsonbValue).jsonb;
-    default:
-      return UTF8.encode(v as string);
-  }
-}
-
-/** A heap datum of type `typid` (one of ROW_TYPES) as an ExprValue: fixed bytes or a varlena's payload. */
-export function decodeExprValue(b: Uint8Array, off: number, len: number, typid: number): ExprValue {
-  const dv = new DataView(b.buffer, b.byteOffset + off, len);
-  switch (typid) {
-    case INT2OID:
-      return dv.getInt16(0, true);
-    case INT4OID:
-      return dv.getInt32(0, true);
-    case INT8OID:
-      return dv.getBigInt64(0, true);
-    case BOOLOID:
-      return b[off] !== 0;
-    case JSONBOID:
-      return { jsonb: b.subarray(off, off + len) };
-    default:
-      return utf8Text(b.subarray(off, off + len));
   }
 }

@@ -5,15 +5,17 @@
 // which verify reports as a counted not-checked note naming it. Source:
 // src/backend/catalog/index.c (FormIndexDatum) (PostgreSQL 15).
 import { parseNodeTree } from "../catalog/node-tree.js";
-import { compileExpr, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext } from "./evaluate.js";
+import { compileExpr, encodeExprValue, exprType, referencedAttnums, ROW_TYPES, type Compiled, type ExprContext, type ExprValue } from "./evaluate.js";
+import type { AttrDesc } from "../heap/descriptor.js";
+import { VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA, type IndexValues } from "../nbtree/index-form.js";
 import { FormatError } from "../schema/errors.js";
 import type { DatabaseCatalog } from "../catalog/cluster.js";
 
-/** LC_CTYPE values under which lower/upper change ASCII letters only. */
+/** LC_CTYPE values under which lower/upper change ASCII letters only (LC_COLLATE values ordering text by byte). */
 const C_LOCALES = new Set(["C", "POSIX"]);
 
 /** The evaluation context of a database's index expressions. */
-export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({ defaultCtypeIsC: C_LOCALES.has(cat.db.ctype) });
+export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({ defaultCtypeIsC: C_LOCALES.has(cat.db.ctype), defaultCollateIsC: C_LOCALES.has(cat.db.collate) });
 
 export interface IndexExprs {
   /** one per index column whose indkey is 0, in column order */
@@ -45,4 +47,21 @@ export function indexExprs(exprs: string | null, pred: string | null, predIsNull
   }
   out.maxAttnum = Math.max(0, ...reads);
   return out;
+}
+
+/**
+ * An expression's result `v` (of type `typid`) as index value k, for index column `ia`: a
+ * varlena's payload, fixed bytes, or, for a name key of name_ops (a cstring column), the name's
+ * bytes to its first NUL and the NUL. One rule for verify's expected tuples and the loader's.
+ */
+export function setExprResult(vals: IndexValues, k: number, v: ExprValue, typid: number, ia: AttrDesc): void {
+  if (v === null) {
+    vals.set(k, VAL_NULL);
+    return;
+  }
+  const b = encodeExprValue(v, typid);
+  if (ia.len === -2) {
+    const nul = b.indexOf(0);
+    vals.set(k, VAL_CSTRING, b, 0, nul < 0 ? b.length : nul + 1);
+  } else vals.set(k, ia.len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
 }

@@ -28,8 +28,8 @@ import { BTREE_VERSION } from "../../formats/nbtree/meta.js";
 import { maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
 import { indexKeysFor } from "../../formats/catalog/index-keys.js";
-import { exprContextOf, indexExprs, type IndexExprs } from "../../formats/expr/index-exprs.js";
-import { decodeExprValue, encodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
+import { exprContextOf, indexExprs, setExprResult, type IndexExprs } from "../../formats/expr/index-exprs.js";
+import { decodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
 import { btCompare, KeyView, NO_TID, TupleInfo, type IndexKeys } from "../../formats/nbtree/bt-compare.js";
 import { BtreeCatalog, type BtreeIndexInfo } from "../btree/index-info.js";
 import { OrderedPageSink } from "../btree/page-sink.js";
@@ -188,11 +188,7 @@ export class IndexLoader {
         } catch (e) {
           throw this.exprError(e, line);
         }
-        if (r === null) v.set(k, VAL_NULL);
-        else {
-          const b = encodeExprValue(r, x.typid);
-          v.set(k, this.attrs[k].len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
-        }
+        setExprResult(v, k, r, x.typid, this.attrs[k]);
         continue;
       }
       const ha = this.heapAttrs[this.index.keys[k] - 1];
@@ -238,6 +234,8 @@ export class IndexLoader {
   /** An expression that fails on a row (overflow) is that row's error, as the server's INSERT would raise it. */
   private exprError(e: unknown, line: number): unknown {
     if (!(e instanceof FormatError)) return e;
+    // a result the evaluator cannot reproduce on this row (not the row's fault) refuses the load
+    if (e.code === "EXPR_UNSUPPORTED") return new FormatError("LOAD_UNSUPPORTED", `index "${this.rel.name}": ${e.message} (input line ${line})`, { item: line });
     return new FormatError("LOAD_BAD_INPUT", `${e.message} in an expression of index "${this.rel.name}" (input line ${line})`, { item: line });
   }
 

@@ -54,7 +54,9 @@ const CASES: Case[] = [
   { sql: "time(2)", oid: 1083, typmod: 2, len: 8, values: ["12:34:56.125", "12:34:56.135", "12:34:56.999"] },
   { sql: "timestamp", oid: 1114, typmod: -1, len: 8, values: ["2000-01-01 00:00:00", "2024-05-06T07:08:09.123456", "1970-01-01 00:00:00+05", "0044-03-15 12:00:00 BC", "infinity", "-infinity", "2000-01-01 25:00"] },
   { sql: "timestamptz", oid: 1184, typmod: -1, len: 8, values: ["2000-01-01 00:00:00+00", "2024-05-06 07:08:09.5+02:30", "2024-05-06 07:08:09-0730", "2024-05-06 07:08:09Z", "2024-05-06 07:08:09", "2024-05-06 07:08:09 UTC", "2024-05-06", "2024-05-06 07:08:09+16"] },
-  { sql: "timestamptz(0)", oid: 1184, typmod: 0, len: 8, values: ["2024-05-06 07:08:09.5+00", "2024-05-06 07:08:10.5+00", "2024-05-06 07:08:09.4999+00"] },
+  { sql: "timestamptz(0)", oid: 1184, typmod: 0, len: 8, values: ["2024-05-06 07:08:09.5+00", "2024-05-06 07:08:10.5+00", "2024-05-06 07:08:09.4999+00", "1999-12-31 23:59:59.5+00", "2000-01-01 00:30:00.5+01"] },
+  // a tie before 2000-01-01 rounds the whole (negative) timestamp away from zero: to the earlier second
+  { sql: "timestamp(0)", oid: 1114, typmod: 0, len: 8, values: ["1999-12-31 23:59:59.5", "1969-07-20 20:17:40.5", "2000-01-01 00:00:00.5", "1999-12-31 23:59:59.4"] },
   { sql: "timetz", oid: 1266, typmod: -1, len: 12, values: ["00:00+00", "12:34:56+02", "12:34:56.789-07:30", "23:59:59.999999 +05:45", "24:00:00-15", "12:00", "12:00Z", "12:00 UTC", "12:00+16", "25:00+00", "12:00+0530"] },
   { sql: "timetz(1)", oid: 1266, typmod: 1, len: 12, values: ["12:34:56.25+01", "12:34:56.35-01", "23:59:59.99+00"] },
   {
@@ -200,7 +202,7 @@ create domain posint as int4;
 create domain dnn as text not null;
 create domain vc3 as varchar(3);
 create domain vc3b as vc3;
-create domain evenint as int4 check (abs(value) % 2 = 0);
+create domain evenint as int4 check (gcd(value, 2) = 2);
 create domain posint2 as int4 check (value > 0);
 create domain shorttext as text check (length(value) <= 3) check (value <> 'bad');
 create domain shortvc as vc3 check (value <> 'no');
@@ -294,6 +296,6 @@ test("input: a domain with a CHECK constraint the evaluator cannot evaluate is r
   for (const oid of [dom, arr]) {
     const r = resolveInput(oid, types);
     assert.ok("refused" in r);
-    assert.match(r.refused, /domain evenint has CHECK constraint "evenint_check", which cannot be evaluated offline \(function 1397 cannot be evaluated offline\)/);
+    assert.match(r.refused, /domain evenint has CHECK constraint "evenint_check", which cannot be evaluated offline \(function \d+ cannot be evaluated offline\)/);
   }
 });

@@ -20,7 +20,7 @@ import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-he
 const DB = "app";
 const EXISTING = 700;
 const NEW = 3000;
-const INDEXES = ["t_pkey", "t_k", "t_vd", "t_lower_k", "t_part", "t_expr", "e_pkey", "e_k", "m_ts", "m_bytea", "m_name", "m_f4i2", "m_bpchar", "m_num", "m_oid", "m_char"];
+const INDEXES = ["t_pkey", "t_k", "t_vd", "t_lower_k", "t_part", "t_expr", "e_pkey", "e_k", "m_ts", "m_bytea", "m_name", "m_f4i2", "m_bpchar", "m_num", "m_oid", "m_char", "m_expr"];
 const M_COLUMNS = "n int4, c_i2 int2, c_f4 float4, c_char \"char\", c_bpchar char(5), c_name name, c_oid oid, c_bytea bytea, c_ts timestamp, c_json json, c_time time, c_num numeric(10,3)";
 
 const SETUP = `
@@ -46,6 +46,7 @@ create index m_bpchar on m (c_bpchar);
 create index m_num on m (c_num);
 create index m_oid on m (c_oid);
 create index m_char on m (c_char);
+create index m_expr on m ((c_num * 2), date_trunc('day', c_ts), (c_bpchar::name), (c_f4::float8), (c_i2::numeric + c_num)) where c_oid > 1000 and c_name >= 'name';
 `;
 
 let srv: PgServer;

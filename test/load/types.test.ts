@@ -24,7 +24,7 @@ create type mood as enum ('sad', 'ok', 'happy', 'a label with spaces');
 create domain posint as int4;
 create domain dnn as text not null;
 create domain vc3 as varchar(3);
-create domain evenint as int4 check (abs(value) % 2 = 0);
+create domain evenint as int4 check (gcd(value, 2) = 2);
 create domain posint2 as int4 check (value > 0);
 create domain shorttext as text check (length(value) <= 8) check (value <> 'bad');
 create table ty (

@@ -42,7 +42,7 @@ before(async () => {
   srv.sql(`CREATE TABLE t (id int PRIMARY KEY, a int, b text, j jsonb, big bigint);
     INSERT INTO t VALUES ${rows.join(", ")};
     ${INDEXES.map(([n, d, w]) => `CREATE INDEX ${n} ON t (${d})${w ? ` WHERE ${w}` : ""};`).join("\n")}
-    CREATE INDEX x_md5 ON t (md5(b));
+    CREATE INDEX x_initcap ON t (initcap(b));
     CREATE EXTENSION amcheck;`);
   for (const [n, , w] of INDEXES) {
     srv.sql(`SELECT bt_index_parent_check('${n}', true, true)`);
@@ -54,7 +54,7 @@ before(async () => {
 });
 after(() => srv?.destroy());
 
-const verifyT = () => runVerify({ pgdata: srv.pgdata, database: "postgres", relations: ["t", ...INDEXES.map((i) => i[0]), "x_md5"] }, { jobs: 1 });
+const verifyT = () => runVerify({ pgdata: srv.pgdata, database: "postgres", relations: ["t", ...INDEXES.map((i) => i[0]), "x_initcap"] }, { jobs: 1 });
 
 test("expression and partial indexes: heapallindexed runs on each and finds nothing", async () => {
   const run = await verifyT();
@@ -70,11 +70,11 @@ test("expression and partial indexes: heapallindexed runs on each and finds noth
 
 test("an expression outside the evaluator is a counted note naming the function", async () => {
   const run = await verifyT();
-  const r = run.reports.find((x) => x.name === "x_md5")!;
+  const r = run.reports.find((x) => x.name === "x_initcap")!;
   assert.ok(!r.checks.includes("heapallindexed"));
   const notes = r.findings.filter((f) => f.code === "BT_HEAPALLINDEXED_SKIPPED");
   assert.equal(notes.length, 1);
-  assert.match(notes[0]!.message, /function 2311 cannot be evaluated offline/);
+  assert.match(notes[0]!.message, /function 872 cannot be evaluated offline/);
 });
 
 test("a value changed behind the index's back is found through the expression and the predicate", async () => {

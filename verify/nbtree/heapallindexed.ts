@@ -30,8 +30,8 @@ import type { LeafCollector } from "./btree-verify.js";
 import { KeyView, type TupleInfo } from "../../formats/nbtree/bt-compare.js";
 import { TidFingerprints, fingerprint, fingerprintInPage, FP, hashableFormBytes, unstagePage, type SharedFingerprints } from "./fingerprint.js";
 import { viewOf } from "../page-view.js";
-import { decodeExprValue, encodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
-import type { IndexExprs } from "../../formats/expr/index-exprs.js";
+import { decodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
+import { setExprResult, type IndexExprs } from "../../formats/expr/index-exprs.js";
 import { tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
 import { readDirectPointerFields, readExternalPointerFields, VARLENA_EXTSIZE_MASK } from "../../formats/varlena/toast-pointer.js";
 import { varsize4BAt, VARHDRSZ, VARTAG_ONDISK } from "../../formats/varlena/varlena.js";
@@ -487,12 +487,7 @@ function exprForm(st: TargetState, row: ExprRow, out: FormBuffer): number {
         continue;
       }
       const r = x.exprs[e++];
-      const v = r.fn(row.read);
-      if (v === null) vals.set(k, VAL_NULL);
-      else {
-        const b = encodeExprValue(v, r.typid);
-        vals.set(k, attrs[k].len === -1 ? VAL_VARLENA : VAL_FIXED, b, 0, b.length);
-      }
+      setExprResult(vals, k, r.fn(row.read), r.typid, attrs[k]);
     }
     return formIndexTuple(attrs, vals, out);
   } catch (err) {
