@@ -211,7 +211,7 @@ export class DatabaseCatalog {
   private opclassCache?: Map<number, OpclassInfo>;
   private amprocCache?: Map<string, number>;
   private enumCache?: Map<number, string>;
-  private collationCache?: Map<number, { name: string; collate: string | null; provider: string }>;
+  private collationCache?: Map<number, { name: string; collate: string | null; provider: string; deterministic: boolean }>;
   private outputCatalogCache?: OutputCatalog;
 
   constructor(
@@ -411,9 +411,9 @@ export class DatabaseCatalog {
     return this.enumCache;
   }
 
-  collations(): Map<number, { name: string; collate: string | null; provider: string }> {
+  collations(): Map<number, { name: string; collate: string | null; provider: string; deterministic: boolean }> {
     this.collationCache ??= new Map(
-      this.scanCatalog(PG_COLLATION_OID, this.cluster.profile.catalogs.pg_collation).map((r) => [r.oid as number, { name: r.collname as string, collate: r.collcollate as string | null, provider: r.collprovider as string }]),
+      this.scanCatalog(PG_COLLATION_OID, this.cluster.profile.catalogs.pg_collation).map((r) => [r.oid as number, { name: r.collname as string, collate: r.collcollate as string | null, provider: r.collprovider as string, deterministic: r.collisdeterministic !== false }]),
     );
     return this.collationCache;
   }

@@ -14,7 +14,7 @@ import { builtinTypeLookup } from "../datum/builtin-types.js";
 import { utf8Text } from "../datum/util.js";
 import { INPUT_FUNCTIONS } from "../datum/input-catalog.js";
 import { BOOLOID, BPCHAROID, decodeExprValue, ROW_TYPES, TEXTOID, VARCHAROID, type ExprValue } from "./values.js";
-import { MORE_FUNCTIONS, outputText, type ExprContext, type Fn, type FnEntry } from "./functions.js";
+import { deterministicEquality, MORE_FUNCTIONS, outputText, type ExprContext, type Fn, type FnEntry } from "./functions.js";
 
 export type { ExprValue, Numeric } from "./values.js";
 export { ROW_TYPES, encodeExprValue, decodeExprValue } from "./values.js";
@@ -151,8 +151,8 @@ const FUNCTIONS: ReadonlyMap<number, FnEntry> = new Map<number, FnEntry>([
   [60, ["booleq", cmp<boolean>((x, y) => x === y)]],
   [84, ["boolne", cmp<boolean>((x, y) => x !== y)]],
   // deterministic collations compare text for equality byte by byte
-  [67, ["texteq", cmp<string>((x, y) => x === y)]],
-  [157, ["textne", cmp<string>((x, y) => x !== y)]],
+  [67, ["texteq", cmp<string>((x, y) => x === y), deterministicEquality]],
+  [157, ["textne", cmp<string>((x, y) => x !== y), deterministicEquality]],
   [481, ["int8(int4)", (a) => BigInt(a[0] as number)]],
   [313, ["int4(int2)", (a) => a[0] as number]],
   [754, ["int8(int2)", (a) => BigInt(a[0] as number)]],

@@ -13,6 +13,7 @@ import { FormatError } from "../schema/errors.js";
 import { civil, civilDays } from "../datum/datetime.js";
 import { adjustPrecision, float4In, float8In, nameIn } from "../datum/input.js";
 import { utf8Text } from "../datum/util.js";
+import { NUMERIC_DSCALE_MAX } from "../datum/numeric.js";
 import { decodeExprValue, NUM_NAN, NUM_NINF, NUM_PINF, numericString, NUMERICOID, type ExprValue, type Numeric } from "./values.js";
 import { JENTRY_ISNULL, JENTRY_ISNUMERIC, jsonbContainer, type JsonbValue } from "../datum/jsonb.js";
 
@@ -21,6 +22,8 @@ export interface ExprContext {
   defaultCtypeIsC: boolean;
   /** the database's LC_COLLATE is C or POSIX (text ordering is then by code point) */
   defaultCollateIsC?: boolean;
+  /** the collation is nondeterministic (pg_collation.collisdeterministic false: equal strings may differ in bytes) */
+  nondeterministic?: (collid: number) => boolean;
 }
 
 export type Fn = (a: ExprValue[], collid: number, ctx: ExprContext) => ExprValue;
@@ -41,6 +44,9 @@ const DEFAULT_COLLATION_OID = 100;
 /** Text ordering is byte order (UTF-8 = code point order) only under the C or POSIX collation. */
 const cOrdering: Check = (_a, collid, ctx) =>
   collid === C_COLLATION_OID || collid === POSIX_COLLATION_OID || (collid === DEFAULT_COLLATION_OID && ctx.defaultCollateIsC === true) ? null : `text ordering under collation ${collid}`;
+
+/** Text equality is byte equality only under a deterministic collation. */
+export const deterministicEquality: Check = (_a, collid, ctx) => (ctx.nondeterministic?.(collid) ? `text equality under the nondeterministic collation ${collid}` : null);
 
 /** Code point order of two JS strings (UTF-16 units reordered so surrogates sort above U+FFFF's BMP neighbours). */
 function cmpCodePoints(a: string, b: string): number {
@@ -80,7 +86,6 @@ function comparisons(name: string, oids: [number, number, number, number, number
 
 // ---- numeric --------------------------------------------------------------------------------
 
-const NUMERIC_DSCALE_MAX = 0x3fff;
 const pow10 = (k: number): bigint => 10n ** BigInt(k);
 const num = (n: bigint, scale: number): Numeric => ({ n, scale, special: 0 });
 const NAN: Numeric = { n: 0n, scale: 0, special: NUM_NAN };
@@ -529,9 +534,9 @@ export const MORE_FUNCTIONS: [number, FnEntry][] = [
   // uuid text is lowercase hex in byte order: string order is memcmp order
   ...comparisons("uuid_", [2956, 2959, 2954, 2955, 2958, 2957], cmpPlain),
   // deterministic collations compare for equality byte by byte; ordering needs C's byte order
-  ...comparisons("name", [62, 659, 655, 656, 657, 658], cmpCodePoints, cOrdering),
+  ...comparisons("name", [62, 659, 655, 656, 657, 658], cmpCodePoints, cOrdering, deterministicEquality),
   ...comparisons("text_", [67, 157, 740, 741, 742, 743], cmpCodePoints, cOrdering).slice(2),
-  ...comparisons("bpchar", [1048, 1053, 1049, 1050, 1051, 1052], (a: string, b: string) => cmpCodePoints(stripBlanks(a), stripBlanks(b)), cOrdering),
+  ...comparisons("bpchar", [1048, 1053, 1049, 1050, 1051, 1052], (a: string, b: string) => cmpCodePoints(stripBlanks(a), stripBlanks(b)), cOrdering, deterministicEquality),
   ...floatOps(true, [204, 205, 202, 203]),
   ...floatOps(false, [218, 219, 216, 217]),
   // real with double precision: the real widened exactly, a double's operation and comparison

@@ -15,7 +15,11 @@ import type { DatabaseCatalog } from "../catalog/cluster.js";
 const C_LOCALES = new Set(["C", "POSIX"]);
 
 /** The evaluation context of a database's index expressions. */
-export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({ defaultCtypeIsC: C_LOCALES.has(cat.db.ctype), defaultCollateIsC: C_LOCALES.has(cat.db.collate) });
+export const exprContextOf = (cat: DatabaseCatalog): ExprContext => ({
+  defaultCtypeIsC: C_LOCALES.has(cat.db.ctype),
+  defaultCollateIsC: C_LOCALES.has(cat.db.collate),
+  nondeterministic: (collid) => cat.collations().get(collid)?.deterministic === false,
+});
 
 export interface IndexExprs {
   /** one per index column whose indkey is 0, in column order */

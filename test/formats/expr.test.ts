@@ -58,11 +58,16 @@ const TEXT = (s: string) => {
 };
 const num = (n: bigint, scale: number) => ({ n, scale, special: 0 });
 
-test("text ordering is evaluated under the C collation only; a date/time unit only as a known constant", () => {
+test("text ordering is evaluated under the C collation only, equality under deterministic ones; a date/time unit only as a known constant", () => {
   const lt = (collid: number) => OP(740, VAR(1, 25), VAR(2, 25)).replace(":inputcollid 0", `:inputcollid ${collid}`);
   assert.equal(code(() => compileExpr(parseNodeTree(lt(100)), { defaultCtypeIsC: true, defaultCollateIsC: false })), "EXPR_UNSUPPORTED");
   assert.equal(compileExpr(parseNodeTree(lt(100)), { defaultCtypeIsC: true, defaultCollateIsC: true })((n) => ["a\u{1F600}", "a\uFFFD"][n - 1]!), false);
   assert.equal(run(lt(950), ["b", "ab"]), false);
+  // equality is byte equality under a deterministic collation only (an ICU one with deterministic = false is refused)
+  const eq = (opfunc: number, collid: number) => OP(opfunc, VAR(1, 25), VAR(2, 25)).replace(":inputcollid 0", `:inputcollid ${collid}`);
+  const nondet = { defaultCtypeIsC: true, nondeterministic: (c: number) => c === 16500 };
+  for (const f of [67, 157, 1048, 62]) assert.equal(code(() => compileExpr(parseNodeTree(eq(f, 16500)), nondet)), "EXPR_UNSUPPORTED", String(f));
+  assert.equal(compileExpr(parseNodeTree(eq(67, 950)), nondet)((n) => ["ab", "ab"][n - 1]!), true);
   assert.equal(code(() => run(FN(2020, 100, VAR(1, 25), VAR(2, 1114)), ["day", 0n])), "EXPR_UNSUPPORTED");
   assert.equal(code(() => run(FN(2020, 100, TEXT("fortnight"), VAR(1, 1114)), [0n])), "EXPR_UNSUPPORTED");
   // 2000-03-15 10:20:30 truncated to the month (TOKMAXLEN-cut spellings, any case)
