@@ -5,27 +5,29 @@
 // column, and change nothing; the server refuses the same values.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../../samples/pg-server.js";
+import { NPM_SERVER_VERSIONS, PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { copyLine, type Field } from "../../samples/copy.js";
-import { copyRoot, stoppedCluster } from "../../samples/cluster-kit.js";
+import { copyRoot, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { fileDigests } from "../migrate/helpers.js";
-import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
+import { heapTuples, pgdiskLoad, removeTwins, storedValues, tableDigest } from "./helpers.js";
 
 const DB = "app";
+/** the oldest and newest stock servers: their composite datums carry the standard header */
+const VERSIONS = [NPM_SERVER_VERSIONS[0]!, NPM_SERVER_VERSIONS[NPM_SERVER_VERSIONS.length - 1]!];
 const ROWS = 1200;
 const COLUMNS = 8;
-const SETUP = `
-create extension pageinspect;
+const TYPES = `
 create type pair as (x int, t text);
 create type comp as (t text, i int, gone int, n numeric(10,3), p pair, a int[]);
 alter type comp drop attribute gone;
 create table ts (n int4, v tsvector, q tsquery, av tsvector[], aq tsquery[], c comp, ac comp[], p pair);
 insert into ts (n) values (0);
 `;
+const SETUP = `create extension pageinspect;\n${TYPES}`;
 
 let srv: PgServer;
 let dir = "";
@@ -37,7 +39,7 @@ let load: ReturnType<typeof pgdiskLoad>;
 /** An array element or composite field in double quotes, " and \ escaped with a backslash. */
 const quoted = (s: string): string => `"${s.replace(/["\\]/g, "\\$&")}"`;
 
-function rows(): Field[][] {
+function rows(count = ROWS): Field[][] {
   const r = new Rng(20261203, "load-text-search");
   const nul = (s: string): Field => (r.chance(0.08) ? null : s);
   const words = ["a", "b", "ab", "abc", "fat", "rat", "cat", "é", "übel", "z9", "-x", "a-b", "x_y", "1", "2.5", "日本"];
@@ -70,12 +72,12 @@ function rows(): Field[][] {
     ].join(",")})${r.pick(["", " "])}`;
   const array = (elem: () => string): string => `{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : quoted(elem()))).join(",")}}`;
   const out: Field[][] = [];
-  for (let i = 0; i < ROWS; i++) {
+  for (let i = 0; i < count; i++) {
     out.push([String(i + 1), nul(tsvector()), nul(tsquery()), nul(array(tsvector)), nul(array(tsquery)), nul(comp()), nul(array(comp)), nul(pair())]);
   }
   // the limits: positions cut at 256 and at 16383, long lexemes, phrase distance bounds
   out.push(["9001", Array.from({ length: 300 }, (_, k) => `w:${k + 1}`).join(" "), "a <16384> b", null, null, null, null, null]);
-  out.push(["9002", `${"x".repeat(2047)}:1,2 y`, `${"q".repeat(2047)}:*`, null, null, null, null, null]);
+  out.push(["9002", `${"x".repeat(2046)}:1,2 y`, `${"q".repeat(2046)}:*`, null, null, null, null, null]);
   out.push(["9003", "w:16383A,16384B,99999 w:3", "!!!!a & !(b | c)", null, null, null, null, null]);
   out.push(["9005", "v:1,2,3,4,5,6,16383B,16384A w:16384B,16383A,9", "'x' <0> y", null, null, null, null, null]);
   out.push(["9004", "", "", "{}", "{}", "(,,,,)", "{}", "(,)"]);
@@ -153,6 +155,12 @@ test("bad tsvector, tsquery and composite values exit 2 with the server's error;
   const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "ts", "-"], at(1, "w:16384B,5,4,3,2,1,16383A"));
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /pgdisk cannot tell which weight the server keeps for position 16383/);
+  // a 2047-byte lexeme: the system PostgreSQL 15.20 stores it, stock servers refuse it
+  for (const [col, v] of [[1, "x".repeat(2047)], [2, "q".repeat(2047)]] as const) {
+    const d = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "ts", "-"], at(col, v));
+    assert.equal(d.status, 2, d.stderr);
+    assert.match(d.stderr, /pgdisk does not load a lexeme of 2047 bytes: PostgreSQL builds differ/);
+  }
   assert.deepEqual(fileDigests(pgdata), before0);
 });
 
@@ -171,3 +179,47 @@ test("the server refuses the same bad values", () => {
     s.stop();
   }
 });
+
+for (const version of VERSIONS) {
+  test(`PostgreSQL ${version} (stock): the same values stored as COPY FROM stores them`, async () => {
+    const base = await PgServer.create({ version });
+    const work = mkdtempSync(join(tmpdir(), `pgdisk-load-ts-v${version}-`));
+    chmodSync(work, 0o755);
+    let loaded = "";
+    let twin = "";
+    try {
+      base.sql(`create database ${DB}`);
+      base.sql(`${TYPES} checkpoint;`, DB);
+      base.stop();
+      const input = join(work, "ts.tsv");
+      writeForPg(input, rows(300).map(copyLine).join(""));
+      loaded = copyRoot(base.root, `ts-v${version}`);
+      twin = copyRoot(base.root, `ts-v${version}-twin`);
+      const r = pgdiskLoad(["--pgdata", join(loaded, "data"), "-d", DB, "-t", "ts", "--json", input]);
+      assert.equal(r.status, 0, r.stderr);
+      const t = PgServer.attach(twin, { version });
+      t.start();
+      t.sql(`copy ts from '${input}'; checkpoint;`, DB);
+      t.stop();
+      const values = (root: string): string[] => [...storedValues(DB, join(root, "data"), "ts").values()].map((v) => v.join(" ")).sort();
+      assert.deepEqual(values(loaded), values(twin));
+      const a = PgServer.attach(loaded, { version });
+      const b = PgServer.attach(twin, { version });
+      a.start();
+      b.start();
+      try {
+        assert.deepEqual(tableDigest(a, DB, "ts", "n"), tableDigest(b, DB, "ts", "n"));
+        const fields = (s: PgServer): (string | null)[][] => s.rows("select ts.n, (c).t, (c).n, ((c).p).t, (ac[1]).a from ts order by 1", DB);
+        assert.deepEqual(fields(a), fields(b));
+      } finally {
+        a.stop();
+        b.stop();
+      }
+    } finally {
+      base.destroy();
+      removeRoot(loaded || undefined);
+      removeRoot(twin || undefined);
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+}
