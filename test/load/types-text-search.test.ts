@@ -27,7 +27,7 @@ alter type comp drop attribute gone;
 create table ts (n int4, v tsvector, q tsquery, av tsvector[], aq tsquery[], c comp, ac comp[], p pair);
 insert into ts (n) values (0);
 `;
-const SETUP = `create extension pageinspect;\n${TYPES}`;
+const SETUP = `create extension pageinspect;\n${TYPES}\ncreate type snap as (i int, s pg_snapshot);\ncreate table sn (id int, s snap);`;
 
 let srv: PgServer;
 let dir = "";
@@ -162,6 +162,14 @@ test("bad tsvector, tsquery and composite values exit 2 with the server's error;
     assert.match(d.stderr, /pgdisk does not load a lexeme of 2047 bytes: PostgreSQL builds differ/);
   }
   assert.deepEqual(fileDigests(pgdata), before0);
+});
+
+test("a composite made of a type pgdisk cannot encode is refused, naming column and type", () => {
+  const before0 = fileDigests(srv.pgdata);
+  const r = pgdiskLoad(["--pgdata", srv.pgdata, "-d", DB, "-t", "sn", "-"], "1\t(1,10:20:)\n");
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /column "s" of table "public.sn" has type snap, made of type pg_snapshot, a type pgdisk cannot encode from text yet/);
+  assert.deepEqual(fileDigests(srv.pgdata), before0);
 });
 
 test("the server refuses the same bad values", () => {
