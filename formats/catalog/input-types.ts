@@ -8,7 +8,7 @@ import { orderComparator } from "../order/catalog.js";
 import { orderCatalogOf } from "./index-keys.js";
 import { compileExpr, decodeExprValue, ROW_TYPES, type ExprContext } from "../expr/evaluate.js";
 import { FormatError } from "../schema/errors.js";
-import { PG_CONSTRAINT_OID, PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
+import { PG_ATTRIBUTE_OID, PG_CONSTRAINT_OID, PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
 import type { DatabaseCatalog } from "./cluster.js";
 import { isNode, parseNodeTree, type NodeValue } from "./node-tree.js";
 
@@ -37,11 +37,12 @@ export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): Input
   let enums: Map<number, Map<string, number>> | undefined;
   let checks: Map<number, DomainCheck[]> | undefined;
   let ranges: Map<number, RangeFacts> | undefined;
+  let versions: Map<number, bigint> | undefined;
   return {
     type(oid) {
       const r = cat.types.get(oid);
       if (!r) return undefined;
-      return { oid: r.oid, name: r.name, len: r.len, align: r.align, elem: r.elem, typtype: r.type, category: r.category, basetype: r.basetype, typmod: r.typmod, notnull: r.notnull };
+      return { oid: r.oid, name: r.name, len: r.len, align: r.align, elem: r.elem, typtype: r.type, category: r.category, basetype: r.basetype, typmod: r.typmod, notnull: r.notnull, relid: r.relid };
     },
     enumLabelOid(typeOid, label) {
       if (!enums) {
@@ -69,6 +70,26 @@ export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): Input
         }
       }
       return ranges.get(typeOid);
+    },
+    descriptor(relid) {
+      const d = cat.descriptor(relid);
+      return d.attrs.length ? d : undefined;
+    },
+    rowTypeVersion(relid) {
+      if (!versions) {
+        // a server build that versions row types keeps "pg_attver=N" in attoptions; the newest counts
+        versions = new Map();
+        for (const r of cat.catalogRows(PG_ATTRIBUTE_OID, ["attrelid", "attoptions"])) {
+          for (const o of (r.attoptions as string[] | null) ?? []) {
+            const m = /^pg_attver=(\d+)$/.exec(o);
+            if (!m) continue;
+            const v = BigInt(m[1]!);
+            const rel = r.attrelid as number;
+            if ((versions.get(rel) ?? -1n) < v) versions.set(rel, v);
+          }
+        }
+      }
+      return versions.get(relid);
     },
     domainChecks(typeOid) {
       if (!checks) {

@@ -1,7 +1,7 @@
 // The input function of any type a database defines, from the built-in ones: enums (enum_in:
 // the label's pg_enum row OID), domains (domain_in: the base type's input with the domain's
 // typmod, NOT NULL of the domain and of the domains under it), and arrays of any of them
-// (array_in). What it needs from the catalog comes through InputTypes, so formats/datum does
+// (array_in), and composite types (record_in: each attribute through its own input). What it needs from the catalog comes through InputTypes, so formats/datum does
 // not depend on the catalog reader. A domain's CHECK constraints are evaluated when the offline
 // evaluator can evaluate them (formats/expr, compiled by the InputTypes provider), checked in
 // name order as the server checks them; a domain with one it cannot evaluate is refused.
@@ -14,6 +14,8 @@ import type { InputFunction } from "./input.js";
 import { INPUT_FUNCTIONS } from "./input-catalog.js";
 import { FormatError } from "../schema/errors.js";
 import type { TypeInfo } from "./types.js";
+import type { TupleDesc } from "../heap/descriptor.js";
+import { recordInput, type RecordAttrInput } from "./input-record.js";
 
 /** The pg_type columns the input functions need. */
 export interface InputTypeInfo extends Pick<TypeInfo, "oid" | "name" | "len" | "align" | "elem"> {
@@ -26,6 +28,8 @@ export interface InputTypeInfo extends Pick<TypeInfo, "oid" | "name" | "len" | "
   typmod: number;
   /** a domain's typnotnull */
   notnull: boolean;
+  /** a composite type's typrelid (0 for other types) */
+  relid: number;
 }
 
 /** The catalog as the input functions see it. */
@@ -35,6 +39,10 @@ export interface InputTypes {
   enumLabelOid(typeOid: number, label: string): number | undefined;
   /** a domain's CHECK constraints (its own, not its base domain's) */
   domainChecks(typeOid: number): DomainCheck[];
+  /** the attribute descriptor of a composite type's relation (typrelid) */
+  descriptor(relid: number): TupleDesc | undefined;
+  /** the row-type version a server build that versions row types keeps (pg_attver), if any */
+  rowTypeVersion(relid: number): bigint | undefined;
   /** pg_range of a range type, or of the range type of a multirange type */
   range(typeOid: number): RangeFacts | undefined;
 }
@@ -132,6 +140,24 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
     if ("refused" in elem) return elem;
     const input = arrayInput({ oid: t.elem, len: e.len, align: e.align, input: elem.input, nullError: elem.nullError }, arrayDelimiter(t.elem));
     return { input };
+  }
+  if (t.typtype === "c" && t.relid) {
+    const desc = types.descriptor(t.relid);
+    if (!desc) return { refused: `type ${t.name}` };
+    const attrs: (RecordAttrInput | null)[] = [];
+    for (const a of desc.attrs) {
+      if (a.dropped) {
+        attrs.push(null);
+        continue;
+      }
+      if (a.len === -2) return { refused: `type ${types.type(a.typid)?.name ?? a.typid}` };
+      const r = resolveInput(a.typid, types, depth + 1);
+      if ("refused" in r) return r;
+      attrs.push(r);
+    }
+    const version = types.rowTypeVersion(t.relid);
+    if (version !== undefined && version > 0xffffffffn) return { refused: `composite type ${t.name} of row-type version ${version}, past what pgdisk has seen a server store` };
+    return { input: recordInput(oid, desc, attrs, version === undefined ? undefined : Number(version)) };
   }
   return { refused: `type ${t.name}` };
 }
