@@ -1,11 +1,12 @@
 // Output functions of contrib extension types: citext (contrib/citext/citext.c), hstore
 // (contrib/hstore/hstore.h, hstore_io.c), ltree and lquery (contrib/ltree/ltree.h,
-// ltree_io.c), cube (contrib/cube/cubedata.h, cube.c). Extension types get new OIDs in every
+// ltree_io.c), cube (contrib/cube/cubedata.h, cube.c), seg (contrib/seg/segdata.h, seg.c). Extension types get new OIDs in every
 // database, so they are found by the name of their input function (pg_type.typinput's
-// proname, TypeInfo.inputFunction), which the extension's SQL script fixes.
+// proname, TypeInfo.inputFunction), which the extension's SQL script fixes. pg_trgm's gtrgm
+// is left out: it is an index storage type whose output function only raises an error.
 // As everywhere in formats/datum, `d` is the payload after the varlena header; the structs'
 // offsets count from the 4-byte-header form, so payload offset = struct offset - 4.
-import { bits32, defineStruct, register, u16, u32, u8, i32 } from "../schema/index.js";
+import { bits32, defineStruct, f32, i8, register, u16, u32, u8, i32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { Decoder } from "./decoder.js";
 import { float8Text } from "./floats.js";
@@ -241,6 +242,131 @@ const cubeText: Decoder = (d) => {
   return point ? corner(ll) : `${corner(ll)},${corner(ur)}`;
 };
 
+// ---- seg ---------------------------------------------------------------------------------
+
+/** SEG (fixed 12 bytes): the bounds as float4, their significant digits and extension marks. */
+export const SegStruct = register(
+  defineStruct("SEG", "contrib/seg/segdata.h", [
+    f32("lower", "lower bound"),
+    f32("upper", "upper bound"),
+    i8("l_sigd", "significant digits the lower bound was written with"),
+    i8("u_sigd", "significant digits the upper bound was written with"),
+    u8("l_ext", "lower bound mark: 0 none, '<', '>', '~', or '-' (open)"),
+    u8("u_ext", "upper bound mark: 0 none, '<', '>', '~', or '-' (open)"),
+  ] as const),
+);
+
+const FLT_DIG = 6;
+const F64_VIEW = new DataView(new ArrayBuffer(8));
+
+/**
+ * C's `%.*e` of a double (glibc: exact value, ties to even): sign, digits and decimal
+ * exponent, or null for inf/nan (which C prints as "inf", "-nan" ...).
+ */
+function cExponential(v: number, prec: number): { neg: boolean; digits: string; exp: number } | null {
+  if (!Number.isFinite(v)) return null;
+  const neg = v < 0 || Object.is(v, -0);
+  const a = Math.abs(v);
+  const p1 = prec + 1;
+  if (a === 0) return { neg, digits: "0".repeat(p1), exp: 0 };
+  // the exact decimal expansion of a = m × 2^e2
+  const dv = F64_VIEW;
+  dv.setFloat64(0, a);
+  const hi = dv.getUint32(0);
+  const biased = hi >>> 20;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(dv.getUint32(4));
+  let e2 = biased - 1075;
+  if (biased === 0) e2 = -1074;
+  else m |= 1n << 52n;
+  let s: string;
+  let exp: number;
+  if (e2 >= 0) {
+    s = (m << BigInt(e2)).toString();
+    exp = s.length - 1;
+  } else {
+    s = (m * 5n ** BigInt(-e2)).toString();
+    exp = s.length - 1 + e2;
+  }
+  if (s.length <= p1) return { neg, digits: s.padEnd(p1, "0"), exp };
+  let head = BigInt(s.slice(0, p1));
+  const rest = s.slice(p1);
+  const up = rest[0]! > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || head % 2n === 1n));
+  if (up) head += 1n;
+  let digits = head.toString();
+  if (digits.length > p1) {
+    digits = digits.slice(0, p1);
+    exp++;
+  }
+  return { neg, digits, exp };
+}
+
+/** `%.*e` text: d.ddde±XX. */
+const cExpText = (neg: boolean, digits: string, exp: number): string =>
+  `${neg ? "-" : ""}${digits[0]}${digits.length > 1 ? "." + digits.slice(1) : ""}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+
+/**
+ * seg.c's restore(): `val` with exactly n significant digits (at most FLT_DIG): `%e` style
+ * when the exponent is beyond ±4, else positional, keeping trailing zeros ("8.00"); an
+ * exponent that the digits cannot absorb is written as e<exp> without padding.
+ */
+function segRestore(bits: number, n: number): string {
+  const val = float4Of(bits);
+  n = n <= 0 ? FLT_DIG : Math.min(n, FLT_DIG);
+  const e = cExponential(val, n - 1);
+  // C prints infinities and NaNs as inf / nan, with the sign bit's minus
+  if (!e) return `${bits >>> 31 ? "-" : ""}${Number.isNaN(val) ? "nan" : "inf"}`;
+  const { neg, digits, exp } = e;
+  if (exp === 0) return cExpText(neg, digits, exp).replace(/e.*$/, "");
+  if (Math.abs(exp) > 4) return cExpText(neg, digits, exp);
+  // restore() takes its sign from val < 0, so -0 never gets here (its exponent is 0)
+  const sign = val < 0 ? "-" : "";
+  if (exp > 0) {
+    if (1 + exp >= n) return `${sign}${digits[0]}${n > 1 ? "." + digits.slice(1) : ""}e${exp}`;
+    return `${sign}${digits.slice(0, 1 + exp)}.${digits.slice(1 + exp)}`;
+  }
+  return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+}
+
+const F32 = new Float32Array(1);
+const F32_BITS = new Uint32Array(F32.buffer);
+const float4Of = (bits: number): number => ((F32_BITS[0] = bits), F32[0]!);
+
+const isMark = (c: number): boolean => c === 0x3c || c === 0x3e || c === 0x7e; // '<' '>' '~'
+const OPEN = 0x2d; // '-'
+
+/** seg_out: `[mark]lower`, or `[mark]lower .. [mark]upper` with either side left out when open. */
+const segText: Decoder = (d) => {
+  if (d.length !== SegStruct.size) throw malformed("seg", `datum must be ${SegStruct.size} bytes, got ${d.length}`);
+  const dv = view(d);
+  const lExt = d[SegStruct.offsets.l_ext]!;
+  const uExt = d[SegStruct.offsets.u_ext]!;
+  const lSigd = dv.getInt8(SegStruct.offsets.l_sigd);
+  const uSigd = dv.getInt8(SegStruct.offsets.u_sigd);
+  const lowerBits = dv.getUint32(SegStruct.offsets.lower, true);
+  const upperBits = dv.getUint32(SegStruct.offsets.upper, true);
+  const lower = float4Of(lowerBits);
+  const upper = float4Of(upperBits);
+  const lowerText = segRestore(lowerBits, lSigd);
+  const upperText = segRestore(upperBits, uSigd);
+  let s = isMark(lExt) ? String.fromCharCode(lExt) : "";
+  if (lower === upper && lExt === uExt) s += lowerText;
+  else {
+    if (lExt !== OPEN) s += lowerText + " ";
+    s += "..";
+    if (uExt !== OPEN) {
+      s += " ";
+      // seg_out also tests l_ext == '~' here, so after a '~' lower bound an upper bound
+      // without a mark prints its mark, a NUL, which ends the C string: '~1 .. 2' prints as
+      // '~1 .. ' (the npm builds of 15.18, 17 and 18.4 do; Debian's 15.20 prints '~1 .. 2',
+      // which the stored bytes cannot tell apart)
+      if (isMark(uExt) || lExt === 0x7e) s += String.fromCharCode(uExt);
+      s += upperText;
+    }
+  }
+  const nul = s.indexOf("\0");
+  return nul < 0 ? s : s.slice(0, nul);
+};
+
 // ---- the table ---------------------------------------------------------------------------
 
 /** Output functions by the type's input function name (pg_proc.proname of typinput). */
@@ -250,6 +376,7 @@ export const CONTRIB_DECODERS: ReadonlyMap<string, Decoder> = new Map<string, De
   ["ltree_in", ltreeText],
   ["lquery_in", lqueryText],
   ["cube_in", cubeText],
+  ["seg_in", segText],
 ]);
 
 /** Writers of the contrib types whose output is their stored bytes. */

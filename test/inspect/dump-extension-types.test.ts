@@ -1,5 +1,5 @@
 // Contrib extension types offline, against the extensions' own output functions: on PostgreSQL
-// 15 and 18, a table of hstore, citext, ltree, lquery and cube columns (and arrays of them),
+// 15 and 18, a table of hstore, citext, ltree, lquery, cube and seg columns (and arrays of them),
 // with edge values and many generated ones; `pgdisk inspect dump` of the stopped cluster must
 // print, column by column, what `COPY ... TO STDOUT` printed (COPY format), the same values in
 // the JSON dump, and no value as undecoded hex in the text dump.
@@ -16,9 +16,9 @@ const DB = "postgres";
 const TABLE = "ext";
 
 const SETUP = `
-  CREATE EXTENSION hstore; CREATE EXTENSION citext; CREATE EXTENSION ltree; CREATE EXTENSION cube;
+  CREATE EXTENSION hstore; CREATE EXTENSION citext; CREATE EXTENSION ltree; CREATE EXTENSION cube; CREATE EXTENSION seg;
   CREATE TABLE ext (id int, h hstore, c citext, l ltree, q lquery, cu cube,
-    ha hstore[], ca citext[], la ltree[], qa lquery[], cua cube[]);
+    ha hstore[], ca citext[], la ltree[], qa lquery[], cua cube[], s seg, sa seg[]);
   INSERT INTO ext VALUES
     (1, '', '', '', '*', '(0)', '{}', '{}', '{}', '{}', '{}'),
     (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
@@ -51,6 +51,13 @@ const SETUP = `
     CASE WHEN i % 7 = 0 THEN ARRAY[text2ltree('a.b' || i), text2ltree('')] END,
     CASE WHEN i % 8 = 0 THEN ARRAY[cube(i), cube(i, -i)] END
   FROM generate_series(10, 400) i;
+  INSERT INTO ext (id, s) SELECT 1000 + row_number() OVER (), v::seg FROM unnest(ARRAY[
+    '1', '-1.5', '5.0 .. 6.50', '<1 .. >2', '~3.14', '~1 .. ~2', '~1 .. >2', '.. 5', '3 ..', '1e10', '1.23e-7', '12345', '1234567',
+    '0.000123', '0.00012', '-0.0', '0', '1 .. 1', '6.7e2', '~6.5e-3 .. <4.5e2', '5(+-)0.3', '8.00', '800', '8e2', '8.0e2', '-12.5e3',
+    '99999', '100000', '0.0001', '0.00001', '-0.000123456789', '3.4e38', '1.0e-38', '<0.5', '>-7', '1.5 .. 1.50', '2 .. 1e5']) v;
+  INSERT INTO ext (id, s, sa) SELECT 2000 + i, ((i * 1.37)::text || ' .. ' || (i * i * 2.1)::text)::seg,
+    ARRAY[(-i * 1.1e-3)::text::seg, ('~' || (i * 31.4159)::text)::seg, NULL]
+  FROM generate_series(1, 200) i;
   CHECKPOINT;`;
 
 function pgdisk(...args: string[]): string {
