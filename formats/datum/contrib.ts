@@ -1,9 +1,10 @@
 // Output functions of contrib extension types: citext (contrib/citext/citext.c), hstore
 // (contrib/hstore/hstore.h, hstore_io.c), ltree and lquery (contrib/ltree/ltree.h,
-// ltree_io.c), cube (contrib/cube/cubedata.h, cube.c), seg (contrib/seg/segdata.h, seg.c). Extension types get new OIDs in every
-// database, so they are found by the name of their input function (pg_type.typinput's
-// proname, TypeInfo.inputFunction), which the extension's SQL script fixes. pg_trgm's gtrgm
-// is left out: it is an index storage type whose output function only raises an error.
+// ltree_io.c), cube (contrib/cube/cubedata.h, cube.c), seg (contrib/seg/segdata.h, seg.c).
+// Extension types get new OIDs in every database, so they are found by the name of their
+// input function (pg_type.typinput's proname, TypeInfo.inputFunction), which the extension's
+// SQL script fixes. pg_trgm's gtrgm is left out: it is an index storage type whose output
+// function only raises an error.
 // As everywhere in formats/datum, `d` is the payload after the varlena header; the structs'
 // offsets count from the 4-byte-header form, so payload offset = struct offset - 4.
 import { bits32, defineStruct, f32, i8, register, u16, u32, u8, i32 } from "../schema/index.js";

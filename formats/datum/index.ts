@@ -7,7 +7,7 @@
 // `data` is exactly typlen bytes for fixed-length types, the payload after the varlena header
 // (detoasted and decompressed) for varlena types, and the bytes without the NUL for cstring.
 //
-// Types of contrib extensions (hstore, citext, ltree, lquery, cube) are found by the name of
+// Types of contrib extensions (hstore, citext, ltree, lquery, cube, seg) are found by the name of
 // their input function (TypeInfo.inputFunction; contrib.ts), as their OIDs vary.
 // Types without a decoder here print as `<typname>:\x<hex of data>` (e.g. `mytype:\x0a0b`), or
 // `#<oid>:\x...` when the lookup does not know the OID (extension types, ranges whose subtype
