@@ -91,6 +91,8 @@ export interface TypeInfoRow {
   basetype: number;
   typmod: number;
   relid: number;
+  /** typinput: the pg_proc OID of the input function */
+  input: number;
   /** typnotnull: a domain's NOT NULL */
   notnull: boolean;
   /** typdefaultbin is set: a domain's default */
@@ -284,6 +286,7 @@ export class DatabaseCatalog {
           basetype: r.typbasetype as number,
           typmod: r.typtypmod as number,
           relid: r.typrelid as number,
+          input: r.typinput as number,
           notnull: r.typnotnull as boolean,
           hasDefault: r.typdefaultbin != null,
         },

@@ -3,6 +3,9 @@ import type { TypeInfo, TypeLookup } from "../datum/types.js";
 import type { DatabaseCatalog } from "./cluster.js";
 import { recordText } from "../datum/record.js";
 
+/** FirstNormalObjectId: OIDs below it are the built-in objects initdb creates. */
+const FIRST_NORMAL_OBJECT_ID = 16384;
+
 export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decodeAs: (oid: number) => number } {
   const cache = new Map<number, TypeInfo>();
   const lookup = (oid: number): TypeInfo | undefined => {
@@ -20,6 +23,11 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
     } else if (r.type === "c" && r.relid) {
       t.decode = (d, toText) => recordText(d, cat.descriptor(r.relid), toText);
     } else if (r.type === "d" && r.basetype) t.basetype = r.basetype;
+    else if (r.type === "b" && r.oid >= FIRST_NORMAL_OBJECT_ID && r.input) {
+      // A base type created after initdb (an extension's): its input function names it.
+      const name = cat.outputCatalog.object("proc", r.input)?.name;
+      if (name !== undefined) t.inputFunction = name;
+    }
     cache.set(oid, t);
     return t;
   };

@@ -7,6 +7,8 @@
 // `data` is exactly typlen bytes for fixed-length types, the payload after the varlena header
 // (detoasted and decompressed) for varlena types, and the bytes without the NUL for cstring.
 //
+// Types of contrib extensions (hstore, citext, ltree, lquery, cube, seg) are found by the name of
+// their input function (TypeInfo.inputFunction; contrib.ts), as their OIDs vary.
 // Types without a decoder here print as `<typname>:\x<hex of data>` (e.g. `mytype:\x0a0b`), or
 // `#<oid>:\x...` when the lookup does not know the OID (extension types, ranges whose subtype
 // is unknown). Enums and composites decode through the catalog's lookup (TypeInfo.decode),
@@ -18,6 +20,7 @@ import type { DecodeContext, Decoder, DecoderTable } from "./decoder.js";
 import { arrayText, VECTOR_DECODERS } from "./arrays.js";
 import { builtinTypeLookup } from "./builtin-types.js";
 import { BYTEA_DECODERS, BYTEA_WRITERS } from "./bytea.js";
+import { CONTRIB_DECODERS, CONTRIB_WRITERS } from "./contrib.js";
 import { DATETIME_DECODERS, DATETIME_WRITERS } from "./datetime.js";
 import { FLOAT_DECODERS, FLOAT_WRITERS } from "./floats.js";
 import { GEOMETRY_DECODERS } from "./geometry.js";
@@ -111,7 +114,7 @@ export function datumToText(data: Uint8Array, typeOid: number, typmod: number, t
     let info = lookup(oid);
     for (let i = 0; info?.basetype && i < MAX_DOMAIN_DEPTH; i++) [oid, info] = [info.basetype, lookup(info.basetype)];
     const ctx: DecodeContext = { typeOid: oid, typmod: mod, types: lookup, info, toText, catalog };
-    const f = DECODERS.get(oid) ?? (info?.typtype ? TYPTYPE_DECODERS[info.typtype] : undefined);
+    const f = DECODERS.get(oid) ?? (info?.typtype ? TYPTYPE_DECODERS[info.typtype] : undefined) ?? (info?.inputFunction ? CONTRIB_DECODERS.get(info.inputFunction) : undefined);
     if (f) return f(d, ctx);
     if (info?.decode) return info.decode(d, toText);
     if (isArrayType(info)) {
@@ -134,11 +137,12 @@ export function datumToText(data: Uint8Array, typeOid: number, typmod: number, t
  */
 export function columnWriter(typeOid: number, typmod: number, types: TypeLookup): ValueWriter {
   let oid = typeOid;
-  for (let i = 0, info = types(oid) ?? builtinTypeLookup(oid); info?.basetype && i < MAX_DOMAIN_DEPTH; i++) {
+  let info = types(oid) ?? builtinTypeLookup(oid);
+  for (let i = 0; info?.basetype && i < MAX_DOMAIN_DEPTH; i++) {
     oid = info.basetype;
     info = types(oid) ?? builtinTypeLookup(oid);
   }
-  const w = WRITERS.get(oid);
+  const w = WRITERS.get(oid) ?? (info?.inputFunction ? CONTRIB_WRITERS.get(info.inputFunction) : undefined);
   if (w) return w;
   return (b, start, end, out) => putText(out, datumToText(b.subarray(start, end), typeOid, typmod, types));
 }

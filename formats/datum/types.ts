@@ -19,6 +19,11 @@ export interface TypeInfo {
   /** typbasetype of a domain: its values print as the base type's */
   basetype?: number;
   /**
+   * pg_proc.proname of typinput, for types created by extensions: their OIDs differ in every
+   * database, their input function's name does not (citextin, hstore_in, cube_in ...; contrib.ts).
+   */
+  inputFunction?: string;
+  /**
    * An output function supplied by whoever knows more than the built-in table (the catalog:
    * enum labels, composite types' attributes). `toText` decodes nested datums.
    */
