@@ -2,10 +2,12 @@
 // sees them (pageinspect), and the digest of a table's rows.
 import { spawnSync } from "node:child_process";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PgServer } from "../../samples/pg-server.js";
-import { removeRoot } from "../../samples/cluster-kit.js";
+import { PgServer, writeForPg } from "../../samples/pg-server.js";
+import { copyLine, type Field } from "../../samples/copy.js";
+import { copyRoot, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
 import { ROOT, storedTuples } from "../toast/cluster-helpers.js";
 import { Cluster } from "../../formats/catalog/cluster.js";
 import { deformHeapTuple } from "../../formats/heap/deform.js";
@@ -82,4 +84,51 @@ export function storedValues(db: string, pgdata: string, table: string, o: { lz4
     out.set(new DataView(t.buffer).getInt32(attrs[0]!.off, true), vals);
   }
   return out;
+}
+
+/** A stopped cluster and two copies of it: one that `pgdisk load` filled from `file`, one twin for COPY FROM of the same file. */
+export interface LoadTwins {
+  srv: PgServer;
+  dir: string;
+  file: string;
+  loadedRoot: string;
+  twinRoot: string;
+  load: { status: number; stdout: string; stderr: string };
+}
+
+/** Make the cluster with `setup` in database `db`, write `lines` as a COPY text file, copy the cluster twice and load the file into `table` of the first copy. */
+export async function loadTwins(setup: string, o: { db: string; table: string; lines: Field[][]; tag: string }): Promise<LoadTwins> {
+  const srv = await stoppedCluster(setup, { db: o.db });
+  const dir = mkdtempSync(join(tmpdir(), `pgdisk-load-${o.tag}-`));
+  chmodSync(dir, 0o755);
+  const file = join(dir, `${o.table}.tsv`);
+  writeForPg(file, o.lines.map(copyLine).join(""));
+  const loadedRoot = copyRoot(srv.root, "loaded");
+  const twinRoot = copyRoot(srv.root, "twin");
+  const load = pgdiskLoad(["--pgdata", join(loadedRoot, "data"), "-d", o.db, "-t", o.table, "--json", file]);
+  return { srv, dir, file, loadedRoot, twinRoot, load };
+}
+
+/**
+ * The load succeeded with `rows` rows; COPY FROM (after `twinSql`) into the twin gives the same
+ * row text (in `order`) and the same stored tuple data (pageinspect); `more` compares further
+ * with both servers running.
+ */
+export function assertTwinsAgree(t: LoadTwins, o: { db: string; table: string; rows: number; order: string; twinSql?: string; more?: (loaded: PgServer, twin: PgServer) => void }): void {
+  assert.equal(t.load.status, 0, t.load.stderr);
+  assert.equal(JSON.parse(t.load.stdout).rows, o.rows);
+  const twin = PgServer.attach(t.twinRoot);
+  twin.start();
+  const loaded = PgServer.attach(t.loadedRoot);
+  loaded.start();
+  try {
+    twin.sql(`${o.twinSql ?? ""} copy ${o.table} from '${t.file}';`, o.db);
+    assert.deepEqual(tableDigest(loaded, o.db, o.table, o.order), tableDigest(twin, o.db, o.table, o.order));
+    const data = (s: PgServer): string[] => heapTuples(s, o.db, o.table).map((x) => x.data).sort();
+    assert.deepEqual(data(loaded), data(twin));
+    o.more?.(loaded, twin);
+  } finally {
+    twin.stop();
+    loaded.stop();
+  }
 }

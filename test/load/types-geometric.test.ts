@@ -5,15 +5,14 @@
 // and column, and change nothing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, chmodSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { PgServer, writeForPg } from "../../samples/pg-server.js";
+import { PgServer } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
-import { copyLine, type Field } from "../../samples/copy.js";
-import { copyRoot, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
+import type { Field } from "../../samples/copy.js";
+import { copyRoot, removeRoot } from "../../samples/cluster-kit.js";
 import { fileDigests } from "../migrate/helpers.js";
-import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
+import { assertTwinsAgree, loadTwins, pgdiskLoad, removeTwins, type LoadTwins } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1500;
@@ -30,12 +29,7 @@ create table g (
 insert into g (n) values (0);
 `;
 
-let srv: PgServer;
-let dir = "";
-let loadedRoot = "";
-let twinRoot = "";
-let file = "";
-let load: ReturnType<typeof pgdiskLoad>;
+let t: LoadTwins;
 
 function rows(): Field[][] {
   const r = new Rng(20261203, "load-geometric");
@@ -119,44 +113,19 @@ function rows(): Field[][] {
 }
 
 before(async () => {
-  srv = await stoppedCluster(SETUP, { db: DB });
-  dir = mkdtempSync(join(tmpdir(), "pgdisk-load-geo-"));
-  chmodSync(dir, 0o755);
-  file = join(dir, "g.tsv");
-  writeForPg(file, rows().map(copyLine).join(""));
-  loadedRoot = copyRoot(srv.root, "loaded");
-  twinRoot = copyRoot(srv.root, "twin");
-  load = pgdiskLoad(["--pgdata", join(loadedRoot, "data"), "-d", DB, "-t", "g", "--json", file]);
+  t = await loadTwins(SETUP, { db: DB, table: "g", lines: rows(), tag: "geo" });
 });
 
-after(() => removeTwins(srv, [loadedRoot, twinRoot], dir));
+after(() => removeTwins(t?.srv, t ? [t.loadedRoot, t.twinRoot] : [], t?.dir ?? ""));
 
 test("pgdisk load of geometric, bit string, pg_lsn, tid, money and user range values stores what COPY FROM stores", () => {
-  assert.equal(load.status, 0, load.stderr);
-  assert.equal(JSON.parse(load.stdout).rows, ROWS);
-  const twin = PgServer.attach(twinRoot);
-  twin.start();
-  const loaded = PgServer.attach(loadedRoot);
-  loaded.start();
-  try {
-    twin.sql(`set lc_monetary = 'C'; copy g from '${file}';`, DB);
-    // lc_monetary C for both outputs: the digest compares money's text
-    const digest = (s: PgServer): ReturnType<typeof tableDigest> => {
-      s.sql("alter database app set lc_monetary = 'C'", DB);
-      return tableDigest(s, DB, "g", "n");
-    };
-    assert.deepEqual(digest(loaded), digest(twin));
-    const data = (s: PgServer): string[] => heapTuples(s, DB, "g").map((x) => x.data).sort();
-    assert.deepEqual(data(loaded), data(twin));
-    assert.equal(tableDigest(loaded, DB, "g", "n").rows, ROWS + 1);
-  } finally {
-    twin.stop();
-    loaded.stop();
-  }
+  // lc_monetary C for the twin's COPY and for both outputs: the digest compares money's text
+  for (const root of [t.loadedRoot, t.twinRoot]) appendFileSync(join(root, "data", "postgresql.auto.conf"), "lc_monetary = 'C'\n");
+  assertTwinsAgree(t, { db: DB, table: "g", rows: ROWS, order: "n" });
 });
 
 test("bad geometric, bit string, pg_lsn, tid and money values exit 2 with the server's error; nothing changes", () => {
-  const pgdata = srv.pgdata;
+  const pgdata = t.srv.pgdata;
   const before0 = fileDigests(pgdata);
   const at = (col: number, v: string): string => Array.from({ length: 24 }, (_, k) => (k === 0 ? "1" : k === col ? v : "\\N")).join("\t") + "\n";
   for (const [line, pattern] of [
@@ -186,7 +155,7 @@ test("bad geometric, bit string, pg_lsn, tid and money values exit 2 with the se
 });
 
 test("money is refused under an lc_monetary other than C, before anything is read", () => {
-  const root = copyRoot(srv.root, "monetary");
+  const root = copyRoot(t.srv.root, "monetary");
   try {
     const pgdata = join(root, "data");
     appendFileSync(join(pgdata, "postgresql.auto.conf"), "lc_monetary = 'de_DE.UTF-8'\n");
@@ -203,7 +172,7 @@ test("money is refused under an lc_monetary other than C, before anything is rea
 });
 
 test("the server refuses the same bad values (stored in a column, where bit(n) does not truncate)", () => {
-  const s = PgServer.attach(twinRoot);
+  const s = PgServer.attach(t.twinRoot);
   s.start();
   try {
     for (const [type, text, pattern] of [

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { NPM_SERVER_VERSIONS, PgServer, writeForPg } from "../../samples/pg-server.js";
 import { Rng } from "../../samples/prng.js";
 import { copyLine, type Field } from "../../samples/copy.js";
-import { copyRoot, removeRoot, stoppedCluster } from "../../samples/cluster-kit.js";
+import { copyRoot, removeRoot } from "../../samples/cluster-kit.js";
 import { fileDigests } from "../migrate/helpers.js";
-import { heapTuples, pgdiskLoad, removeTwins, storedValues, tableDigest } from "./helpers.js";
+import { assertTwinsAgree, loadTwins, pgdiskLoad, removeTwins, storedValues, tableDigest, type LoadTwins } from "./helpers.js";
 
 const DB = "app";
 /** the oldest and newest stock servers: their composite datums carry the standard header */
@@ -29,12 +29,7 @@ insert into ts (n) values (0);
 `;
 const SETUP = `create extension pageinspect;\n${TYPES}\ncreate type snap as (i int, s pg_snapshot);\ncreate table sn (id int, s snap);`;
 
-let srv: PgServer;
-let dir = "";
-let loadedRoot = "";
-let twinRoot = "";
-let file = "";
-let load: ReturnType<typeof pgdiskLoad>;
+let t: LoadTwins;
 
 /** An array element or composite field in double quotes, " and \ escaped with a backslash. */
 const quoted = (s: string): string => `"${s.replace(/["\\]/g, "\\$&")}"`;
@@ -85,38 +80,24 @@ function rows(count = ROWS): Field[][] {
 }
 
 before(async () => {
-  srv = await stoppedCluster(SETUP, { db: DB });
-  dir = mkdtempSync(join(tmpdir(), "pgdisk-load-ts-"));
-  chmodSync(dir, 0o755);
-  file = join(dir, "ts.tsv");
-  writeForPg(file, rows().map(copyLine).join(""));
-  loadedRoot = copyRoot(srv.root, "loaded");
-  twinRoot = copyRoot(srv.root, "twin");
-  load = pgdiskLoad(["--pgdata", join(loadedRoot, "data"), "-d", DB, "-t", "ts", "--json", file]);
+  t = await loadTwins(SETUP, { db: DB, table: "ts", lines: rows(), tag: "ts" });
 });
 
-after(() => removeTwins(srv, [loadedRoot, twinRoot], dir));
+after(() => removeTwins(t?.srv, t ? [t.loadedRoot, t.twinRoot] : [], t?.dir ?? ""));
 
 test("pgdisk load of tsvector, tsquery, composites and arrays of them stores what COPY FROM stores", () => {
-  assert.equal(load.status, 0, load.stderr);
-  assert.equal(JSON.parse(load.stdout).rows, ROWS + 5);
-  const twin = PgServer.attach(twinRoot);
-  twin.start();
-  const loaded = PgServer.attach(loadedRoot);
-  loaded.start();
-  try {
-    twin.sql(`copy ts from '${file}';`, DB);
-    assert.deepEqual(tableDigest(loaded, DB, "ts", "n"), tableDigest(twin, DB, "ts", "n"));
-    const data = (s: PgServer): string[] => heapTuples(s, DB, "ts").map((x) => x.data).sort();
-    assert.deepEqual(data(loaded), data(twin));
-    assert.equal(tableDigest(loaded, DB, "ts", "n").rows, ROWS + 6);
-    // the composite's attributes read back through the server's own record_out and field access
-    const fields = (s: PgServer): (string | null)[][] => s.rows("select ts.n, (c).t, (c).i, (c).n, ((c).p).t, (c).a, (ac[1]).p from ts order by 1", DB);
-    assert.deepEqual(fields(loaded), fields(twin));
-  } finally {
-    twin.stop();
-    loaded.stop();
-  }
+  assertTwinsAgree(t, {
+    db: DB,
+    table: "ts",
+    rows: ROWS + 5,
+    order: "n",
+    more: (loaded, twin) => {
+      assert.equal(tableDigest(loaded, DB, "ts", "n").rows, ROWS + 6);
+      // the composite's attributes read back through the server's own record_out and field access
+      const fields = (s: PgServer): (string | null)[][] => s.rows("select ts.n, (c).t, (c).i, (c).n, ((c).p).t, (c).a, (ac[1]).p from ts order by 1", DB);
+      assert.deepEqual(fields(loaded), fields(twin));
+    },
+  });
 });
 
 const BAD: [number, string, RegExp, string][] = [
@@ -143,7 +124,7 @@ const BAD: [number, string, RegExp, string][] = [
 ];
 
 test("bad tsvector, tsquery and composite values exit 2 with the server's error; nothing changes", () => {
-  const pgdata = srv.pgdata;
+  const pgdata = t.srv.pgdata;
   const before0 = fileDigests(pgdata);
   const at = (col: number, v: string): string => copyLine(Array.from({ length: COLUMNS }, (_, k) => (k === 0 ? "1" : k === col ? v : null)));
   for (const [col, value, pattern] of BAD) {
@@ -165,15 +146,15 @@ test("bad tsvector, tsquery and composite values exit 2 with the server's error;
 });
 
 test("a composite made of a type pgdisk cannot encode is refused, naming column and type", () => {
-  const before0 = fileDigests(srv.pgdata);
-  const r = pgdiskLoad(["--pgdata", srv.pgdata, "-d", DB, "-t", "sn", "-"], "1\t(1,10:20:)\n");
+  const before0 = fileDigests(t.srv.pgdata);
+  const r = pgdiskLoad(["--pgdata", t.srv.pgdata, "-d", DB, "-t", "sn", "-"], "1\t(1,10:20:)\n");
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /column "s" of table "public.sn" has type snap, made of type pg_snapshot, a type pgdisk cannot encode from text yet/);
-  assert.deepEqual(fileDigests(srv.pgdata), before0);
+  assert.deepEqual(fileDigests(t.srv.pgdata), before0);
 });
 
 test("the server refuses the same bad values", () => {
-  const s = PgServer.attach(twinRoot);
+  const s = PgServer.attach(t.twinRoot);
   s.start();
   try {
     for (const [, value, pattern, type] of BAD) {
