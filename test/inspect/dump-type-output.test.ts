@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
+import { jsonRows } from "./json-rows.js";
 import { QUOTED_KEYWORDS } from "../../formats/datum/keywords.js";
 
 const BIN = join(import.meta.dirname, "../../bin/pgdisk");
@@ -183,19 +184,6 @@ function copyMismatches(table: string, want: string, got: string): string[] {
   return out;
 }
 
-/** The live rows' values of a JSON dump, in order. */
-function jsonRows(text: string): (string | null)[][] {
-  const doc = JSON.parse(text) as { relations: { pages: { items: { heap?: { state?: string; values?: { dropped?: boolean; isnull: boolean; value?: string }[] } }[] }[] }[] };
-  const rows: (string | null)[][] = [];
-  for (const rel of doc.relations)
-    for (const p of rel.pages)
-      for (const it of p.items) {
-        const h = it.heap;
-        if (!h?.values || (h.state && h.state !== "live")) continue;
-        rows.push(h.values.filter((v) => !v.dropped).map((v) => (v.isnull ? null : (v.value ?? "<undecoded>"))));
-      }
-  return rows;
-}
 
 for (const t of [...GROUPS.flatMap((g) => g.tables), ...CATALOGS]) {
   test(`${t}: COPY, JSON and text dumps print what the server prints`, () => {
