@@ -45,10 +45,11 @@ export const HEntry = register(
   ] as const),
 );
 
-const HS_COUNT_MASK = 0x0fffffff;
-const HS_FLAG_NEWVERSION = 0x80000000;
-const HENTRY_ISNULL = 0x40000000;
-const HENTRY_POSMASK = 0x3fffffff;
+export const HS_COUNT_MASK = 0x0fffffff;
+export const HS_FLAG_NEWVERSION = 0x80000000;
+export const HENTRY_ISNULL = 0x40000000;
+export const HENTRY_ISFIRST = 0x80000000;
+export const HENTRY_POSMASK = 0x3fffffff;
 
 /** hstore_out's quoting of a key or value: inside double quotes, `"` and `\` get a backslash. */
 const hstoreQuoted = (s: string): string => `"${s.replace(/["\\]/g, "\\$&")}"`;

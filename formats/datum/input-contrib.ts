@@ -1,10 +1,11 @@
 // Input functions of contrib extension types, the inverse of contrib.ts, found like the output
 // functions by the name of the type's input function (InputTypeInfo.inputFunction): citextin
-// (contrib/citext/citext.c). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
+// (contrib/citext/citext.c), hstore_in (contrib/hstore/hstore_io.c). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
 // cidin), whose input differs between versions (15 reads xid and cid with strtoul(str, NULL, 0)
 // and no checks, 16 checks the range): pgdisk takes the spelling every version reads alike.
 import { FormatError } from "../schema/errors.js";
 import { textIn, type InputFunction } from "./input.js";
+import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader } from "./contrib.js";
 
 /**
  * xidin, cidin, xid8in: decimal digits within the type's range only. Versions read other
@@ -31,8 +32,161 @@ export const XID_INPUT: [number, InputFunction][] = [
   [5069, transactionId("xid8", 8)],
 ];
 
+// ---- hstore (contrib/hstore/hstore_io.c: hstore_in, hstoreUniquePairs, hstorePairs) ----
+
+const enc = new TextEncoder();
+const SP = (b: number | undefined): boolean => b === 0x20 || (b !== undefined && b >= 0x09 && b <= 0x0d);
+const hstoreEnd = (): FormatError => new FormatError("DATUM_BAD_INPUT", "Unexpected end of string");
+
+/** A parsed pair: key and value bytes (value null: SQL NULL). */
+interface HPair {
+  key: Uint8Array;
+  val: Uint8Array | null;
+}
+
+/** PostgreSQL 15's wording for a character hstore_in does not expect: the character and its byte position. */
+function hstoreNear(b: Uint8Array, p: number): FormatError {
+  let n = 1;
+  const c = b[p]!;
+  if (c >= 0xf0) n = 4;
+  else if (c >= 0xe0) n = 3;
+  else if (c >= 0xc0) n = 2;
+  return new FormatError("DATUM_BAD_INPUT", `Syntax error near "${new TextDecoder().decode(b.subarray(p, p + n))}" at position ${p}`);
+}
+
+/**
+ * hstore_in's parse: pairs `key=>value` split by commas, whitespace around them. A key or value
+ * is a double-quoted string (backslash escapes any byte) or a bare word (backslash escapes; a
+ * key ends at whitespace or "=", a value at whitespace or ","; nothing ends either).
+ * An unquoted value spelled NULL in any case is SQL NULL. "=>" takes no space inside.
+ */
+function hstorePairs(b: Uint8Array): HPair[] {
+  let p = 0;
+  const buf: number[] = [];
+  let escaped = false;
+  // one key (inKey) or value; false when the text ends before one starts; p is left on its last byte
+  const word = (inKey: boolean): boolean => {
+    buf.length = 0;
+    escaped = false;
+    // skip whitespace; an opening quote, a backslash or another byte starts the word
+    for (;; p++) {
+      const c = b[p];
+      if (c === undefined) return false;
+      if (c === 0x22) {
+        escaped = true;
+        break;
+      }
+      if (c === 0x3d && inKey) throw hstoreNear(b, p);
+      if (c === 0x5c || !SP(c)) break;
+    }
+    if (escaped) {
+      for (p++; ; p++) {
+        const c = b[p];
+        if (c === undefined) throw hstoreEnd();
+        if (c === 0x22) return true;
+        if (c === 0x5c) {
+          p++;
+          if (b[p] === undefined) throw hstoreEnd();
+        }
+        buf.push(b[p]!);
+      }
+    }
+    // the word's first byte is taken whatever it is (a value may start with "," or "=")
+    if (b[p] !== 0x5c) buf.push(b[p++]!);
+    for (; ; p++) {
+      const c = b[p];
+      if (c === 0x5c) {
+        p++;
+        if (b[p] === undefined) throw hstoreEnd();
+        buf.push(b[p]!);
+        continue;
+      }
+      if (c === undefined || (c === 0x3d && inKey) || (c === 0x2c && !inKey)) {
+        p--;
+        return true;
+      }
+      if (SP(c)) return true;
+      buf.push(c);
+    }
+  };
+  const pairs: HPair[] = [];
+  for (;;) {
+    if (!word(true)) return pairs;
+    const key = Uint8Array.from(buf);
+    // "=>", whitespace allowed before the "=" only
+    for (p++; ; p++) {
+      const c = b[p];
+      if (c === 0x3d) break;
+      if (c === undefined) throw hstoreEnd();
+      if (!SP(c)) throw hstoreNear(b, p);
+    }
+    p++;
+    if (b[p] !== 0x3e) throw b[p] === undefined ? hstoreEnd() : hstoreNear(b, p);
+    p++;
+    if (!word(false)) throw hstoreEnd();
+    const isNull = !escaped && buf.length === 4 && String.fromCharCode(...buf).toUpperCase() === "NULL";
+    pairs.push({ key, val: isNull ? null : Uint8Array.from(buf) });
+    // a comma next, or the end
+    for (p++; ; p++) {
+      const c = b[p];
+      if (c === undefined) return pairs;
+      if (c === 0x2c) break;
+      if (!SP(c)) throw hstoreNear(b, p);
+    }
+    p++;
+  }
+}
+
+/** hstoreUniquePairs' order: key length, then key bytes. */
+function pairOrder(a: HPair, b: HPair): number {
+  if (a.key.length !== b.key.length) return a.key.length - b.key.length;
+  for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i]! - b.key[i]!;
+  return 0;
+}
+
+const sameValue = (a: HPair, b: HPair): boolean => (a.val === null ? b.val === null : b.val !== null && Buffer.compare(a.val, b.val) === 0);
+
+/** hstore_in: the pairs sorted, duplicate keys dropped keeping the first in sorted order, laid out as HStore. */
+const hstoreIn: InputFunction = (text) => {
+  const pairs = hstorePairs(enc.encode(text));
+  // The server sorts with its own qsort, stable for fewer than 7 pairs or input already in order;
+  // past that, which of a duplicate key's differing values survives is its quicksort's choice.
+  const inOrder = pairs.every((x, i) => i === 0 || pairOrder(pairs[i - 1]!, x) <= 0);
+  const sorted = pairs.map((x, i) => [x, i] as const).sort((x, y) => pairOrder(x[0], y[0]) || x[1] - y[1]).map((x) => x[0]);
+  const unique: HPair[] = [];
+  for (const x of sorted) {
+    const last = unique[unique.length - 1];
+    if (last && pairOrder(last, x) === 0) {
+      if (pairs.length >= 7 && !inOrder && !sameValue(last, x))
+        throw new FormatError("DATUM_BAD_INPUT", `pgdisk cannot tell which value of duplicate hstore key "${new TextDecoder().decode(x.key)}" the server keeps (7 or more pairs out of order): "${text}"`);
+      continue;
+    }
+    unique.push(x);
+  }
+  let strLen = 0;
+  for (const x of unique) strLen += x.key.length + (x.val?.length ?? 0);
+  const entries = HStoreHeader.size;
+  const strBase = entries + 2 * unique.length * HEntry.size;
+  const out = new Uint8Array(strBase + strLen);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(HStoreHeader.offsets.size_, (unique.length | HS_FLAG_NEWVERSION) >>> 0, true);
+  let pos = 0;
+  unique.forEach((x, i) => {
+    out.set(x.key, strBase + pos);
+    pos += x.key.length;
+    dv.setUint32(entries + 2 * i * HEntry.size, (pos | (i === 0 ? HENTRY_ISFIRST : 0)) >>> 0, true);
+    if (x.val) {
+      out.set(x.val, strBase + pos);
+      pos += x.val.length;
+    }
+    dv.setUint32(entries + (2 * i + 1) * HEntry.size, (pos | (x.val ? 0 : HENTRY_ISNULL)) >>> 0, true);
+  });
+  return out;
+};
+
 /** Contrib input functions by the name of the type's input function. */
 export const CONTRIB_INPUT: ReadonlyMap<string, InputFunction> = new Map<string, InputFunction>([
   // citext stores its text as text does; case folding happens only in comparisons
   ["citextin", textIn],
+  ["hstore_in", hstoreIn],
 ]);

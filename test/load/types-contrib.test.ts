@@ -17,14 +17,14 @@ import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1200;
-const COLUMNS = ["n", "ct", "act", "x", "c", "x8"];
+const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah"];
 const SETUP = `
 create extension pageinspect;
 create extension citext;
 create extension hstore;
 create extension ltree;
 create extension cube;
-create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8);
+create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[]);
 insert into g (n) values (0);
 `;
 
@@ -42,6 +42,25 @@ function rows(): Field[][] {
   const quoted = (w: string): string => (w === "" || /[ ,"\\{}]/.test(w) ? `"${w.replace(/["\\]/g, "\\$&")}"` : w);
   const u32 = (): string => String(r.pick([0, 1, 2, 3, r.int(0, 4294967295), 4294967295]));
   const u64 = (): string => r.pick(["0", "1", String(r.int(0, 4294967295)), `${r.int(1, 1844673)}${String(r.int(0, 999999999999)).padStart(13, "0")}`, "18446744073709551615"]);
+  const hword = (): string => {
+    const w = r.pick(["a", "b", "aa", "ab", "B", "key", "é", "x y", "q\"t", "", "sl\\ash", "NULL", "null", "=>", ",", "=", `k${r.int(0, 20)}`]);
+    return r.chance(0.5) || /[ ,=>"\\]/.test(w) || w === "" ? `"${w.replace(/["\\]/g, "\\$&")}"` : w;
+  };
+  const hsp = (): string => r.pick(["", "", " ", "\t", "  "]);
+  const hstore = (): string => {
+    // up to 10 pairs: past 6 out of order with a duplicate key the server's unstable sort decides; keep those duplicates equal
+    const n = r.int(0, r.chance(0.7) ? 6 : 10);
+    const pairs: string[] = [];
+    const seen = new Map<string, string>();
+    for (let k = 0; k < n; k++) {
+      const key = hword();
+      let val = r.chance(0.15) ? r.pick(["NULL", "null", "NuLl"]) : hword();
+      if (n > 6) val = seen.get(key.replace(/^"|"$/g, "")) ?? val;
+      seen.set(key.replace(/^"|"$/g, ""), val);
+      pairs.push(`${hsp()}${key}${hsp()}=>${r.chance(0.8) ? "" : " "}${val}${hsp()}`);
+    }
+    return pairs.join(",");
+  };
   const out: Field[][] = [];
   for (let i = 0; i < ROWS; i++) {
     out.push([
@@ -51,6 +70,8 @@ function rows(): Field[][] {
       nul(u32()),
       nul(u32()),
       nul(u64()),
+      nul(hstore()),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${hstore().replace(/["\\]/g, "\\$&")}"`)).join(",")}}`),
     ]);
   }
   return out;
@@ -100,6 +121,13 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
     [at(4, "-1"), /pgdisk reads cid input only as decimal digits within 0..4294967295: "-1" \(input line 1, column c/],
     [at(5, "18446744073709551616"), /pgdisk reads xid8 input only as decimal digits within 0..18446744073709551615: "18446744073709551616" \(input line 1, column x8/],
     [at(5, "abc"), /pgdisk reads xid8 input only as decimal digits/],
+    [at(6, "a=>"), /Unexpected end of string \(input line 1, column h/],
+    [at(6, "a=1"), /Syntax error near "1" at position 2 \(input line 1, column h/],
+    [at(6, "a= >1"), /Syntax error near " " at position 2/],
+    [at(6, "a=>1 b=>2"), /Syntax error near "b" at position 5/],
+    [at(6, '"a=>1'), /Unexpected end of string/],
+    [at(6, "=>1"), /Syntax error near "=" at position 0/],
+    [at(6, "g=>1,f=>1,e=>1,d=>1,c=>1,b=>1,a=>1,a=>2"), /pgdisk cannot tell which value of duplicate hstore key "a" the server keeps/],
   ] as const) {
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "-"], line);
     assert.equal(r.status, 2, `${line} ${r.stderr}`);
@@ -108,7 +136,7 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
   assert.deepEqual(fileDigests(pgdata), before0);
 });
 
-test("the server reads xid spellings pgdisk refuses in its own way (why they are refused)", () => {
+test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore values", () => {
   const s = PgServer.attach(twinRoot);
   s.start();
   try {
@@ -121,6 +149,18 @@ test("the server reads xid spellings pgdisk refuses in its own way (why they are
     assert.equal(q("select '-1'::cid::text"), "4294967295");
     assert.equal(q("select '18446744073709551616'::xid8::text"), "18446744073709551615");
     assert.equal(q("select 'abc'::xid8::text"), "0");
+    for (const [text, pattern] of [
+      ["a=>", /Unexpected end of string/],
+      ["a=1", /Syntax error near "1" at position 2/],
+      ["a= >1", /Syntax error near " " at position 2/],
+      ["a=>1 b=>2", /Syntax error near "b" at position 5/],
+      ['"a=>1', /Unexpected end of string/],
+      ["=>1", /Syntax error near "=" at position 0/],
+    ] as const) {
+      const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::hstore`]);
+      assert.notEqual(r.status, 0, text);
+      assert.match(r.stderr, pattern, text);
+    }
   } finally {
     s.stop();
   }
