@@ -17,7 +17,7 @@ import { utf8Text, view } from "./util.js";
 
 const VARHDRSZ = 4;
 const MAXALIGN = 8;
-const maxAlign = (n: number): number => (n + MAXALIGN - 1) & ~(MAXALIGN - 1);
+export const maxAlign = (n: number): number => (n + MAXALIGN - 1) & ~(MAXALIGN - 1);
 
 const malformed = (type: string, msg: string, offset?: number): FormatError =>
   new FormatError("EXTENSION_TYPE_MALFORMED", `${type}: ${msg}`, offset === undefined ? {} : { offset });
@@ -128,7 +128,7 @@ export const LqueryVariant = register(
   ] as const),
 );
 
-const LTREE_FIRST = maxAlign(VARHDRSZ + LtreeHeader.size) - VARHDRSZ;
+export const LTREE_FIRST = maxAlign(VARHDRSZ + LtreeHeader.size) - VARHDRSZ;
 const LQUERY_FIRST = maxAlign(VARHDRSZ + LqueryHeader.size) - VARHDRSZ;
 const LQL_HDRSIZE = maxAlign(LqueryLevel.size);
 const LVAR_HDRSIZE = maxAlign(LqueryVariant.size);
@@ -137,7 +137,7 @@ const LQL_COUNT = 0x20;
 const LVAR_ANYEND = 0x01;
 const LVAR_INCASE = 0x02;
 const LVAR_SUBLEXEME = 0x04;
-const LTREE_MAX_LEVELS = 0xffff;
+export const LTREE_MAX_LEVELS = 0xffff;
 
 /** ltree_out: the labels joined by dots (labels need no quoting: only label characters are accepted). */
 const ltreeText: Decoder = (d) => {

@@ -17,14 +17,14 @@ import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1200;
-const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah"];
+const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt"];
 const SETUP = `
 create extension pageinspect;
 create extension citext;
 create extension hstore;
 create extension ltree;
 create extension cube;
-create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[]);
+create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[]);
 insert into g (n) values (0);
 `;
 
@@ -61,6 +61,8 @@ function rows(): Field[][] {
     }
     return pairs.join(",");
   };
+  const label = (): string => (r.chance(0.02) ? "Z".repeat(255) : r.pick(["a", "B", "Top", "x_1", "_", "9", `n${r.int(0, 999)}`]));
+  const ltree = (): string => (r.chance(0.05) ? "" : Array.from({ length: r.int(1, 6) }, label).join("."));
   const out: Field[][] = [];
   for (let i = 0; i < ROWS; i++) {
     out.push([
@@ -72,6 +74,8 @@ function rows(): Field[][] {
       nul(u64()),
       nul(hstore()),
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${hstore().replace(/["\\]/g, "\\$&")}"`)).join(",")}}`),
+      nul(ltree()),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${ltree()}"`)).join(",")}}`),
     ]);
   }
   return out;
@@ -128,6 +132,13 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
     [at(6, '"a=>1'), /Unexpected end of string/],
     [at(6, "=>1"), /Syntax error near "=" at position 0/],
     [at(6, "g=>1,f=>1,e=>1,d=>1,c=>1,b=>1,a=>1,a=>2"), /pgdisk cannot tell which value of duplicate hstore key "a" the server keeps/],
+    [at(8, "a..b"), /ltree syntax error at character 3 \(input line 1, column lt/],
+    [at(8, ".a"), /ltree syntax error at character 1 \(input line 1, column lt/],
+    [at(8, "a."), /ltree syntax error \(input line 1, column lt/],
+    [at(8, "a b"), /ltree syntax error at character 2/],
+    [at(8, `x.${"a".repeat(256)}`), /label string is too long \(input line 1, column lt/],
+    [at(8, "a-b"), /pgdisk reads ltree labels only of A-Z, a-z, 0-9 and _/],
+    [at(8, "a.bé"), /pgdisk reads ltree labels only of A-Z, a-z, 0-9 and _/],
   ] as const) {
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "-"], line);
     assert.equal(r.status, 2, `${line} ${r.stderr}`);
@@ -136,7 +147,7 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
   assert.deepEqual(fileDigests(pgdata), before0);
 });
 
-test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore values", () => {
+test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore and ltree values", () => {
   const s = PgServer.attach(twinRoot);
   s.start();
   try {
@@ -158,6 +169,20 @@ test("the server reads xid spellings pgdisk refuses in its own way, and refuses 
       ["=>1", /Syntax error near "=" at position 0/],
     ] as const) {
       const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::hstore`]);
+      assert.notEqual(r.status, 0, text);
+      assert.match(r.stderr, pattern, text);
+    }
+    // PostgreSQL 15 refuses "-" (16 takes it) and, in this C-locale database, "é"
+    for (const [text, pattern] of [
+      ["a..b", /ltree syntax error at character 3/],
+      [".a", /ltree syntax error at character 1/],
+      ["a.", /ltree syntax error/],
+      ["a b", /ltree syntax error at character 2/],
+      [`x.${"a".repeat(256)}`, /label string is too long/],
+      ["a-b", /ltree syntax error at character 2/],
+      ["a.bé", /ltree syntax error at character 4/],
+    ] as const) {
+      const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::ltree`]);
       assert.notEqual(r.status, 0, text);
       assert.match(r.stderr, pattern, text);
     }
