@@ -1,12 +1,12 @@
 // Input functions of contrib extension types, the inverse of contrib.ts, found like the output
 // functions by the name of the type's input function (InputTypeInfo.inputFunction): citextin
 // (contrib/citext/citext.c), hstore_in (contrib/hstore/hstore_io.c),
-// ltree_in (contrib/ltree/ltree_io.c). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
+// ltree_in (contrib/ltree/ltree_io.c), cube_in (contrib/cube/cube.c, cubescan.l, cubeparse.y). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
 // cidin), whose input differs between versions (15 reads xid and cid with strtoul(str, NULL, 0)
 // and no checks, 16 checks the range): pgdisk takes the spelling every version reads alike.
 import { FormatError } from "../schema/errors.js";
-import { textIn, type InputFunction } from "./input.js";
-import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, maxAlign } from "./contrib.js";
+import { float8In, textIn, type InputFunction } from "./input.js";
+import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, maxAlign, NdboxHeader } from "./contrib.js";
 
 /**
  * xidin, cidin, xid8in: decimal digits within the type's range only. Versions read other
@@ -233,10 +233,87 @@ const ltreeIn: InputFunction = (text) => {
   return out;
 };
 
+// ---- cube (contrib/cube/cubescan.l, cubeparse.y, cube.c: cube_in) ----
+
+/** CUBE_MAX_DIM */
+const CUBE_MAX_DIM = 100;
+const POINT_BIT = 0x80000000;
+const CUBE_TOKEN = /[ \t\n\r\f\v]+|([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])|./gy;
+const cubeSyntax = (): FormatError => new FormatError("DATUM_BAD_INPUT", "invalid input syntax for cube");
+
+/**
+ * cube_in: `(x,..),(y,..)` or `[(x,..),(y,..)]`, `(x,..)` or `x,..` (a point);
+ * `()` has no dimensions. Each number as float8in reads it. A cube whose corners are equal
+ * (by float comparison: NaN never equal) is stored as a point: POINT_BIT and one corner.
+ */
+const cubeIn: InputFunction = (text, ctx) => {
+  // tokens: "#" and a number's text, or a single character ("(", ")", "," or anything else)
+  const toks: string[] = [];
+  CUBE_TOKEN.lastIndex = 0;
+  for (let m; CUBE_TOKEN.lastIndex < text.length && (m = CUBE_TOKEN.exec(text)); ) {
+    if (m[1] !== undefined) toks.push(`#${m[1]}`);
+    else if (!/^[ \t\n\r\f\v]/.test(m[0])) toks.push(m[0]);
+  }
+  let p = 0;
+  const isNum = (t: string | undefined): boolean => t !== undefined && t[0] === "#";
+  const list = (): string[] => {
+    const xs: string[] = [];
+    if (!isNum(toks[p])) throw cubeSyntax();
+    xs.push(toks[p++]!);
+    while (toks[p] === "," && isNum(toks[p + 1])) {
+      xs.push(toks[p + 1]!);
+      p += 2;
+    }
+    return xs;
+  };
+  const parenList = (): string[] => {
+    if (toks[p] !== "(") throw cubeSyntax();
+    p++;
+    if (toks[p] === ")") {
+      p++;
+      return [];
+    }
+    const xs = list();
+    if (toks[p] !== ")") throw cubeSyntax();
+    p++;
+    return xs;
+  };
+  let ll: string[];
+  let ur: string[] | undefined;
+  if (toks[0] === "[") {
+    p = 1;
+    ll = parenList();
+    if (toks[p++] !== ",") throw cubeSyntax();
+    ur = parenList();
+    if (toks[p++] !== "]") throw cubeSyntax();
+  } else if (toks[0] === "(") {
+    ll = parenList();
+    if (toks[p] === ",") {
+      p++;
+      ur = parenList();
+    }
+  } else ll = list();
+  if (p !== toks.length) throw cubeSyntax();
+  if (ur && ur.length !== ll.length) throw cubeSyntax();
+  if (ll.length > CUBE_MAX_DIM) throw cubeSyntax();
+  const num = (t: string): number => new DataView(float8In(t.slice(1), ctx).buffer).getFloat64(0, true);
+  const lo = ll.map(num);
+  const hi = ur?.map(num);
+  const point = !hi || lo.every((v, i) => v === hi[i]);
+  const dim = lo.length;
+  const out = new Uint8Array(NdboxHeader.size + (point ? dim : 2 * dim) * 8);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(NdboxHeader.offsets.header, (dim | (point ? POINT_BIT : 0)) >>> 0, true);
+  lo.forEach((v, i) => dv.setFloat64(NdboxHeader.size + 8 * i, v, true));
+  if (!point) hi!.forEach((v, i) => dv.setFloat64(NdboxHeader.size + 8 * (dim + i), v, true));
+  return out;
+};
+
 /** Contrib input functions by the name of the type's input function. */
 export const CONTRIB_INPUT: ReadonlyMap<string, InputFunction> = new Map<string, InputFunction>([
   // citext stores its text as text does; case folding happens only in comparisons
   ["citextin", textIn],
   ["hstore_in", hstoreIn],
   ["ltree_in", ltreeIn],
+  ["cube_in", cubeIn],
 ]);

@@ -17,14 +17,14 @@ import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1200;
-const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt"];
+const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt", "cu", "acu"];
 const SETUP = `
 create extension pageinspect;
 create extension citext;
 create extension hstore;
 create extension ltree;
 create extension cube;
-create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[]);
+create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[], cu cube, acu cube[]);
 insert into g (n) values (0);
 `;
 
@@ -63,6 +63,17 @@ function rows(): Field[][] {
   };
   const label = (): string => (r.chance(0.02) ? "Z".repeat(255) : r.pick(["a", "B", "Top", "x_1", "_", "9", `n${r.int(0, 999)}`]));
   const ltree = (): string => (r.chance(0.05) ? "" : Array.from({ length: r.int(1, 6) }, label).join("."));
+  const num = (): string => r.pick([String(r.int(-99, 99)), `${r.int(-9, 9)}.${r.int(0, 99)}`, `${r.int(1, 9)}e${r.int(-5, 5)}`, "-0", "0", ".5", "1.", "+3", "1.e2", "inf", "-Infinity", "NaN", "1e-310"]);
+  const cube = (): string => {
+    const d = r.int(0, 4);
+    const corner = (): string[] => Array.from({ length: d }, num);
+    const a = corner();
+    const b = r.chance(0.3) ? [...a] : corner();
+    const s1 = (): string => r.pick(["", " ", "\t"]);
+    const c = (xs: string[]): string => `(${s1()}${xs.join(`${s1()},${s1()}`)}${s1()})`;
+    if (d === 0) return r.pick(["()", "(),()", "[(),()]"]);
+    return r.pick([`${c(a)},${s1()}${c(b)}`, `[${c(a)},${s1()}${c(b)}]`, c(a), a.join(","), ` ${c(a)} `]);
+  };
   const out: Field[][] = [];
   for (let i = 0; i < ROWS; i++) {
     out.push([
@@ -76,6 +87,8 @@ function rows(): Field[][] {
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${hstore().replace(/["\\]/g, "\\$&")}"`)).join(",")}}`),
       nul(ltree()),
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${ltree()}"`)).join(",")}}`),
+      nul(cube()),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${cube()}"`)).join(",")}}`),
     ]);
   }
   return out;
@@ -139,6 +152,13 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
     [at(8, `x.${"a".repeat(256)}`), /label string is too long \(input line 1, column lt/],
     [at(8, "a-b"), /pgdisk reads ltree labels only of A-Z, a-z, 0-9 and _/],
     [at(8, "a.bé"), /pgdisk reads ltree labels only of A-Z, a-z, 0-9 and _/],
+    [at(10, "((1),(2))"), /invalid input syntax for cube \(input line 1, column cu/],
+    [at(10, ""), /invalid input syntax for cube/],
+    [at(10, "(1),(2,3)"), /invalid input syntax for cube/],
+    [at(10, "(1,2"), /invalid input syntax for cube/],
+    [at(10, "1,(2)"), /invalid input syntax for cube/],
+    [at(10, `(${Array.from({ length: 101 }, () => "1").join(",")})`), /invalid input syntax for cube/],
+    [at(10, "(1e999)"), /"1e999" is out of range for type double precision \(input line 1, column cu/],
   ] as const) {
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "-"], line);
     assert.equal(r.status, 2, `${line} ${r.stderr}`);
@@ -147,7 +167,7 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
   assert.deepEqual(fileDigests(pgdata), before0);
 });
 
-test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore and ltree values", () => {
+test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore, ltree and cube values", () => {
   const s = PgServer.attach(twinRoot);
   s.start();
   try {
@@ -171,6 +191,11 @@ test("the server reads xid spellings pgdisk refuses in its own way, and refuses 
       const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::hstore`]);
       assert.notEqual(r.status, 0, text);
       assert.match(r.stderr, pattern, text);
+    }
+    for (const text of ["((1),(2))", "", "(1),(2,3)", "(1,2", "1,(2)", `(${Array.from({ length: 101 }, () => "1").join(",")})`, "(1e999)"]) {
+      const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::cube`]);
+      assert.notEqual(r.status, 0, text);
+      assert.match(r.stderr, /invalid input syntax for cube|"1e999" is out of range for type double precision/, text);
     }
     // PostgreSQL 15 refuses "-" (16 takes it) and, in this C-locale database, "é"
     for (const [text, pattern] of [
