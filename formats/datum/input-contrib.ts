@@ -15,13 +15,24 @@ import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader
  */
 function transactionId(type: string, size: 4 | 8): InputFunction {
   const max = size === 4 ? 0xffffffffn : 0xffffffffffffffffn;
+  const refuse = (text: string): FormatError => new FormatError("DATUM_BAD_INPUT", `pgdisk reads ${type} input only as decimal digits within 0..${max}: "${text}"`);
   return (text) => {
-    const v = /^\d{1,20}$/.test(text) ? BigInt(text) : -1n;
-    if (v < 0n || v > max) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads ${type} input only as decimal digits within 0..${max}: "${text}"`);
+    if (text.length === 0 || text.length > 20) throw refuse(text);
     const out = new Uint8Array(size);
-    const dv = new DataView(out.buffer);
-    if (size === 4) dv.setUint32(0, Number(v), true);
-    else dv.setBigUint64(0, v, true);
+    if (size === 4) {
+      // a double holds every 10-digit value exactly: no BigInt on the common path
+      let v = 0;
+      for (let i = 0; i < text.length; i++) {
+        const d = text.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) throw refuse(text);
+        v = v * 10 + d;
+      }
+      if (v > 0xffffffff) throw refuse(text);
+      for (let i = 0; i < 4; i++) out[i] = (v >>> (8 * i)) & 0xff;
+      return out;
+    }
+    if (!/^\d+$/.test(text) || BigInt(text) > max) throw refuse(text);
+    new DataView(out.buffer).setBigUint64(0, BigInt(text), true);
     return out;
   };
 }
