@@ -10,6 +10,7 @@ import { compileExpr, decodeExprValue, ROW_TYPES, type ExprContext } from "../ex
 import { FormatError } from "../schema/errors.js";
 import { PG_ATTRIBUTE_OID, PG_CONSTRAINT_OID, PG_ENUM_OID, PG_RANGE_OID } from "./bootstrap.js";
 import type { DatabaseCatalog } from "./cluster.js";
+import { extensionInputFunction } from "./types.js";
 import { isNode, parseNodeTree, type NodeValue } from "./node-tree.js";
 
 /** The check expression with every VALUE turned into a reference to attribute 1 of type `base`. */
@@ -42,7 +43,9 @@ export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): Input
     type(oid) {
       const r = cat.types.get(oid);
       if (!r) return undefined;
-      return { oid: r.oid, name: r.name, len: r.len, align: r.align, elem: r.elem, typtype: r.type, category: r.category, basetype: r.basetype, typmod: r.typmod, notnull: r.notnull, relid: r.relid };
+      // an extension's base type is known by its input function's name, as the decoders know it (types.ts)
+      const inputFunction = extensionInputFunction(cat, r);
+      return { oid: r.oid, name: r.name, len: r.len, align: r.align, elem: r.elem, typtype: r.type, category: r.category, basetype: r.basetype, typmod: r.typmod, notnull: r.notnull, relid: r.relid, inputFunction };
     },
     enumLabelOid(typeOid, label) {
       if (!enums) {

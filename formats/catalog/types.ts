@@ -6,6 +6,11 @@ import { recordText } from "../datum/record.js";
 /** FirstNormalObjectId: OIDs below it are the built-in objects initdb creates. */
 const FIRST_NORMAL_OBJECT_ID = 16384;
 
+/** The input function's name of a base type created after initdb (an extension's), which names the type whatever its OID. */
+export function extensionInputFunction(cat: DatabaseCatalog, r: { oid: number; type: string; input?: number }): string | undefined {
+  return r.type === "b" && r.oid >= FIRST_NORMAL_OBJECT_ID && r.input ? cat.outputCatalog.object("proc", r.input)?.name : undefined;
+}
+
 export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decodeAs: (oid: number) => number } {
   const cache = new Map<number, TypeInfo>();
   const lookup = (oid: number): TypeInfo | undefined => {
@@ -23,9 +28,9 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
     } else if (r.type === "c" && r.relid) {
       t.decode = (d, toText) => recordText(d, cat.descriptor(r.relid), toText);
     } else if (r.type === "d" && r.basetype) t.basetype = r.basetype;
-    else if (r.type === "b" && r.oid >= FIRST_NORMAL_OBJECT_ID && r.input) {
+    else {
       // A base type created after initdb (an extension's): its input function names it.
-      const name = cat.outputCatalog.object("proc", r.input)?.name;
+      const name = extensionInputFunction(cat, r);
       if (name !== undefined) t.inputFunction = name;
     }
     cache.set(oid, t);

@@ -17,7 +17,7 @@ import { utf8Text, view } from "./util.js";
 
 const VARHDRSZ = 4;
 const MAXALIGN = 8;
-const maxAlign = (n: number): number => (n + MAXALIGN - 1) & ~(MAXALIGN - 1);
+export const maxAlign = (n: number): number => (n + MAXALIGN - 1) & ~(MAXALIGN - 1);
 
 const malformed = (type: string, msg: string, offset?: number): FormatError =>
   new FormatError("EXTENSION_TYPE_MALFORMED", `${type}: ${msg}`, offset === undefined ? {} : { offset });
@@ -45,10 +45,11 @@ export const HEntry = register(
   ] as const),
 );
 
-const HS_COUNT_MASK = 0x0fffffff;
-const HS_FLAG_NEWVERSION = 0x80000000;
-const HENTRY_ISNULL = 0x40000000;
-const HENTRY_POSMASK = 0x3fffffff;
+export const HS_COUNT_MASK = 0x0fffffff;
+export const HS_FLAG_NEWVERSION = 0x80000000;
+export const HENTRY_ISNULL = 0x40000000;
+export const HENTRY_ISFIRST = 0x80000000;
+export const HENTRY_POSMASK = 0x3fffffff;
 
 /** hstore_out's quoting of a key or value: inside double quotes, `"` and `\` get a backslash. */
 const hstoreQuoted = (s: string): string => `"${s.replace(/["\\]/g, "\\$&")}"`;
@@ -127,7 +128,7 @@ export const LqueryVariant = register(
   ] as const),
 );
 
-const LTREE_FIRST = maxAlign(VARHDRSZ + LtreeHeader.size) - VARHDRSZ;
+export const LTREE_FIRST = maxAlign(VARHDRSZ + LtreeHeader.size) - VARHDRSZ;
 const LQUERY_FIRST = maxAlign(VARHDRSZ + LqueryHeader.size) - VARHDRSZ;
 const LQL_HDRSIZE = maxAlign(LqueryLevel.size);
 const LVAR_HDRSIZE = maxAlign(LqueryVariant.size);
@@ -136,7 +137,7 @@ const LQL_COUNT = 0x20;
 const LVAR_ANYEND = 0x01;
 const LVAR_INCASE = 0x02;
 const LVAR_SUBLEXEME = 0x04;
-const LTREE_MAX_LEVELS = 0xffff;
+export const LTREE_MAX_LEVELS = 0xffff;
 
 /** ltree_out: the labels joined by dots (labels need no quoting: only label characters are accepted). */
 const ltreeText: Decoder = (d) => {

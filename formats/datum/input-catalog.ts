@@ -5,6 +5,7 @@ import { intervalIn } from "./input-interval.js";
 import { NETWORK_INPUT } from "./input-network.js";
 import { GEOMETRY_INPUT } from "./input-geometry.js";
 import { MISC_INPUT } from "./input-misc.js";
+import { XID_INPUT } from "./input-contrib.js";
 import { TEXTSEARCH_INPUT } from "./input-textsearch.js";
 import { jsonbIn } from "./input-jsonb.js";
 import { multirangeInput, nextDate, nextInt32, nextInt64, rangeInput, valueCompare, type RangeSubtype } from "./input-range.js";
@@ -59,6 +60,7 @@ export const INPUT_FUNCTIONS: ReadonlyMap<number, InputFunction> = new Map<numbe
   ...NETWORK_INPUT,
   ...GEOMETRY_INPUT,
   ...MISC_INPUT,
+  ...XID_INPUT,
   ...TEXTSEARCH_INPUT,
   ...BUILTIN_RANGES.flatMap(([range, multirange, st]): [number, InputFunction][] => [
     [range, rangeInput(range, st)],

@@ -16,6 +16,7 @@ import { FormatError } from "../schema/errors.js";
 import type { TypeInfo } from "./types.js";
 import type { TupleDesc } from "../heap/descriptor.js";
 import { recordInput, type RecordAttrInput } from "./input-record.js";
+import { CONTRIB_INPUT } from "./input-contrib.js";
 
 /** The pg_type columns the input functions need. */
 export interface InputTypeInfo extends Pick<TypeInfo, "oid" | "name" | "len" | "align" | "elem"> {
@@ -30,6 +31,8 @@ export interface InputTypeInfo extends Pick<TypeInfo, "oid" | "name" | "len" | "
   notnull: boolean;
   /** a composite type's typrelid (0 for other types) */
   relid: number;
+  /** the name of the input function of a base type an extension defines (typinput's proname): how contrib types are recognised */
+  inputFunction?: string;
 }
 
 /** The catalog as the input functions see it. */
@@ -95,6 +98,10 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
   if (builtin) return { input: builtin };
   const t = types.type(oid);
   if (!t || depth > 16) return { refused: `type ${t?.name ?? oid}` };
+  if (t.typtype === "b" && t.inputFunction) {
+    const contrib = CONTRIB_INPUT.get(t.inputFunction);
+    if (contrib) return { input: contrib };
+  }
   if (t.typtype === "e") {
     const input: InputFunction = (text) => {
       const row = types.enumLabelOid(oid, text);
