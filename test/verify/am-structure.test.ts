@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
-import { runVerify } from "../../verify/run.js";
+import { damagedFindings, foundAt, verifyRelation, type Found } from "./am-verify.js";
 import { Damager } from "./damage.js";
 import { itemIdOffset, maxOffsetNumber, pdSpecial, pdUpper } from "../../formats/page/page.js";
 import { LP_NORMAL, lpFlags, lpLen, lpOff, makeLp } from "../../formats/page/item-id.js";
@@ -62,13 +62,7 @@ after(() => {
   for (const s of servers.values()) s.destroy();
 });
 
-type Found = { code: string; block?: number; item?: number; offset?: number; severity: string; message: string };
-async function verify(srv: PgServer, rel: string): Promise<{ found: Found[]; checks: string[] }> {
-  const run = await runVerify({ pgdata: srv.pgdata, database: DB, relations: [rel] }, { jobs: 1 });
-  assert.equal(run.reports.length, 1);
-  const r = run.reports[0]!;
-  return { checks: r.checks, found: r.findings.map((f) => ({ code: f.code, block: f.location.block, item: f.location.item, offset: f.location.offset, severity: f.severity, message: f.message })) };
-}
+const verify = (srv: PgServer, rel: string): ReturnType<typeof verifyRelation> => verifyRelation(srv, DB, rel);
 
 for (const version of [15, 18]) {
   test(`PostgreSQL ${version}: real hash, BRIN and GiST indexes and sequences verify with zero findings`, async () => {
@@ -117,18 +111,9 @@ function firstItem(dv: DataView): { item: number; off: number; len: number } {
   throw new Error("no normal item");
 }
 
-/** Damage block `blk` of `rel`, verify, restore. */
-async function damaged(srv: PgServer, rel: string, blk: number, f: (page: Uint8Array, dv: DataView) => void): Promise<Found[]> {
-  const d = new Damager(srv.pgdata, DB);
-  d.patch(d.path(rel), blk, f);
-  try {
-    return (await verify(srv, rel)).found;
-  } finally {
-    d.restore();
-  }
-}
+const damaged = (srv: PgServer, rel: string, blk: number, f: (page: Uint8Array, dv: DataView) => void): Promise<Found[]> => damagedFindings(srv, DB, rel, blk, f);
 
-const at = (found: Found[], code: string, block: number, item?: number): boolean => found.some((f) => f.code === code && f.block === block && (item === undefined || f.item === item));
+const at = foundAt;
 
 test("hash: a damage corpus is caught with its codes and locations", async () => {
   const srv = servers.get(15)!;

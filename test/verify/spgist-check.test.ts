@@ -9,7 +9,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PgServer } from "../../samples/pg-server.js";
-import { runVerify } from "../../verify/run.js";
+import { damagedFindings, foundAt, verifyRelation, type Found } from "./am-verify.js";
 import { mulberry32 } from "../../samples/prng.js";
 import { readFileSync } from "node:fs";
 import { BLCKSZ, Damager } from "./damage.js";
@@ -94,13 +94,7 @@ after(() => {
   for (const s of servers.values()) s.destroy();
 });
 
-type Found = { code: string; block?: number; item?: number; severity: string; message: string };
-async function verify(srv: PgServer, rel: string): Promise<{ found: Found[]; checks: string[] }> {
-  const run = await runVerify({ pgdata: srv.pgdata, database: DB, relations: [rel] }, { jobs: 1 });
-  assert.equal(run.reports.length, 1);
-  const r = run.reports[0]!;
-  return { checks: r.checks, found: r.findings.map((f) => ({ code: f.code, block: f.location.block, item: f.location.item, severity: f.severity, message: f.message })) };
-}
+const verify = (srv: PgServer, rel: string): ReturnType<typeof verifyRelation> => verifyRelation(srv, DB, rel);
 
 // ---- an independent reading of the pages, to find what to damage and to assert the shapes
 const SO = SpGistPageOpaqueData.offsets;
@@ -213,17 +207,8 @@ for (const version of VERSIONS) {
   });
 }
 
-/** Damage block `blk` of `rel`, verify, restore. */
-async function damaged(srv: PgServer, rel: string, blk: number, f: (page: Uint8Array, dv: DataView) => void): Promise<Found[]> {
-  const d = new Damager(srv.pgdata, DB);
-  d.patch(d.path(rel), blk, f);
-  try {
-    return (await verify(srv, rel)).found;
-  } finally {
-    d.restore();
-  }
-}
-const at = (found: Found[], code: string, block: number, item?: number): boolean => found.some((f) => f.code === code && f.block === block && (item === undefined || f.item === item));
+const damaged = (srv: PgServer, rel: string, blk: number, f: (page: Uint8Array, dv: DataView) => void): Promise<Found[]> => damagedFindings(srv, DB, rel, blk, f);
+const at = foundAt;
 const only = (found: Found[], code: string): boolean => found.length > 0 && found.every((f) => f.code === code);
 
 for (const version of [13, 15]) {
