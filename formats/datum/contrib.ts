@@ -7,6 +7,7 @@
 // function only raises an error.
 // As everywhere in formats/datum, `d` is the payload after the varlena header; the structs'
 // offsets count from the 4-byte-header form, so payload offset = struct offset - 4.
+import { maxAlign } from "../page/page.js";
 import { bits32, defineStruct, f32, i8, register, u16, u32, u8, i32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { Decoder } from "./decoder.js";
@@ -16,8 +17,6 @@ import type { ValueWriter } from "./text-out.js";
 import { utf8Text, view } from "./util.js";
 
 const VARHDRSZ = 4;
-const MAXALIGN = 8;
-export const maxAlign = (n: number): number => (n + MAXALIGN - 1) & ~(MAXALIGN - 1);
 
 const malformed = (type: string, msg: string, offset?: number): FormatError =>
   new FormatError("EXTENSION_TYPE_MALFORMED", `${type}: ${msg}`, offset === undefined ? {} : { offset });
@@ -370,6 +369,20 @@ const segText: Decoder = (d) => {
 };
 
 // ---- the table ---------------------------------------------------------------------------
+
+/**
+ * Where each contrib input function lives: the shared library of a C function (pg_proc.probin is
+ * $libdir/<name>), or "internal <prosrc>" for one made over a built-in (citext's is textin). A type
+ * is taken for a contrib one only when its input function agrees.
+ */
+export const CONTRIB_LIBRARIES: ReadonlyMap<string, string> = new Map([
+  ["citextin", "internal textin"],
+  ["hstore_in", "hstore"],
+  ["ltree_in", "ltree"],
+  ["lquery_in", "ltree"],
+  ["cube_in", "cube"],
+  ["seg_in", "seg"],
+]);
 
 /** Output functions by the type's input function name (pg_proc.proname of typinput). */
 export const CONTRIB_DECODERS: ReadonlyMap<string, Decoder> = new Map<string, Decoder>([

@@ -6,7 +6,8 @@
 // and no checks, 16 checks the range): pgdisk takes the spelling every version reads alike.
 import { FormatError } from "../schema/errors.js";
 import { float8In, textIn, type InputFunction } from "./input.js";
-import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, maxAlign, NdboxHeader } from "./contrib.js";
+import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, NdboxHeader } from "./contrib.js";
+import { maxAlign } from "../page/page.js";
 
 /**
  * xidin, cidin, xid8in: decimal digits within the type's range only. Versions read other

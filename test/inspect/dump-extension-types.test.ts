@@ -59,6 +59,12 @@ const SETUP = `
   INSERT INTO ext (id, s, sa) SELECT 2000 + i, ((i * 1.37)::text || ' .. ' || (i * i * 2.1)::text)::seg,
     ARRAY[(-i * 1.1e-3)::text::seg, ('~' || (i * 31.4159)::text)::seg, NULL]
   FROM generate_series(1, 200) i;
+  -- an impostor: a base type whose input function is called hstore_in but is textin (no library)
+  CREATE SCHEMA fake; CREATE TYPE fake.t;
+  CREATE FUNCTION fake.hstore_in(cstring) RETURNS fake.t LANGUAGE internal IMMUTABLE STRICT AS 'textin';
+  CREATE FUNCTION fake.hstore_out(fake.t) RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS 'textout';
+  CREATE TYPE fake.t (INPUT = fake.hstore_in, OUTPUT = fake.hstore_out, LIKE = text);
+  CREATE TABLE imp (id int, v fake.t); INSERT INTO imp VALUES (1, 'a=>1');
   CHECKPOINT;`;
 
 function pgdisk(...args: string[]): string {
@@ -124,6 +130,11 @@ for (const version of [15, 18]) {
       const text = dump("text");
       assert.match(text, /Top\.Science\.Astronomy_2/);
       assert.doesNotMatch(text, /= '[a-z_0-9]+:\\\\x/, "a value printed as undecoded hex");
+    });
+
+    test("a type whose input function is named hstore_in but is not hstore's is not decoded as hstore", () => {
+      const out = pgdisk("inspect", "dump", "--pgdata", srv.pgdata, "-d", DB, "-t", "imp", "--format", "copy", "--jobs", "1");
+      assert.equal(out, `1\tt:\\\\x${Buffer.from("a=>1").toString("hex")}\n`);
     });
   });
 }
