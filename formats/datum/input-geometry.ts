@@ -6,7 +6,7 @@
 // two-point form ("[(x1,y1),(x2,y2)]") derives the coefficients in floating point and is refused
 // by name: only "{A,B,C}" is read.
 import { FormatError } from "../schema/errors.js";
-import type { InputFunction } from "./input.js";
+import { float8In, type InputFunction } from "./input.js";
 
 const SPACE = /[ \t\n\v\f\r]/;
 const isSpace = (c: string | undefined): boolean => c !== undefined && SPACE.test(c);
@@ -42,9 +42,8 @@ class GeoText {
     } else {
       const m = NUMBER.exec(this.s);
       if (!m) throw this.bad();
-      v = Number.parseFloat(m[0]);
-      // ERANGE: overflow, or an underflow to zero of a non-zero number (denormals are kept)
-      if (!Number.isFinite(v) || (v === 0 && /[1-9]/.test(m[0].replace(/[eE].*$/, "")))) throw new FormatError("DATUM_BAD_INPUT", `"${m[0]}" is out of range for type double precision`);
+      // the number strtod would take, read (and range-checked) by float8in itself
+      v = new DataView(float8In(m[0], { typmod: -1 }).buffer).getFloat64(0, true);
       this.p = NUMBER.lastIndex;
     }
     this.skipSpace();
