@@ -8,6 +8,7 @@ import { FormatError } from "../schema/errors.js";
 import { ArrayTypeHeader } from "./arrays.js";
 import type { InputContext, InputFunction } from "./input.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
+import { isSpace } from "./util.js";
 
 const MAXDIM = 6;
 const MAXALIGN = 8;
@@ -23,7 +24,6 @@ export interface ArrayElement {
   nullError?: string;
 }
 
-const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\v" || c === "\f";
 
 function malformed(text: string, detail?: string): FormatError {
   return new FormatError("DATUM_BAD_INPUT", `malformed array literal: "${text}"`, {}, detail);

@@ -7,9 +7,8 @@
 // by name: only "{A,B,C}" is read.
 import { FormatError } from "../schema/errors.js";
 import { float8In, type InputFunction } from "./input.js";
+import { isSpace } from "./util.js";
 
-const SPACE = /[ \t\n\v\f\r]/;
-const isSpace = (c: string | undefined): boolean => c !== undefined && SPACE.test(c);
 /** strtod's decimal form, and the words it reads (glibc: case-insensitive, with a sign). */
 const NUMBER = /[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 const WORD = /([+-]?)(infinity|inf|nan)/iy;

@@ -8,6 +8,7 @@
 import { FormatError } from "../schema/errors.js";
 import { Interval } from "./datetime.js";
 import type { InputFunction } from "./input.js";
+import { isSpace } from "./util.js";
 
 const USECS_PER_SEC = 1_000_000n;
 const USECS_PER_MINUTE = 60_000_000n;
@@ -96,7 +97,6 @@ interface Field {
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 const isAlpha = (c: string | undefined): boolean => c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z"));
 const isAlnum = (c: string | undefined): boolean => isDigit(c) || isAlpha(c);
-const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r";
 const isPunct = (c: string | undefined): boolean => c !== undefined && c.charCodeAt(0) < 128 && /[!-\/:-@[-`{-~]/.test(c);
 /** the words the datetime parser knows that are not time zone names, as far as an interval meets them */
 const DATE_KEYWORDS = new Set(["ago", "d", "h", "m", "s", "y", "at", "on", "am", "pm", "t", "z", "zulu", "epoch", "infinity", "-infinity", "now", "today", "tomorrow", "yesterday", "allballs", "bc", "ad"]);

@@ -4,10 +4,9 @@
 // places, a third digit rounding half up, "-" or "(" for negative.
 import { FormatError } from "../schema/errors.js";
 import type { InputFunction } from "./input.js";
+import { isSpace } from "./util.js";
 
 const bad = (type: string, text: string): FormatError => new FormatError("DATUM_BAD_INPUT", `invalid input syntax for type ${type}: "${text}"`);
-const SPACE = /[ \t\n\v\f\r]/;
-const isSpace = (c: string | undefined): boolean => c !== undefined && SPACE.test(c);
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 
 /** The bits of a bit string's text: "B"/"b" then binary digits, "X"/"x" then hex digits, or binary digits. */

@@ -6,6 +6,7 @@
 import { FormatError } from "../schema/errors.js";
 import type { InputFunction } from "./input.js";
 import { InetStruct } from "./network.js";
+import { isSpace } from "./util.js";
 
 const PGSQL_AF_INET = 2;
 const PGSQL_AF_INET6 = 3;
@@ -252,7 +253,6 @@ const macaddrIn: InputFunction = (text) => {
   throw new FormatError("DATUM_BAD_INPUT", `invalid input syntax for type macaddr: "${text}"`);
 };
 
-const isSpace = (c: string | undefined): boolean => c !== undefined && /[ \t\n\v\f\r]/.test(c);
 
 /** macaddr8: 6 or 8 hex pairs, one separator kind (':' '-' '.') throughout; 6 bytes gain FF:FE in the middle (EUI-64). */
 const macaddr8In: InputFunction = (text) => {

@@ -10,6 +10,7 @@ import type { InputContext, InputFunction } from "./input.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
 import { canMakeShort, VARHDRSZ, VARHDRSZ_SHORT } from "../varlena/varlena.js";
 import { MULTIRANGE_ITEM_OFF_BIT, MULTIRANGE_ITEM_OFFSET_STRIDE, RANGE_EMPTY, RANGE_LB_INC, RANGE_LB_INF, RANGE_UB_INC, RANGE_UB_INF } from "./ranges.js";
+import { isSpace } from "./util.js";
 
 
 /** How a range's subtype is read, compared and (for a discrete range) stepped. */
@@ -28,7 +29,6 @@ export interface RangeSubtype {
   next?: (v: Uint8Array) => Uint8Array | null;
 }
 
-const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\v" || c === "\f";
 
 function malformed(text: string, detail: string): FormatError {
   return new FormatError("DATUM_BAD_INPUT", `malformed range literal: "${text}"`, {}, detail);

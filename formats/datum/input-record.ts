@@ -13,6 +13,7 @@ import type { TupleDesc } from "../heap/descriptor.js";
 import { formHeapTuple, varlenaStored } from "../heap/form.js";
 import { InvalidBlockNumber } from "../page/item-pointer.js";
 import type { InputFunction } from "./input.js";
+import { isSpace } from "./util.js";
 
 /** One attribute of a composite type as record_in reads it (null for a dropped one). */
 export interface RecordAttrInput {
@@ -21,7 +22,6 @@ export interface RecordAttrInput {
   nullError?: string;
 }
 
-const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r";
 
 /** The datum header marks of a versioned row type (see above). */
 const VERSIONED_CTID_OFFSET = 0xfffc;

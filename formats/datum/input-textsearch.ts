@@ -11,6 +11,7 @@ import { FormatError } from "../schema/errors.js";
 import type { InputFunction } from "./input.js";
 import { QueryOperand, QueryOperator } from "./tsquery.js";
 import { WordEntry } from "./tsvector.js";
+import { isSpace } from "./util.js";
 
 const MAXSTRLEN = 1 << 11; // a lexeme is shorter
 const MAXSTRPOS = (1 << 20) - 1; // the lexeme area (tsvector), the operand area (tsquery)
@@ -29,7 +30,6 @@ const PRIORITY = [0, 4, 2, 1, 3];
 const STACKDEPTH = 32;
 
 const enc = new TextEncoder();
-const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r";
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 /** ISOPERATOR: what ends a tsquery word */
 const isOperator = (c: string | undefined): boolean => c === "!" || c === "&" || c === "|" || c === "(" || c === ")" || c === "<";

@@ -56,3 +56,6 @@ export function embeddedVarlena(b: Uint8Array, off: number, what: string): [numb
 export function undecodedText(data: Uint8Array, typeOid: number, info: TypeInfo | undefined): string {
   return `${info?.name ?? `#${typeOid}`}:\\x${hex(data)}`;
 }
+
+/** isspace() in the C locale, as the input functions skip white space. */
+export const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r";
