@@ -10,6 +10,8 @@ import type { DecodeContext, DecoderTable } from "./decoder.js";
 import { alignBytes, alignUp, type TypeLookup } from "./types.js";
 import { embeddedVarlena, view } from "./util.js";
 import type { Code } from "../codes/index.js";
+import { VARHDRSZ } from "../varlena/varlena.js";
+import { maxAlign } from "../page/page.js";
 
 /** ArrayType after vl_len_ (the caller strips the varlena header). */
 export const ArrayTypeHeader = register(
@@ -20,9 +22,7 @@ export const ArrayTypeHeader = register(
   ] as const),
 );
 
-const VARHDRSZ = 4;
 const MAXDIM = 6;
-const MAXALIGN = 8;
 const BOX_OID = 603;
 /** typdelim of an element type: box is the only built-in type whose arrays do not use ','. */
 export const arrayDelimiter = (elemtype: number): string => (elemtype === BOX_OID ? ";" : ",");
@@ -61,7 +61,7 @@ export function readArray(d: Uint8Array, types: TypeLookup): DecodedArray {
   }
   if (nitems > d.length * 8 + 8) throw err("ARRAY_TOO_MANY_ITEMS", `${nitems} items cannot fit in ${d.length} bytes`);
   const hasNulls = dataoffset !== 0;
-  const dataAt = hasNulls ? dataoffset - VARHDRSZ : alignUp(bitmapAt + VARHDRSZ, MAXALIGN) - VARHDRSZ;
+  const dataAt = hasNulls ? dataoffset - VARHDRSZ : maxAlign(bitmapAt + VARHDRSZ) - VARHDRSZ;
   if (hasNulls && (dataAt < bitmapAt + Math.ceil(nitems / 8) || dataAt > d.length)) throw err("ARRAY_BAD_DATAOFFSET", `dataoffset ${dataoffset} is inconsistent with ${nitems} items`, ArrayTypeHeader.offsets.dataoffset);
   const elements: (Uint8Array | null)[] = [];
   const datums: (Uint8Array | null)[] = [];

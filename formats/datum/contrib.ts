@@ -15,8 +15,8 @@ import { float8Text } from "./floats.js";
 import { storedText, storedWrite } from "./text.js";
 import type { ValueWriter } from "./text-out.js";
 import { utf8Text, view } from "./util.js";
+import { VARHDRSZ } from "../varlena/varlena.js";
 
-const VARHDRSZ = 4;
 
 const malformed = (type: string, msg: string, offset?: number): FormatError =>
   new FormatError("EXTENSION_TYPE_MALFORMED", `${type}: ${msg}`, offset === undefined ? {} : { offset });

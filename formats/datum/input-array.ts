@@ -9,10 +9,10 @@ import { ArrayTypeHeader } from "./arrays.js";
 import type { InputContext, InputFunction } from "./input.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
 import { isSpace } from "./util.js";
+import { VARHDRSZ, varlena4B } from "../varlena/varlena.js";
+import { maxAlign } from "../page/page.js";
 
 const MAXDIM = 6;
-const MAXALIGN = 8;
-const VARHDRSZ = 4;
 const MAX_ARRAY_SIZE = Math.floor(0x3fffffff / 8); // MaxAllocSize / sizeof(Datum)
 
 /** The element type as array_in needs it: layout, input function, and the error a NULL element gets (a NOT NULL domain). */
@@ -216,16 +216,13 @@ export function arrayInput(elem: ArrayElement, delim = ","): InputFunction {
       }
       const v = elem.input(t.text, { ...ctx });
       if (elem.len !== -1) return v;
-      const withHeader = new Uint8Array(VARHDRSZ + v.length);
-      new DataView(withHeader.buffer).setUint32(0, (VARHDRSZ + v.length) << 2, true);
-      withHeader.set(v, VARHDRSZ);
-      return withHeader;
+      return varlena4B(v);
     });
     const hasNulls = values.includes(null);
     const ndim = dims.length;
     // offsets in the 4-byte-header form: the payload starts VARHDRSZ later
     const bitmapAt = VARHDRSZ + ArrayTypeHeader.size + 8 * ndim;
-    const dataAt = alignUp(bitmapAt + (hasNulls ? Math.ceil(nitems / 8) : 0), MAXALIGN);
+    const dataAt = maxAlign(bitmapAt + (hasNulls ? Math.ceil(nitems / 8) : 0));
     let dataLen = 0;
     for (const v of values) if (v) dataLen = alignUp(dataLen + v.length, align);
     const out = new Uint8Array(dataAt - VARHDRSZ + dataLen);

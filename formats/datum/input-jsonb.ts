@@ -7,6 +7,7 @@
 import { FormatError } from "../schema/errors.js";
 import { numericIn, type InputFunction } from "./input.js";
 import { JB_FARRAY, JB_FOBJECT, JB_FSCALAR, JENTRY_HAS_OFF, JENTRY_ISBOOL_FALSE, JENTRY_ISBOOL_TRUE, JENTRY_ISCONTAINER, JENTRY_ISNULL, JENTRY_ISNUMERIC, JENTRY_ISSTRING, JENTRY_OFFLENMASK, JsonbContainer } from "./jsonb.js";
+import { varlena4B } from "../varlena/varlena.js";
 
 type JsonNode =
   | { t: "object"; pairs: [Uint8Array, JsonNode][] }
@@ -164,7 +165,6 @@ class JsonReader {
 }
 
 const JB_OFFSET_STRIDE = 32;
-const VARHDRSZ = 4;
 
 /** A growing byte buffer; offsets count from the payload start (4-byte aligned like the server's buffer after its varlena header). */
 class Buf {
@@ -219,11 +219,7 @@ function uniquePairs(pairs: [Uint8Array, JsonNode][]): [Uint8Array, JsonNode][] 
 
 /** A numeric datum as a whole varlena with a 4-byte header, as numeric_in returns it. */
 function numericVarlena(text: string): Uint8Array {
-  const payload = numericIn(text, { typmod: -1 });
-  const out = new Uint8Array(VARHDRSZ + payload.length);
-  new DataView(out.buffer).setUint32(0, (VARHDRSZ + payload.length) << 2, true);
-  out.set(payload, VARHDRSZ);
-  return out;
+  return varlena4B(numericIn(text, { typmod: -1 }));
 }
 
 /** Append one value; returns its JEntry (type | length, length including leading padding). */

@@ -8,7 +8,7 @@
 import { arrayInput } from "./input-array.js";
 import { multirangeInput, rangeInput, valueCompare, type RangeSubtype } from "./input-range.js";
 import type { DatumCmp } from "../order/bytes.js";
-import { set4bHeader, VARHDRSZ } from "../varlena/varlena.js";
+import { varlena4B } from "../varlena/varlena.js";
 import { arrayDelimiter } from "./arrays.js";
 import type { InputFunction } from "./input.js";
 import { INPUT_FUNCTIONS } from "./input-catalog.js";
@@ -84,14 +84,6 @@ function withChecks(base: ResolvedInput, domain: string, checks: (DomainCheck & 
   return { input, nullError: base.nullError ?? (failsNull ? violates(domain, failsNull.name) : undefined) };
 }
 
-/** A payload as a datum with a 4-byte varlena header. */
-function withHeader(payload: Uint8Array): Uint8Array {
-  const out = new Uint8Array(VARHDRSZ + payload.length);
-  set4bHeader(new DataView(out.buffer), 0, out.length);
-  out.set(payload, VARHDRSZ);
-  return out;
-}
-
 /** The input of a type, or why pgdisk cannot read it (a sentence naming the type). */
 export function resolveInput(oid: number, types: InputTypes, depth = 0): ResolvedInput | { refused: string } {
   const builtin = INPUT_FUNCTIONS.get(oid);
@@ -136,7 +128,7 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
     if ("refused" in subInput) return subInput;
     const cmp = r.compare;
     // range_in's values are payloads; the comparators take stored datums (a varlena with its 4-byte header)
-    const compare = sub!.len === -1 ? (a: Uint8Array, b: Uint8Array): number => { const [x, y] = [withHeader(a), withHeader(b)]; return cmp(x, 0, x.length, y, 0, y.length); } : valueCompare(cmp);
+    const compare = sub!.len === -1 ? (a: Uint8Array, b: Uint8Array): number => { const [x, y] = [varlena4B(a), varlena4B(b)]; return cmp(x, 0, x.length, y, 0, y.length); } : valueCompare(cmp);
     const st: RangeSubtype = { oid: r.subtype, len: sub!.len, align: sub!.align, input: subInput.input, compare };
     return { input: t.typtype === "r" ? rangeInput(oid, st) : multirangeInput(oid, st) };
   }

@@ -11,6 +11,7 @@ import { FormatError } from "../schema/errors.js";
 import type { DecodeContext, Decoder } from "./decoder.js";
 import { alignBytes, alignUp, type TypeInfo } from "./types.js";
 import { embeddedVarlena, undecodedText, view } from "./util.js";
+import { VARHDRSZ } from "../varlena/varlena.js";
 
 export const RANGE_EMPTY = 0x01;
 export const RANGE_LB_INC = 0x02;
@@ -19,7 +20,6 @@ export const RANGE_LB_INF = 0x08;
 export const RANGE_UB_INF = 0x10;
 export const RANGE_LB_NULL = 0x20;
 export const RANGE_UB_NULL = 0x40;
-const VARHDRSZ = 4;
 export const MULTIRANGE_ITEM_OFF_BIT = 0x80000000;
 export const MULTIRANGE_ITEM_OFFSET_STRIDE = 4;
 

@@ -82,6 +82,13 @@ export function readVarlenaHeader(buf: Uint8Array, off: number, end = buf.length
 export function set4bHeader(dv: DataView, off: number, total: number): void {
   dv.setUint32(off, (total << 2) >>> 0, true);
 }
+/** A payload as a whole datum with a 4-byte uncompressed header (what an input function returns). */
+export function varlena4B(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(VARHDRSZ + payload.length);
+  set4bHeader(new DataView(out.buffer), 0, out.length);
+  out.set(payload, VARHDRSZ);
+  return out;
+}
 /** Make a 4-byte compressed header. */
 export function set4bCompressedHeader(dv: DataView, off: number, total: number): void {
   dv.setUint32(off, ((total << 2) | 2) >>> 0, true);
