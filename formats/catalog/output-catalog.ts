@@ -9,11 +9,18 @@ import { PG_AUTHID_OID, PG_COLLATION_OID, PG_OPERATOR_OID, PG_PROC_OID, PG_RANGE
 import type { CatalogRow } from "./rows.js";
 
 const PG_CATALOG_NAMESPACE = 11;
+const INTERNAL_LANGUAGE_OID = 12;
+
+/** Where a pg_proc row's function lives (NamedObject.library). */
+function procLibrary(r: CatalogRow): string | undefined {
+  if (typeof r.probin === "string") return r.probin.replace(/\.so$/, "").split("/").pop()!;
+  return r.prolang === INTERNAL_LANGUAGE_OID ? `internal ${r.prosrc as string}` : undefined;
+}
 
 /** Where each kind of object lives: catalog OID and its name, schema and argument columns. */
-const SOURCES: Record<Exclude<ObjectKind, "class" | "type">, { oid: number; name: string; namespace: string; args?: (r: CatalogRow) => number[]; encoding?: string }> = {
-  proc: { oid: PG_PROC_OID, name: "proname", namespace: "pronamespace", args: (r) => (r.proargtypes as number[] | null) ?? [] },
-  operator: { oid: PG_OPERATOR_OID, name: "oprname", namespace: "oprnamespace", args: (r) => [r.oprleft as number, r.oprright as number] },
+const SOURCES: Record<Exclude<ObjectKind, "class" | "type">, { oid: number; name: string; namespace: string; args?: (r: CatalogRow) => number[]; encoding?: string; columns?: string[]; library?: (r: CatalogRow) => string | undefined }> = {
+  proc: { oid: PG_PROC_OID, name: "proname", namespace: "pronamespace", args: (r) => (r.proargtypes as number[] | null) ?? [], columns: ["proargtypes", "prolang", "prosrc", "probin"], library: procLibrary },
+  operator: { oid: PG_OPERATOR_OID, name: "oprname", namespace: "oprnamespace", args: (r) => [r.oprleft as number, r.oprright as number], columns: ["oprleft", "oprright"] },
   tsconfig: { oid: PG_TS_CONFIG_OID, name: "cfgname", namespace: "cfgnamespace" },
   tsdict: { oid: PG_TS_DICT_OID, name: "dictname", namespace: "dictnamespace" },
   collation: { oid: PG_COLLATION_OID, name: "collname", namespace: "collnamespace", encoding: "collencoding" },
@@ -49,7 +56,7 @@ export function outputCatalogFor(cat: DatabaseCatalog): OutputCatalog {
     else if (kind === "type") ix = indexOf([...cat.types.values()].map((t) => ({ oid: t.oid, name: t.name, namespace: t.namespace })));
     else {
       const src = SOURCES[kind];
-      const columns = ["oid", src.name, src.namespace, ...(kind === "proc" ? ["proargtypes"] : kind === "operator" ? ["oprleft", "oprright"] : []), ...(src.encoding ? [src.encoding] : [])];
+      const columns = ["oid", src.name, src.namespace, ...(src.columns ?? []), ...(src.encoding ? [src.encoding] : [])];
       ix = indexOf(
         cat.catalogRows(src.oid, columns).map((r) => ({
           oid: r.oid as number,
@@ -57,6 +64,7 @@ export function outputCatalogFor(cat: DatabaseCatalog): OutputCatalog {
           namespace: r[src.namespace] as number,
           ...(src.args ? { args: src.args(r) } : {}),
           ...(src.encoding ? { encoding: r[src.encoding] as number } : {}),
+          ...(src.library ? { library: src.library(r) } : {}),
         })),
       );
     }

@@ -3,27 +3,9 @@ import type { TypeInfo, TypeLookup } from "../datum/types.js";
 import type { DatabaseCatalog } from "./cluster.js";
 import { recordText } from "../datum/record.js";
 import { CONTRIB_LIBRARIES } from "../datum/contrib.js";
-import { PG_PROC_OID } from "./bootstrap.js";
 
 /** FirstNormalObjectId: OIDs below it are the built-in objects initdb creates. */
 const FIRST_NORMAL_OBJECT_ID = 16384;
-
-const procLibraries = new WeakMap<DatabaseCatalog, Map<number, string>>();
-const INTERNAL_LANGUAGE_OID = 12;
-
-/** Where a function lives: its library's name (pg_proc.probin's last part), or "internal <prosrc>"; read once per catalog. */
-function procLibrary(cat: DatabaseCatalog, oid: number): string | undefined {
-  let m = procLibraries.get(cat);
-  if (!m) {
-    m = new Map();
-    for (const r of cat.catalogRows(PG_PROC_OID, ["oid", "prolang", "prosrc", "probin"])) {
-      if (typeof r.probin === "string") m.set(r.oid as number, r.probin.replace(/\.so$/, "").split("/").pop()!);
-      else if (r.prolang === INTERNAL_LANGUAGE_OID) m.set(r.oid as number, `internal ${r.prosrc as string}`);
-    }
-    procLibraries.set(cat, m);
-  }
-  return m.get(oid);
-}
 
 /**
  * The input function's name of a base type created after initdb (an extension's), which names the
@@ -32,10 +14,10 @@ function procLibrary(cat: DatabaseCatalog, oid: number): string | undefined {
  */
 export function extensionInputFunction(cat: DatabaseCatalog, r: { oid: number; type: string; input?: number }): string | undefined {
   if (r.type !== "b" || r.oid < FIRST_NORMAL_OBJECT_ID || !r.input) return undefined;
-  const name = cat.outputCatalog.object("proc", r.input)?.name;
-  const library = name === undefined ? undefined : CONTRIB_LIBRARIES.get(name);
-  if (library === undefined) return name;
-  return procLibrary(cat, r.input) === library ? name : undefined;
+  const proc = cat.outputCatalog.object("proc", r.input);
+  const library = proc === undefined ? undefined : CONTRIB_LIBRARIES.get(proc.name);
+  if (library === undefined) return proc?.name;
+  return proc!.library === library ? proc!.name : undefined;
 }
 
 export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decodeAs: (oid: number) => number } {

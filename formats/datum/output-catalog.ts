@@ -12,6 +12,8 @@ export interface NamedObject {
   args?: readonly number[];
   /** pg_collation.collencoding (-1: any encoding) */
   encoding?: number;
+  /** Where a function lives: its library's name (the last part of pg_proc.probin, no ".so"), or "internal <prosrc>" */
+  library?: string;
 }
 
 /** The catalogs whose objects reg* values name. */
