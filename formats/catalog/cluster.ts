@@ -95,8 +95,8 @@ export interface TypeInfoRow {
   input: number;
   /** typnotnull: a domain's NOT NULL */
   notnull: boolean;
-  /** typdefaultbin is set: a domain's default */
-  hasDefault: boolean;
+  /** typdefaultbin: a domain's default expression (pg_node_tree), which a domain over it inherits when made */
+  defaultBin?: string;
 }
 
 export interface OpclassInfo {
@@ -288,7 +288,7 @@ export class DatabaseCatalog {
           relid: r.typrelid as number,
           input: r.typinput as number,
           notnull: r.typnotnull as boolean,
-          hasDefault: r.typdefaultbin != null,
+          defaultBin: (r.typdefaultbin as string | null) ?? undefined,
         },
       ]),
     );

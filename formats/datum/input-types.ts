@@ -68,6 +68,8 @@ export interface ResolvedInput {
   input: InputFunction;
   /** a NOT NULL domain: the server's error for a NULL */
   nullError?: string;
+  /** a domain's CHECK constraints, at every level, on a value already in stored form (a default's): the server's error, or undefined when it passes */
+  check?: (value: Uint8Array) => string | undefined;
 }
 
 /** The server's error for a value a domain's CHECK rejects. */
@@ -75,13 +77,20 @@ const violates = (domain: string, check: string): string => `value for domain ${
 
 /** A domain's base input followed by its CHECK constraints; a NULL is checked too (unless NOT NULL below refuses it first). */
 function withChecks(base: ResolvedInput, domain: string, checks: (DomainCheck & { passes: (v: Uint8Array | null) => boolean })[]): ResolvedInput {
+  const own = (v: Uint8Array): string | undefined => {
+    const fails = checks.find((c) => !c.passes(v));
+    return fails && violates(domain, fails.name);
+  };
+  // the base input has checked the inner domains' constraints already
   const input: InputFunction = (text, ctx) => {
     const v = base.input(text, ctx);
-    for (const c of checks) if (!c.passes(v)) throw new FormatError("DATUM_BAD_INPUT", violates(domain, c.name));
+    const why = own(v);
+    if (why !== undefined) throw new FormatError("DATUM_BAD_INPUT", why);
     return v;
   };
+  const check = (v: Uint8Array): string | undefined => base.check?.(v) ?? own(v);
   const failsNull = checks.find((c) => !c.passes(null));
-  return { input, nullError: base.nullError ?? (failsNull ? violates(domain, failsNull.name) : undefined) };
+  return { input, nullError: base.nullError ?? (failsNull ? violates(domain, failsNull.name) : undefined), check };
 }
 
 /** The input of a type, or why pgdisk cannot read it (a sentence naming the type). */
@@ -116,7 +125,7 @@ export function resolveInput(oid: number, types: InputTypes, depth = 0): Resolve
     const baseIsDomain = types.type(t.basetype)?.typtype === "d";
     const typmod = t.typmod;
     const input: InputFunction = baseIsDomain ? base.input : (text, ctx) => base.input(text, { ...ctx, typmod });
-    return { input, nullError: t.notnull ? `domain ${t.name} does not allow null values` : base.nullError };
+    return { input, nullError: t.notnull ? `domain ${t.name} does not allow null values` : base.nullError, check: base.check };
   }
   if (t.typtype === "r" || t.typtype === "m") {
     const r = types.range(oid);

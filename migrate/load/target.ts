@@ -13,7 +13,7 @@ import { bytesInputFor, type BytesInput } from "../../formats/datum/input-bytes.
 import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { confSetting } from "../server-conf.js";
-import { constDefault } from "./default-const.js";
+import { defaultDatum, type ConstDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../formats/expr/index-exprs.js";
 
 /** How one attribute of a new row gets its stored datum. */
@@ -129,19 +129,44 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
   return { encode, encodeBytes: bytesInputFor(a), typeName, nullError };
 }
 
+/** The type under a domain's domains (the type itself when it is not a domain). */
+function typeUnderDomains(cat: DatabaseCatalog, oid: number): number {
+  for (let t = cat.types.get(oid), i = 0; t?.type === "d" && i < 16; t = cat.types.get(t.basetype), i++) oid = t.basetype;
+  return oid;
+}
+
 /**
- * A column left out of the input without a default of its own gets NULL, unless its type is a
- * domain: then the server applies the domain's default (refused: not applied offline yet) and
- * its NOT NULL or CHECK (refused: every row would fail).
+ * What a column left out of the input gets, as the server's build_column_default decides: its own
+ * default (pg_attrdef), else its domain's (pg_type.typdefaultbin: only the column's own type's,
+ * which a domain over another inherited when it was made), else NULL; and for a domain column,
+ * every level's NOT NULL and CHECK applied to that value (the server's CoerceToDomain). A default
+ * that is not a constant, or a constraint the value fails, is refused before anything is read.
  */
-function checkOmittedDomain(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): void {
+function omittedValue(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string, adbin: string | undefined): Uint8Array | null {
   const t = cat.types.get(a.typid);
-  if (t?.type !== "d") return;
-  for (let d: typeof t | undefined = t, i = 0; d?.type === "d" && i < 16; d = cat.types.get(d.basetype), i++) {
-    if (d.hasDefault) throw refuse(`column "${a.name}" of ${table} is not given and its domain ${d.name} has a default, which pgdisk does not apply offline; give the column with --columns`);
+  const domain = t?.type === "d" ? t : undefined;
+  const expr = adbin ?? domain?.defaultBin;
+  let d: ConstDefault = { constant: true, stored: null, value: null };
+  if (expr !== undefined) {
+    d = defaultDatum(expr, a, typeUnderDomains(cat, a.typid), exprContextOf(cat));
+    if (!d.constant) {
+      throw refuse(
+        adbin !== undefined
+          ? `column "${a.name}" of ${table} has a default that is not a constant (${d.node}); give the column with --columns`
+          : `column "${a.name}" of ${table} is not given and the default of its domain ${domain!.name} is not a constant (${d.node}); give the column with --columns`,
+      );
+    }
   }
+  if (!domain) return d.stored;
   const r = resolveInput(a.typid, types);
-  if (!("refused" in r) && r.nullError) throw refuse(`column "${a.name}" of ${table} is not given, and NULL fails: ${r.nullError}; give the column with --columns`);
+  if (d.value === null) {
+    if (!("refused" in r) && r.nullError) throw refuse(`column "${a.name}" of ${table} is not given, and NULL fails: ${r.nullError}; give the column with --columns`);
+    return null;
+  }
+  if ("refused" in r) throw refuse(`column "${a.name}" of ${table} is not given, and its default cannot be checked against domain ${domain.name}: ${r.refused}; give the column with --columns`);
+  const why = r.check?.(d.value);
+  if (why !== undefined) throw refuse(`column "${a.name}" of ${table} is not given, and its default fails: ${why}; give the column with --columns`);
+  return d.stored;
 }
 
 /** Resolve the table and everything about it the load needs; refuse what it cannot do. */
@@ -208,15 +233,9 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
     if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
     const f = flags.get(a.attnum);
     if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);
-    if (!f?.atthasdef) {
-      checkOmittedDomain(cat, types, a, table);
-      return { attr: a, source: { kind: "constant", stored: null }, typeName };
-    }
-    const adbin = defaults.get(a.attnum);
-    if (adbin === undefined) throw new FormatError("CATALOG_MISSING", `column "${a.name}" of ${table} has atthasdef but no pg_attrdef row`);
-    const d = constDefault(adbin, a);
-    if (!d.constant) throw refuse(`column "${a.name}" of ${table} has a default that is not a constant (${d.node}: a sequence, a function call or a cast), which cannot be evaluated offline; give the column with --columns`);
-    return { attr: a, source: { kind: "constant", stored: d.stored }, typeName };
+    const adbin = f?.atthasdef ? defaults.get(a.attnum) : undefined;
+    if (f?.atthasdef && adbin === undefined) throw new FormatError("CATALOG_MISSING", `column "${a.name}" of ${table} has atthasdef but no pg_attrdef row`);
+    return { attr: a, source: { kind: "constant", stored: omittedValue(cat, types, a, table, adbin) }, typeName };
   });
 
   return { rel, name, desc, columns, inputAttrs, fillfactor: heapFillfactor(rel.options), indexes };
