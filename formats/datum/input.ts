@@ -5,12 +5,14 @@
 // varlena types. Errors are DATUM_BAD_INPUT with the server's wording. The rules are
 // PostgreSQL 15's (16 added underscores and 0x/0o/0b prefixes to integer input).
 //
-// Dates and times take the ISO 8601 forms (YYYY-MM-DD, HH:MM[:SS[.f]], a space or T between,
-// zones Z, UTC, ±HH, ±HH:MM, ±HHMM) and infinity/-infinity, as DateStyle ISO prints them;
-// timestamptz without a zone is read in `timeZoneOffsetSeconds` (UTC unless given). Other
-// spellings the server accepts (month names, MDY orders, epoch, now) are refused by name.
+// Dates and timestamps take ISO 8601 (YYYY-MM-DD, HH:MM[:SS[.f]], a space or T between, zones
+// Z, UTC, ±HH, ±HH:MM, ±HHMM) on a fast path, and the server's other spellings (DateStyle field
+// orders, month and weekday names, AM/PM, BC, epoch, IANA zone names) through
+// input-datetime.ts; timestamptz without a zone is read in `timeZoneOffsetSeconds` (UTC unless
+// given). time and timetz take the ISO forms only.
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
+import { DAYS_IN_MONTH, decodeDateTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, roundHalfEven, zoneOffsetAtLocal, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
 import { NUMERIC_DSCALE_MAX, NUMERIC_NAN, NUMERIC_NEG, NUMERIC_NINF, NUMERIC_PINF, NUMERIC_SHORT } from "./numeric.js";
 
 export interface InputContext {
@@ -18,6 +20,8 @@ export interface InputContext {
   typmod: number;
   /** the session time zone for timestamptz without a zone: seconds east of UTC */
   timeZoneOffsetSeconds?: number;
+  /** DateStyle's field order for dates that are not ISO 8601 (MDY unless given) */
+  dateOrder?: DateOrder;
 }
 
 /** An input function: the value's text -> its datum bytes. */
@@ -25,7 +29,6 @@ export type InputFunction = (text: string, ctx: InputContext) => Uint8Array;
 
 const bad = (type: string, text: string): FormatError => new FormatError("DATUM_BAD_INPUT", `invalid input syntax for type ${type}: "${text}"`);
 const range = (type: string, text: string): FormatError => new FormatError("DATUM_BAD_INPUT", `value "${text}" is out of range for type ${type}`);
-const fieldRange = (text: string): FormatError => new FormatError("DATUM_BAD_INPUT", `date/time field value out of range: "${text}"`);
 /** isspace() in the C locale */
 const SPACE = /^[ \t\n\v\f\r]*|[ \t\n\v\f\r]*$/g;
 const trim = (s: string): string => s.replace(SPACE, "");
@@ -361,39 +364,23 @@ export const jsonIn: InputFunction = (text) => {
 };
 
 // dates and times: days and microseconds since 2000-01-01 (POSTGRES_EPOCH_JDATE)
-const POSTGRES_EPOCH_JDATE = 2451545;
 const USECS_PER_DAY = 86_400_000_000n;
 const DATE_END = 2147483647;
 const DATE_BEGIN = -2147483648;
 const DT_END = 9223372036854775807n;
 const DT_BEGIN = -9223372036854775808n;
-
-/** date2j: the Julian day of a proleptic Gregorian date (year 0 = 1 BC). */
-function julianDay(y: number, m: number, d: number): number {
-  if (m > 2) {
-    m += 1;
-    y += 4800;
-  } else {
-    m += 13;
-    y += 4799;
-  }
-  const century = Math.floor(y / 100);
-  let j = y * 365 - 32167;
-  j += Math.floor(y / 4) - century + Math.floor(century / 4);
-  j += Math.floor((7834 * m) / 256) + d;
-  return j;
-}
-
-const leap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** date2j of 5874898-01-01, the first day past the date range (DATE_END_JULIAN) */
+const DATE_END_JULIAN = 2147483494;
+const UNIX_EPOCH_DAYS = 10957;
 
 const DATE_RE = /^(\d{4,})-(\d{1,2})-(\d{1,2})/;
 const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2})(\.\d*)?)?/;
-const ZONE_RE = /^(?:(Z|UTC|GMT)|([+-])(\d{1,2})(?::?(\d{2}))?(?::(\d{2}))?)$/i;
+const UTC_ZONE = /^(?:Z|UTC|GMT)$/i;
 
-function parseDate(type: string, text: string, s: string): { days: number; rest: string } {
+/** The ISO 8601 date at the start of `s` (YYYY-MM-DD, then BC at the very end), or null for any other spelling. */
+function isoDate(text: string, s: string): { days: number; rest: string } | null {
   const m = DATE_RE.exec(s);
-  if (!m) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads ${type} values in ISO 8601 form (YYYY-MM-DD ...) or infinity: "${text}"`);
+  if (!m) return null;
   let y = Number(m[1]);
   const mo = Number(m[2]);
   const d = Number(m[3]);
@@ -403,8 +390,13 @@ function parseDate(type: string, text: string, s: string): { days: number; rest:
     rest = rest.slice(0, bc.index);
     y = 1 - y;
   }
-  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap(y) ? 29 : DAYS_IN_MONTH[mo - 1]) || Number(m[1]) === 0) throw fieldRange(text);
+  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leapYear(y) ? 29 : DAYS_IN_MONTH[mo - 1]) || Number(m[1]) === 0) throw fieldRange(text);
   return { days: julianDay(y, mo, d) - POSTGRES_EPOCH_JDATE, rest };
+}
+
+/** A numeric zone or UTC word, seconds east of UTC; null for a zone the general decoder reads (a name). */
+function simpleZone(text: string, zone: string): number | null {
+  return UTC_ZONE.test(zone) ? 0 : zoneOffsetSeconds(text, zone);
 }
 
 /** Microseconds of HH:MM[:SS[.f]], fractional seconds rounded as rint() rounds. */
@@ -419,10 +411,6 @@ function parseTime(text: string, s: string): { usecs: bigint; rest: string } {
   return { usecs: BigInt(((h * 60 + mi) * 60 + sec) * 1e6 + fsec), rest: s.slice(m[0].length) };
 }
 
-function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 /** Round to `typmod` fractional digits of a second (AdjustTimestampForTypmod). */
 /**
@@ -438,21 +426,19 @@ export function adjustPrecision(usecs: bigint, typmod: number): bigint {
 }
 
 function zoneSeconds(text: string, zone: string): number {
-  const m = ZONE_RE.exec(zone);
-  if (!m) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads time zones as Z, UTC or a numeric offset (+HH, +HH:MM, +HHMM): "${text}"`);
-  if (m[1]) return 0;
-  const secs = Number(m[3]) * 3600 + Number(m[4] ?? 0) * 60 + Number(m[5] ?? 0);
-  if (Number(m[3]) > 15 || Number(m[4] ?? 0) > 59) throw new FormatError("DATUM_BAD_INPUT", `time zone displacement out of range: "${text}"`);
-  return m[2] === "-" ? -secs : secs;
+  const east = simpleZone(text, zone);
+  if (east === null) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads time zones of time values as Z, UTC or a numeric offset (+HH, +HH:MM, +HHMM): "${text}"`);
+  return east;
 }
 
-export const dateIn: InputFunction = (text) => {
+export const dateIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const l = s.toLowerCase();
   if (l === "infinity" || l === "+infinity") return le(4, DATE_END);
   if (l === "-infinity") return le(4, DATE_BEGIN);
-  const { days, rest } = parseDate("date", text, s);
-  if (trim(rest)) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads date values in ISO 8601 form (YYYY-MM-DD): "${text}"`);
+  const iso = isoDate(text, s);
+  const days = iso && !trim(iso.rest) ? iso.days : decodeDateTime(text, s, "date", ctx.dateOrder ?? "MDY").days;
+  if (days < -POSTGRES_EPOCH_JDATE || days >= DATE_END_JULIAN - POSTGRES_EPOCH_JDATE) throw new FormatError("DATUM_BAD_INPUT", `date out of range: "${text}"`);
   return le(4, days);
 };
 
@@ -477,31 +463,42 @@ export const timetzIn: InputFunction = (text, ctx) => {
 };
 
 export function timestampIn(withZone: boolean): InputFunction {
-  const type = withZone ? "timestamp with time zone" : "timestamp without time zone";
+  // as timestamp_in and timestamptz_in name their types in errors
+  const type = withZone ? "timestamp with time zone" : "timestamp";
   return (text, ctx) => {
     const s = trim(text);
     const l = s.toLowerCase();
     if (l === "infinity" || l === "+infinity") return le(8, DT_END);
     if (l === "-infinity") return le(8, DT_BEGIN);
-    const date = parseDate(type, text, s);
-    const days = date.days;
-    let rest = date.rest;
-    let usecs = 0n;
-    if (/^[ T]\d/.test(rest)) {
-      const t = parseTime(text, rest.slice(1));
-      usecs = t.usecs;
-      rest = t.rest;
+    const v = isoTimestamp(text, s) ?? decodeDateTime(text, s, type, ctx.dateOrder ?? "MDY");
+    let offset = 0;
+    // the server ignores a zone given to timestamp without time zone (but checks it)
+    if (withZone) {
+      if (v.east !== undefined) offset = v.east;
+      else if (v.zoneName !== undefined) offset = zoneOffsetAtLocal(v.zoneName, (v.days + UNIX_EPOCH_DAYS) * 86400 + Number(v.usecs / 1_000_000n), text);
+      else offset = ctx.timeZoneOffsetSeconds ?? 0;
     }
-    const zone = trim(rest);
-    let offset = withZone ? (ctx.timeZoneOffsetSeconds ?? 0) : 0;
-    // the server ignores a zone given to timestamp without time zone (but checks its syntax)
-    if (zone) {
-      const z = zoneSeconds(text, zone);
-      if (withZone) offset = z;
-    }
-    const total = adjustPrecision(BigInt(days) * USECS_PER_DAY + usecs - BigInt(offset) * 1_000_000n, ctx.typmod);
+    const total = adjustPrecision(BigInt(v.days) * USECS_PER_DAY + v.usecs - BigInt(offset) * 1_000_000n, ctx.typmod);
     // 4714-11-24 BC .. 294276-12-31 AD (IS_VALID_TIMESTAMP)
     if (total < -211813488000000000n || total >= 9223371331200000000n) throw new FormatError("DATUM_BAD_INPUT", `timestamp out of range: "${text}"`);
     return le(8, total);
   };
+}
+
+/** The common ISO 8601 spelling (date, optional time after a space or T, optional numeric or UTC zone), or null for the general decoder. */
+function isoTimestamp(text: string, s: string): DecodedDateTime | null {
+  const date = isoDate(text, s);
+  if (!date) return null;
+  let rest = date.rest;
+  let usecs = 0n;
+  if (/^[ T]\d/.test(rest)) {
+    if (!TIME_RE.test(rest.slice(1))) return null;
+    const t = parseTime(text, rest.slice(1));
+    usecs = t.usecs;
+    rest = t.rest;
+  }
+  const zone = trim(rest);
+  if (!zone) return { days: date.days, usecs };
+  const east = simpleZone(text, zone);
+  return east === null ? null : { days: date.days, usecs, east };
 }

@@ -12,7 +12,8 @@ import { resolveInput, type InputTypes } from "../../formats/datum/input-types.j
 import { bytesInputFor, type BytesInput } from "../../formats/datum/input-bytes.js";
 import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { confSetting } from "../server-conf.js";
+import { confSetting, dateOrderSetting } from "../server-conf.js";
+import type { DateOrder } from "../../formats/datum/input-datetime.js";
 import { defaultDatum, type ConstDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../formats/expr/index-exprs.js";
 
@@ -95,7 +96,7 @@ function madeOf(cat: DatabaseCatalog, oid: number, part: number, depth = 0): boo
 }
 
 /** text -> stored datum for an attribute, or a refusal naming the column and its type. */
-function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string): { encode: (text: string) => Uint8Array; encodeBytes: BytesInput | null; typeName: string; nullError?: string } {
+function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string, dateOrder: DateOrder): { encode: (text: string) => Uint8Array; encodeBytes: BytesInput | null; typeName: string; nullError?: string } {
   const t = cat.types.get(a.typid);
   const typeName = t?.name ?? String(a.typid);
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
@@ -112,7 +113,7 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
     throw refuse(`column "${a.name}" of ${table} has type ${typeName}, ${why}; name the columns to load with --columns and leave it to its default, or load with COPY`);
   }
   const { input, nullError } = resolved;
-  const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0 };
+  const ctx = { typmod: a.typmod, timeZoneOffsetSeconds: 0, dateOrder };
   if (a.typid === TEXTOID) {
     // textin is the UTF-8 bytes: encoded straight behind the header (one array per value, not two)
     return {
@@ -226,10 +227,11 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
 
   const defaults = cat.attrDefaults(rel.oid);
   const types = inputTypesFor(cat, exprContextOf(cat));
+  const dateOrder = dateOrderSetting(cat.cluster.pgdata);
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
     const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);
-    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, types, a, table) };
+    if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, types, a, table, dateOrder) };
     if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
     const f = flags.get(a.attnum);
     if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);
