@@ -125,8 +125,6 @@ function splitFields(s: string): Field[] | null {
         out.push({ kind: "date", text: s.slice(start, i) });
       } else if (word === "j" && isDigit(next)) {
         return null;
-      } else if ((word === "t") && isDigit(next)) {
-        // ISO 8601's T before the time
       } else out.push({ kind: "word", text: word });
     } else if ((c === "+" || c === "-") && isDigit(s[i + 1])) {
       i++;
@@ -156,6 +154,8 @@ class DateTimeParts {
     readonly order: DateOrder,
     readonly type: string,
     readonly text: string,
+    /** time_in and timetz_in (DecodeTimeOnly): a date may be written, numbers are times */
+    readonly timeOnly = false,
   ) {}
 
   get dateDone(): boolean {
@@ -208,8 +208,10 @@ class DateTimeParts {
   /** A run of digits standing alone: a concatenated date or time, or one date number. */
   number(digits: string): void {
     const n = digits.length;
-    if (n >= 6 && (!this.dateDone || this.hour === undefined)) {
-      if (!this.dateDone) {
+    const noDate = this.year === undefined && this.month === undefined && this.day === undefined;
+    const dateDone = this.dateDone || (this.timeOnly && noDate);
+    if (n >= 6 && (!dateDone || this.hour === undefined)) {
+      if (!dateDone) {
         if (this.year !== undefined || this.month !== undefined || this.day !== undefined) throw this.bad();
         this.day = Number(digits.slice(n - 2));
         this.month = Number(digits.slice(n - 4, n - 2));
@@ -220,7 +222,7 @@ class DateTimeParts {
       if (n === 6) return this.clock(Number(digits.slice(0, 2)), Number(digits.slice(2, 4)), Number(digits.slice(4)));
       throw this.bad();
     }
-    if (this.dateDone) {
+    if (dateDone) {
       if (this.hour === undefined && n === 4) return this.clock(Number(digits.slice(0, 2)), Number(digits.slice(2)), 0);
       throw this.bad();
     }
@@ -303,6 +305,20 @@ class DateTimeParts {
 
   /** ValidateDate and the time checks: the calendar date and the time of day. */
   result(): DecodedDateTime {
+    const usecs = this.clockUsecs();
+    return { days: this.days(), usecs, east: this.east, zoneName: this.zoneName };
+  }
+
+  /** The time of day, for time_in: a date written beside it is checked, and given when whole. */
+  timeResult(): DecodedTime {
+    const noDate = this.year === undefined && this.month === undefined && this.day === undefined;
+    const days = noDate ? undefined : this.days();
+    // a zone name needs the date its offset is taken on
+    if (this.hour === undefined || (this.zoneName !== undefined && days === undefined)) throw this.bad();
+    return { days, usecs: this.clockUsecs(), east: this.east, zoneName: this.zoneName };
+  }
+
+  private days(): number {
     if (!this.dateDone) throw this.bad();
     let y = this.year!;
     if (this.bc) {
@@ -314,6 +330,10 @@ class DateTimeParts {
     const d = this.day!;
     if (mo < 1 || mo > 12 || d < 1 || d > 31) throw fieldRange(this.text);
     if (d > (mo === 2 && leapYear(y) ? 29 : DAYS_IN_MONTH[mo - 1]!)) throw fieldRange(this.text);
+    return julianDay(y, mo, d) - POSTGRES_EPOCH_JDATE;
+  }
+
+  private clockUsecs(): bigint {
     let h = this.hour ?? 0;
     const mi = this.minute ?? 0;
     const sec = this.second ?? 0;
@@ -323,8 +343,7 @@ class DateTimeParts {
       else if (this.meridian === "pm" && h !== 12) h += 12;
     }
     if (clockOverflows(h, mi, sec, this.usec)) throw fieldRange(this.text);
-    const usecs = BigInt(((h * 60 + mi) * 60 + sec) * 1e6 + this.usec);
-    return { days: julianDay(y, mo, d) - POSTGRES_EPOCH_JDATE, usecs, east: this.east, zoneName: this.zoneName };
+    return BigInt(((h * 60 + mi) * 60 + sec) * 1e6 + this.usec);
   }
 }
 
@@ -337,13 +356,31 @@ export function roundHalfEven(x: number): number {
 
 /** A date/time value in any of the spellings above, `type` naming the type in errors. */
 export function decodeDateTime(text: string, s: string, type: string, order: DateOrder): DecodedDateTime {
-  const l = s.toLowerCase();
-  if (l === "epoch") return { days: julianDay(1970, 1, 1) - POSTGRES_EPOCH_JDATE, usecs: 0n, east: 0 };
+  if (s.toLowerCase() === "epoch") return { days: julianDay(1970, 1, 1) - POSTGRES_EPOCH_JDATE, usecs: 0n, east: 0 };
+  return fillParts(new DateTimeParts(order, type, text), s).result();
+}
+
+/** What a time value names: the time of day, the date written beside it (if whole), the zone. */
+export interface DecodedTime {
+  days?: number;
+  usecs: bigint;
+  east?: number;
+  zoneName?: string;
+}
+
+/** A time of day as time_in and timetz_in read it: the spellings above with numbers read as HHMM or HHMMSS. */
+export function decodeTime(text: string, s: string, type: string, order: DateOrder): DecodedTime {
+  return fillParts(new DateTimeParts(order, type, text, true), s).timeResult();
+}
+
+function fillParts(p: DateTimeParts, s: string): DateTimeParts {
+  const { text, type } = p;
   const fields = splitFields(s);
   if (!fields) throw notRead(`${type} values as ISO 8601 or the other spellings of docs/load.md (not Julian days or ISO field labels)`, text);
   if (!fields.length) throw badSyntax(type, text);
-  const p = new DateTimeParts(order, type, text);
-  for (const f of fields) {
+  for (const [i, f] of fields.entries()) {
+    // time_in takes a date only as the value's first field, and no month names
+    if (p.timeOnly && ((f.kind === "date" && i > 0) || (f.kind === "word" && (MONTH_WORDS.has(f.text) || WEEKDAY_WORDS.has(f.text) || f.text === "epoch")))) throw p.bad();
     switch (f.kind) {
       case "number":
         p.number(f.text);
@@ -356,7 +393,10 @@ export function decodeDateTime(text: string, s: string, type: string, order: Dat
         p.time(f.text);
         break;
       case "word":
-        if (f.text === "allballs") {
+        // ISO 8601's T before the time (time_in takes it only at the start)
+        if (f.text === "t" && (fields[i + 1]?.kind === "time" || fields[i + 1]?.kind === "number")) {
+          if (p.timeOnly && i > 0) throw p.bad();
+        } else if (f.text === "allballs") {
           // midnight UTC: a time and a zone
           p.clock(0, 0, 0);
           p.zone(0);
@@ -373,7 +413,7 @@ export function decodeDateTime(text: string, s: string, type: string, order: Dat
         break;
     }
   }
-  return p.result();
+  return p;
 }
 
 // ---- IANA zones through Intl -------------------------------------------------------------

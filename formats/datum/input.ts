@@ -8,11 +8,11 @@
 // Dates and timestamps take ISO 8601 (YYYY-MM-DD, HH:MM[:SS[.f]], a space or T between, zones
 // Z, UTC, ±HH, ±HH:MM, ±HHMM) on a fast path, and the server's other spellings (DateStyle field
 // orders, month and weekday names, AM/PM, BC, epoch, IANA zone names) through
-// input-datetime.ts; timestamptz without a zone is read in `timeZoneOffsetSeconds` (UTC unless
-// given). time and timetz take the ISO forms only.
+// input-datetime.ts (time and timetz as DecodeTimeOnly reads them); timestamptz and timetz
+// without a zone are read in `timeZoneOffsetSeconds` (UTC unless given).
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
-import { DAYS_IN_MONTH, decodeDateTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, roundHalfEven, zoneOffsetAtLocal, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
+import { DAYS_IN_MONTH, decodeDateTime, decodeTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, roundHalfEven, zoneOffsetAtLocal, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
 import { NUMERIC_DSCALE_MAX, NUMERIC_NAN, NUMERIC_NEG, NUMERIC_NINF, NUMERIC_PINF, NUMERIC_SHORT } from "./numeric.js";
 
 export interface InputContext {
@@ -425,11 +425,6 @@ export function adjustPrecision(usecs: bigint, typmod: number): bigint {
   return usecs >= 0n ? ((usecs + offset) / scale) * scale : -(((-usecs + offset) / scale) * scale);
 }
 
-function zoneSeconds(text: string, zone: string): number {
-  const east = simpleZone(text, zone);
-  if (east === null) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads time zones of time values as Z, UTC or a numeric offset (+HH, +HH:MM, +HHMM): "${text}"`);
-  return east;
-}
 
 export const dateIn: InputFunction = (text, ctx) => {
   const s = trim(text);
@@ -442,19 +437,38 @@ export const dateIn: InputFunction = (text, ctx) => {
   return le(4, days);
 };
 
+/** The ISO 8601 time at the start of `s` and what follows it, or null for the general decoder. */
+function isoTime(text: string, s: string): { usecs: bigint; rest: string } | null {
+  return TIME_RE.test(s) ? parseTime(text, s) : null;
+}
+
+/** time_in: a zone written is checked and ignored, as is a date. */
 export const timeIn: InputFunction = (text, ctx) => {
   const s = trim(text);
-  const { usecs, rest } = parseTime(text, s);
-  if (trim(rest)) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads time values in ISO 8601 form (HH:MM[:SS[.f]]): "${text}"`);
+  const iso = isoTime(text, s);
+  const usecs = iso && !trim(iso.rest) ? iso.usecs : decodeTime(text, s, "time", ctx.dateOrder ?? "MDY").usecs;
   return le(8, adjustPrecision(usecs, ctx.typmod));
 };
 
 /** timetz_in: a time and a zone (the session's, UTC unless given, when none is written); the zone is stored in seconds WEST of UTC. */
 export const timetzIn: InputFunction = (text, ctx) => {
   const s = trim(text);
-  const { usecs, rest } = parseTime(text, s);
-  const zone = trim(rest);
-  const east = zone ? zoneSeconds(text, zone) : (ctx.timeZoneOffsetSeconds ?? 0);
+  const iso = isoTime(text, s);
+  const isoZone = iso ? trim(iso.rest) : "";
+  const isoEast = iso && isoZone ? simpleZone(text, isoZone) : null;
+  let usecs: bigint;
+  let east: number;
+  if (iso && (!isoZone || isoEast !== null)) {
+    usecs = iso.usecs;
+    east = isoEast ?? (ctx.timeZoneOffsetSeconds ?? 0);
+  } else {
+    const v = decodeTime(text, s, "time with time zone", ctx.dateOrder ?? "MDY");
+    usecs = v.usecs;
+    if (v.east !== undefined) east = v.east;
+    else if (v.zoneName === undefined) east = ctx.timeZoneOffsetSeconds ?? 0;
+    // a zone name comes with a date (decodeTime): its offset on that date
+    else east = zoneOffsetAtLocal(v.zoneName, (v.days! + UNIX_EPOCH_DAYS) * 86400 + Number(usecs / 1_000_000n), text);
+  }
   const out = new Uint8Array(TimeTzADT.size);
   const dv = new DataView(out.buffer);
   dv.setBigInt64(TimeTzADT.offsets.time, adjustPrecision(usecs, ctx.typmod), true);

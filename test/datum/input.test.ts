@@ -29,8 +29,15 @@ interface Case {
 
 /** Dates in the server's other spellings: field orders, month and weekday names, concatenated digits, 2-digit years, BC, epoch, and forms both refuse. */
 const DATE_SPELLINGS = ["1/8/1999", "01/02/03", "January 8, 1999", "Jan 8 1999", "8 Jan 1999", "08-Jan-1999", "Jan-08-1999", "1999-Jan-08", "08-Jan-99", "Jan-08-99", "19990108", "990108", "1999.01.08", "99-Jan-08", "Sat Jan 8 1999", "Sunday, January 5, 2020", "January 8, 99 BC", "13/1/2020", "1/13/2020", "epoch", "Jan 5", "Feb 29 2021", "Feb 29 2024", "1-1-1", "12/31/69", "12/31/70", "  Jan   5,   2020  ", "5.1.2020", "2020/01/05", "8 January 99", "Jan 8 99", "1999 Jan 8", "8 1999 Jan", "Sept 9 2020", "Jan 32 2020", "jan jan 2020", "5874898-01-01", "4714-11-24 BC", "4714-11-23 BC", "2020-01-05 10:00 PM"];
+/** Times in the server's other spellings (DecodeTimeOnly): AM/PM, HHMM, HHMMSS, T, allballs, a leading date, a zone (ignored by time, kept by timetz). */
+const TIME_SPELLINGS = ["10:30 PM", "10:30:15.5 am", "12:00 AM", "12:00 pm", "13:00 pm", "040506", "0405", "1030", "allballs", "2003-04-12 04:05:06", "2003-04-12 04:05:06 PM", "1/2/2003 10:00", "04:05:06 2003-04-12", "Jan 5 2020 10:00", "10:00 America/New_York", "10:00 Jan 5 2020", "2003-04-12 04:05 America/New_York", "2024-03-10 02:30 America/New_York", "2024-01-01 10:00 Europe/Paris", "T10:00", "T1030", "10:00 UTC", "10:00 BC", "Mon 10:00", "epoch", "2003-04-12T10:00", "20030412 100000", "10:00:00.1234567", "04:05:06.5 -07", "10", "10:00 foo", "allballs +05", "10:61", "25:00"];
 /** Spellings the server reads that pgdisk refuses by name: a day of the year, a Julian day, the moment of the load, zone abbreviations (timezone_abbreviations), named zones before 1970. */
-const REFUSED_SPELLINGS = ["1999.008", "J2451187", "today", "now", "2020-01-05 10:00 EST", "2020-01-05 10:00 CET", "1900-01-01 00:00 Europe/Amsterdam"];
+const REFUSED_SPELLINGS: [type: string, oid: number, value: string][] = [
+  ...["1999.008", "J2451187", "today", "now", "2020-01-05 10:00 EST", "2020-01-05 10:00 CET", "1900-01-01 00:00 Europe/Amsterdam"].map((v): [string, number, string] => ["timestamptz", 1184, v]),
+  ["date", 1082, "tomorrow"],
+  ["timetz", 1266, "10:00 EST"],
+  ["time", 1083, "now"],
+];
 /** Timestamps in the server's other spellings: AM/PM, T, concatenated times, zones by offset and by IANA name across DST transitions. */
 const TIMESTAMP_SPELLINGS = ["2020-01-05 10:00 PM", "2020-01-05 12:00 AM", "2020-01-05 12:30 pm", "2000-01-01 13:00 am", "1/2/3 4:05:06 PM", "08-Jan-1999 10:00", "2020-01-05 allballs", "2020-01-05T10:00:00.5+05:30", "2020-01-05 1030", "20200105 103000", "20200105T103000", "2020-01-05 040506", "1/5/2020 10:00:00 -08", "Jan 5 2020 10:00 +5", "2020-01-05 10:00 -5:30", "2020-1-5 3:04:05", "2020-01-05 10:00:00 +0530", "jan 5 2020 z", "Jan 5 2020 10:00:00 America/New_York", "2024-03-10 02:00 America/New_York", "2024-03-10 02:30 America/New_York", "2024-03-10 03:00 America/New_York", "2024-11-03 00:59:59 America/New_York", "2024-11-03 01:00 America/New_York", "2024-11-03 01:59:59 America/New_York", "2024-11-03 02:00 America/New_York", "2024-03-31 02:30 Europe/Berlin", "2024-10-27 02:30 Europe/Berlin", "2014-10-26 01:30 Europe/Moscow", "2011-12-29 23:59 Pacific/Apia", "2011-12-30 00:00 Pacific/Apia", "1970-01-01 00:00 Europe/London", "2060-07-01 12:00 America/Chicago", "Dec 31 1999 23:59:59.999999 Asia/Kolkata", "2020-01-05 10:00 europe/paris", "2024-06-30 23:59:59 Asia/Tokyo", "2020-01-05 10:00 Foo/Bar", "Jan 5, 2020 5pm", "2020-01-05 10:00 25:00", "epoch"];
 
@@ -71,6 +78,8 @@ const CASES: Case[] = [
   { sql: "date", oid: 1082, typmod: -1, len: 4, dateStyle: "YMD", values: ["99/01/08", "1999/1/8", "08-Jan-1999", "99-Jan-08", "Jan-08-99", "8/1/1999", "990108"] },
   { sql: "timestamp", oid: 1114, typmod: -1, len: 8, values: [...DATE_SPELLINGS, ...TIMESTAMP_SPELLINGS] },
   { sql: "timestamptz", oid: 1184, typmod: -1, len: 8, values: [...DATE_SPELLINGS, ...TIMESTAMP_SPELLINGS] },
+  { sql: "time", oid: 1083, typmod: -1, len: 8, values: TIME_SPELLINGS },
+  { sql: "timetz", oid: 1266, typmod: -1, len: 12, values: TIME_SPELLINGS },
   { sql: "timetz", oid: 1266, typmod: -1, len: 12, values: ["00:00+00", "12:34:56+02", "12:34:56.789-07:30", "23:59:59.999999 +05:45", "24:00:00-15", "12:00", "12:00Z", "12:00 UTC", "12:00+16", "25:00+00", "12:00+0530"] },
   { sql: "timetz(1)", oid: 1266, typmod: 1, len: 12, values: ["12:34:56.25+01", "12:34:56.35-01", "23:59:59.99+00"] },
   {
@@ -273,7 +282,7 @@ before(async () => {
 after(() => srv?.stop());
 
 for (const [k, c] of CASES.entries()) {
-  test(`input: ${c.sql}${c.dateStyle ? ` (DateStyle ${c.dateStyle})` : ""}${c.values === DATE_SPELLINGS || c.values.length > 60 ? " in its other spellings" : ""} stores what the server stores, refuses what it refuses`, () => {
+  test(`input: ${c.sql}${c.dateStyle ? ` (DateStyle ${c.dateStyle})` : ""}${c.values === DATE_SPELLINGS || c.values === TIME_SPELLINGS || c.values.length > 60 ? " in its other spellings" : ""} stores what the server stores, refuses what it refuses`, () => {
     const col = columns.get(k)!;
     if (c.oid) assert.equal(col.oid, c.oid, "the column's type");
     if (c.typmod !== undefined) assert.equal(col.typmod, c.typmod, "the column's typmod");
@@ -308,11 +317,11 @@ for (const [k, c] of CASES.entries()) {
 }
 
 test("input: spellings the server reads and pgdisk refuses by name rather than guess", () => {
-  const fn = resolveInput(1184, types);
-  assert.ok(!("refused" in fn));
-  for (const v of REFUSED_SPELLINGS) {
-    assert.equal(srv.rows(`SET TimeZone = 'UTC'; SELECT ${sqlLiteral(v)}::timestamptz IS NOT NULL`)[0]![0], "t", v);
-    assert.throws(() => fn.input(v, { typmod: -1, timeZoneOffsetSeconds: 0 }), (e: unknown) => e instanceof FormatError && /^pgdisk reads /.test(e.message) && e.message.endsWith(`: "${v}"`), v);
+  for (const [type, oid, v] of REFUSED_SPELLINGS) {
+    const fn = resolveInput(oid, types);
+    assert.ok(!("refused" in fn));
+    assert.equal(srv.rows(`SET TimeZone = 'UTC'; SELECT ${sqlLiteral(v)}::${type} IS NOT NULL`)[0]![0], "t", v);
+    assert.throws(() => fn.input(v, { typmod: -1, timeZoneOffsetSeconds: 0 }), (e: unknown) => e instanceof FormatError && /^pgdisk reads /.test(e.message) && e.message.endsWith(`: "${v}"`), `${type} ${v}`);
   }
 });
 
