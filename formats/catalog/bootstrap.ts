@@ -21,3 +21,4 @@ export const PG_TS_DICT_OID = 3600;
 export const PG_RANGE_OID = 3541;
 export const PG_CONSTRAINT_OID = 2606;
 export const PG_SEQUENCE_OID = 2224;
+export const PG_DB_ROLE_SETTING_OID = 2964;

@@ -12,7 +12,7 @@ import { resolveInput, type InputTypes } from "../../formats/datum/input-types.j
 import { bytesInputFor, type BytesInput } from "../../formats/datum/input-bytes.js";
 import { inputTypesFor } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
-import { confSetting, dateOrderSetting } from "../server-conf.js";
+import { dateOrderSetting, sessionSetting } from "../server-conf.js";
 import type { DateOrder } from "../../formats/datum/input-datetime.js";
 import { defaultDatum, type ConstDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../formats/expr/index-exprs.js";
@@ -101,9 +101,9 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
   const typeName = t?.name ?? String(a.typid);
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
   const money = madeOf(cat, a.typid, MONEY_OID);
-  const monetary = money ? confSetting(cat.cluster.pgdata, "lc_monetary") : undefined;
+  const monetary = money ? sessionSetting(cat, "lc_monetary") : undefined;
   if (money && monetary !== undefined && !/^(C|POSIX)(\..*)?$/i.test(monetary)) {
-    throw refuse(`column "${a.name}" of ${table} has type ${typeName}, made of money, and the cluster's lc_monetary is ${monetary}: pgdisk reads money as cash_in does under lc_monetary C only; load with COPY`);
+    throw refuse(`column "${a.name}" of ${table} has type ${typeName}, made of money, and the database's lc_monetary is ${monetary}: pgdisk reads money as cash_in does under lc_monetary C only; load with COPY`);
   }
   const resolved = resolveInput(a.typid, types);
   if ("refused" in resolved) {
@@ -227,7 +227,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
 
   const defaults = cat.attrDefaults(rel.oid);
   const types = inputTypesFor(cat, exprContextOf(cat));
-  const dateOrder = dateOrderSetting(cat.cluster.pgdata);
+  const dateOrder = dateOrderSetting(cat);
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
     const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);

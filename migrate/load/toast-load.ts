@@ -12,7 +12,7 @@
 //    fenced: pg_control keeps the name pg_control.pgdisk after the switch (the journal's fence).
 // Chunks are frozen like the rows (xmin FrozenTransactionId, HEAP_XMIN_FROZEN); the new TOAST
 // pages are all-visible, with their VM bits and FSM entries.
-import { confSetting } from "../server-conf.js";
+import { sessionSetting } from "../server-conf.js";
 import type { DatabaseCatalog, RelationInfo } from "../../formats/catalog/cluster.js";
 import { PG_ATTRIBUTE_OID } from "../../formats/catalog/bootstrap.js";
 import { RelationFork } from "../../formats/storage/relfile.js";
@@ -80,9 +80,9 @@ function int4Datum(v: number, signed: boolean): Uint8Array {
   return d;
 }
 
-/** default_toast_compression as the configuration files set it (pglz unless they say lz4). */
-export function clusterDefaultCompression(pgdata: string): CompressionMethod {
-  return confSetting(pgdata, "default_toast_compression")?.toLowerCase() === "lz4" ? TOAST_LZ4_COMPRESSION_ID : TOAST_PGLZ_COMPRESSION_ID;
+/** default_toast_compression as a session of the database starts with it (pglz unless it says lz4). */
+function defaultCompression(cat: DatabaseCatalog): CompressionMethod {
+  return sessionSetting(cat, "default_toast_compression")?.toLowerCase() === "lz4" ? TOAST_LZ4_COMPRESSION_ID : TOAST_PGLZ_COMPRESSION_ID;
 }
 
 /** Per attribute, the method toast_compress_datum uses: attcompression ('p' pglz, 'l' lz4), else the default (PostgreSQL 13 has pglz only). */
@@ -168,7 +168,7 @@ export class ToastLoader {
     } catch (e) {
       throw new FormatError("BAD_RELOPTION", `table ${t.name}: ${(e as Error).message}`);
     }
-    this.defaultMethod = clusterDefaultCompression(o.pgdata);
+    this.defaultMethod = defaultCompression(cat);
     const toast = t.rel.toastRelid ? cat.classes.get(t.rel.toastRelid) : undefined;
     this.toast = toast && toast.filenode !== 0 ? toast : null;
     if (!this.toast) return;

@@ -1,6 +1,6 @@
 // `pgdisk load` of dates and timestamps in the spellings COPY FROM reads besides ISO 8601, held to
-// COPY FROM by a twin: the cluster's DateStyle (ALTER SYSTEM: 'SQL, DMY' here) decides the field
-// order of numeric dates, as it does for the server's session; month and weekday names, 2-digit
+// COPY FROM by a twin: the DateStyle a session of the database starts with decides the field
+// order of numeric dates (here ALTER DATABASE's 'SQL, DMY' over ALTER SYSTEM's 'SQL, YMD'); month and weekday names, 2-digit
 // years, BC, AM/PM, concatenated digits, numeric offsets and IANA zone names across DST
 // transitions. Zoneless timestamptz values are read in UTC (the twin's session says so).
 import { after, before, test } from "node:test";
@@ -15,7 +15,8 @@ const DB = "dt";
 const ROWS = 1500;
 const SETUP = `
 create extension pageinspect;
-alter system set datestyle = 'sql, dmy';
+alter system set datestyle = 'sql, ymd';
+alter database dt set datestyle = 'sql, dmy';
 create table dt (n int4, d date, ts timestamp, tz timestamptz, tz0 timestamptz(0), ad date[]);
 create index on dt (tz);
 `;
@@ -83,7 +84,7 @@ before(async () => {
 });
 after(() => removeTwins(t?.srv, [t?.loadedRoot, t?.twinRoot].filter(Boolean) as string[], t?.dir ?? ""));
 
-test("dates and timestamps in the server's other spellings load as COPY FROM stores them, under the cluster's DateStyle", () => {
+test("dates and timestamps in the server's other spellings load as COPY FROM stores them, under the database's DateStyle", () => {
   assertTwinsAgree(t, { db: DB, table: "dt", rows: ROWS + 6, order: "n", twinSql: "set timezone = 'UTC';" });
 });
 

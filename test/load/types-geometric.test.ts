@@ -162,7 +162,7 @@ test("money is refused under an lc_monetary other than C, before anything is rea
     const before0 = fileDigests(pgdata);
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "--columns", "n,am", "-"], "1\t{1}\n");
     assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stderr, /column "am" of table "public.g" has type _money, made of money, and the cluster's lc_monetary is de_DE.UTF-8/);
+    assert.match(r.stderr, /column "am" of table "public.g" has type _money, made of money, and the database's lc_monetary is de_DE.UTF-8/);
     const ok = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "--columns", "n,p", "--dry-run", "-"], "1\t(1,2)\n");
     assert.equal(ok.status, 0, ok.stderr);
     assert.deepEqual(fileDigests(pgdata), before0);
