@@ -1,5 +1,7 @@
 // Small fixed-format input functions, the inverse of misc.ts: bit_in and varbit_in
-// (src/backend/utils/adt/varbit.c), pg_lsn_in (pg_lsn.c), tidin (tid.c) and cash_in (cash.c)
+// (src/backend/utils/adt/varbit.c), pg_lsn_in (pg_lsn.c), tidin (tid.c), pg_snapshot_in
+// (xid8funcs.c: "xmin:xmax:xip,...", xmin <= xmax, both non-zero, each xip in [xmin, xmax) and
+// in ascending order, a repeated one kept once) and cash_in (cash.c)
 // as it reads money under lc_monetary C: "$" as the currency symbol, "." and ",", two decimal
 // places, a third digit rounding half up, "-" or "(" for negative.
 import { FormatError } from "../schema/errors.js";
@@ -135,7 +137,46 @@ const moneyIn: InputFunction = (text) => {
   return out;
 };
 
+/** One unsigned 64-bit decimal at `at` (strtou64: optional spaces and sign), and where it ends; null if none. */
+function u64At(text: string, at: number): { value: bigint; end: number } | null {
+  const m = /^[ \t\n\v\f\r]*([+-]?)(\d+)/.exec(text.slice(at));
+  if (!m) return null;
+  let v = BigInt(m[2]!);
+  if (v > 0xffffffffffffffffn) return null;
+  if (m[1] === "-") v = (0x10000000000000000n - v) & 0xffffffffffffffffn;
+  return { value: v, end: at + m[0].length };
+}
+
+/** pg_snapshot_in (txid_snapshot_in is the same function, errors included): int32 nxip, then xmin, xmax and the xips as 8-byte FullTransactionIds. */
+const snapshotIn: InputFunction = (text) => {
+  const fail = (): FormatError => bad("pg_snapshot", text);
+  const xmin = u64At(text, 0);
+  if (!xmin || text[xmin.end] !== ":") throw fail();
+  const xmax = u64At(text, xmin.end + 1);
+  if (!xmax || text[xmax.end] !== ":") throw fail();
+  if (xmin.value === 0n || xmax.value === 0n || xmax.value < xmin.value) throw fail();
+  const xips: bigint[] = [];
+  let at = xmax.end + 1;
+  while (at < text.length) {
+    const x = u64At(text, at);
+    if (!x || x.value < xmin.value || x.value >= xmax.value || (xips.length > 0 && x.value < xips[xips.length - 1]!)) throw fail();
+    if (xips.length === 0 || x.value !== xips[xips.length - 1]) xips.push(x.value);
+    at = x.end;
+    if (text[at] === ",") at++;
+    else if (at < text.length) throw fail();
+  }
+  const out = new Uint8Array(20 + 8 * xips.length);
+  const dv = new DataView(out.buffer);
+  dv.setInt32(0, xips.length, true);
+  dv.setBigUint64(4, xmin.value, true);
+  dv.setBigUint64(12, xmax.value, true);
+  xips.forEach((x, i) => dv.setBigUint64(20 + 8 * i, x, true));
+  return out;
+};
+
 export const MISC_INPUT: [number, InputFunction][] = [
+  [5038, snapshotIn],
+  [2970, snapshotIn],
   [1560, bitIn],
   [1562, varbitIn],
   [3220, pgLsnIn],
