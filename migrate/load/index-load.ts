@@ -11,7 +11,7 @@ import type { AttrDesc } from "../../formats/heap/descriptor.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { grown } from "../../formats/schema/bytes.js";
 import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
-import { readTid as readItemPointer, writeTid, type Tid } from "../../formats/page/item-pointer.js";
+import { readTid as readItemPointer, setTidAt, type Tid } from "../../formats/page/item-pointer.js";
 import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import { lpOff, lpFlags, LP_NORMAL } from "../../formats/page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
@@ -26,7 +26,7 @@ import { typeLookupFor } from "../../formats/catalog/types.js";
 import { indexKeyTexts } from "../../formats/nbtree/keys.js";
 import { BTREE_VERSION } from "../../formats/nbtree/meta.js";
 import { maxHeapTupleSize } from "../../formats/heap/page-builder.js";
-import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
+import { formIndexTupleAt, indexTupleBound, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
 import { indexKeysFor } from "../../formats/catalog/index-keys.js";
 import { exprContextOf, indexExprs, setExprResult, type IndexExprs } from "../../formats/expr/index-exprs.js";
 import { decodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
@@ -55,17 +55,19 @@ class TupleStore {
   /** the single key as a number, when the index sorts as numbers (see NUMBER_KEY_OPCLASSES) */
   num: Float64Array = new Float64Array(1024);
 
-  push(src: Uint8Array, n: number, line: number, num: number): void {
-    this.buf = grown(this.buf, this.used + n, this.used);
+  /** Room for a tuple of up to `bound` bytes at `used` (formed there in place, then kept by add()). */
+  reserve(bound: number): Uint8Array {
+    if (this.used + bound > this.buf.length) this.buf = grown(this.buf, this.used + bound, this.used);
+    return this.buf;
+  }
+  /** Keep the `n`-byte tuple formed at `used` (a multiple of 8: tuples are MAXALIGNed). */
+  add(n: number, line: number, num: number): void {
     if (this.n === this.start.length) {
       this.start = grown(this.start, this.n + 1);
       this.len = grown(this.len, this.n + 1);
       this.line = grown(this.line, this.n + 1);
       this.num = grown(this.num, this.n + 1);
     }
-    const buf = this.buf;
-    const at = this.used;
-    for (let k = 0; k < n; k++) buf[at + k] = src[k];
     const i = this.n++;
     this.start[i] = this.used;
     this.len[i] = n;
@@ -124,10 +126,7 @@ export class IndexLoader {
   private readonly attrs: AttrDesc[];
   private readonly heapAttrs: readonly AttrDesc[];
   private readonly values = new IndexValues();
-  private readonly form = new FormBuffer();
   private store = new TupleStore();
-  /** a view of the form buffer (made again when it grows) */
-  private formView: DataView | null = null;
   private readonly maxItem: number;
   /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
   private numKey: ((d: Uint8Array) => number) | null = null;
@@ -212,12 +211,14 @@ export class IndexLoader {
       x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
       if (Number.isNaN(x)) this.numKey = null;
     }
-    const n = formIndexTuple(this.attrs, v, this.form);
+    // formed in place in the store (no scratch buffer, no copy)
+    const st = this.store;
+    const buf = st.reserve(indexTupleBound(v));
+    const at = st.used;
+    const n = formIndexTupleAt(this.attrs, v, buf, at);
     if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
-    const b = this.form.bytes;
-    if (this.formView?.buffer !== b.buffer) this.formView = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    writeTid(this.formView, IT.t_tid, tid);
-    this.store.push(b, n, line, x);
+    setTidAt(buf, at + IT.t_tid, tid.block, tid.offset);
+    st.add(n, line, x);
   }
 
   /** The new rows' tuples, for a build in another thread (this loader is done with them). */
