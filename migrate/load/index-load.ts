@@ -18,7 +18,7 @@ import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/
 import { HTH } from "../../formats/heap/tuple-header.js";
 import { tupleState } from "../../formats/heap/visibility.js";
 import { leafTuples, readBtreeMeta } from "../../formats/nbtree/reader.js";
-import { buildBtree } from "../../formats/nbtree/build.js";
+import { buildBtree, type LeafSource, type TupleRef } from "../../formats/nbtree/build.js";
 import { btMaxItemSize } from "../../formats/nbtree/prefix.js";
 import { prefixPolicyLead } from "../../formats/nbtree/prefix-policy.js";
 import { BTP_PREFIX, readBTOpaque } from "../../formats/nbtree/opaque.js";
@@ -336,13 +336,18 @@ export class IndexLoader {
         const hv = new DataView(page.buffer, page.byteOffset + off);
         return tupleState(hv.getUint32(HTH.t_xmin, true), hv.getUint32(HTH.t_xmax, true), hv.getUint16(HTH.t_infomask, true), o.clog) === "live";
       };
-      const merged = (function* (): Generator<Uint8Array> {
-        let p = 0;
-        let e = existing.next();
-        while (!e.done || p < order.length) {
+      // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references
+      let p = 0;
+      let e = existing.next();
+      const merged: LeafSource = {
+        next(out: TupleRef): boolean {
           if (e.done) {
-            yield s.tuple(order[p++]);
-            continue;
+            if (p >= order.length) return false;
+            const i = order[p++];
+            out.buf = s.buf;
+            out.off = s.start[i];
+            out.len = s.len[i];
+            return true;
           }
           const et = e.value.tuple;
           if (p < order.length) {
@@ -351,16 +356,22 @@ export class IndexLoader {
             load(xb, vb, et, 0, et.length);
             const c = keyCmp();
             if (c < 0) {
-              yield s.tuple(order[p++]);
-              continue;
+              p++;
+              out.buf = s.buf;
+              out.off = s.start[i];
+              out.len = s.len[i];
+              return true;
             }
             if (c === 0 && self.index.unique && !self.hasNullKey(va) && isLive(et)) throw self.violation(s.tuple(i), s.line[i], "already exists");
           }
           existingEntries++;
-          yield et;
+          out.buf = et;
+          out.off = 0;
+          out.len = et.length;
           e = existing.next();
-        }
-      })();
+          return true;
+        },
+      };
       // the server decided _bt_allequalimage when it built the index; REINDEX decides it the same way
       const allequalimage = meta.btm_allequalimage;
       const sink = o.dryRun ? null : new OrderedPageSink(o.path, this.geometry, o.checksums, o.owner);
