@@ -132,10 +132,10 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       const datums = rowDatums(target, row);
       let size = appender.size(datums);
       // over TOAST_TUPLE_THRESHOLD the server compresses and moves values out of line (heap_prepare_insert)
-      const stored = size > threshold ? toaster.toastRow(datums, row.line) : { datums, size };
-      size = stored.size;
+      const stored = size > threshold ? toaster.toastRow(datums, row.line) : null;
+      if (stored) size = stored.size;
       if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}${target.rel.toastRelid ? "" : ` (table ${target.name} has no TOAST relation)`}`);
-      const tid = appender.add(stored.datums, size);
+      const tid = appender.add(stored ? stored.datums : datums, size);
       // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
       for (const l of loaders) l.addRow(datums, tid, row.line);
       // enough rows for parallel index builds: the workers start now, while the rows are read
