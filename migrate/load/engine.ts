@@ -96,7 +96,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
   /** steps a stage built with absolute paths (stage-steps.ts, the TOAST stage), made relative; their staged files recorded */
   const addSteps = (xs: SwitchStep[], front = false): void => {
     const r = xs.map((s) => relativeStep(s, rel));
-    for (const s of r) if (s.kind === "link") staged.push(s.staged);
+    for (const s of r) if (s.kind === "link" && !staged.includes(s.staged)) staged.push(s.staged);
     if (front) steps.unshift(...r);
     else steps.push(...r);
   };
