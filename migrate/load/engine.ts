@@ -139,7 +139,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
       for (const l of loaders) l.addRow(datums, tid, row.line);
       // enough rows for parallel index builds: the workers start now, while the rows are read
-      if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length);
+      if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length, { pgdata, database: o.database!, table: o.table!, columns: o.columns });
     });
     const tRows = performance.now();
     try {
