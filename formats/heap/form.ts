@@ -5,7 +5,8 @@
 // not 'p') that fits in 127 bytes gets a 1-byte header.
 import { alignBytes, type AttrDesc, type TupleDesc } from "./descriptor.js";
 import { HTH, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, SizeofHeapTupleHeader } from "./tuple-header.js";
-import { writeTid, type Tid } from "../page/item-pointer.js";
+import { setTidAt, type Tid } from "../page/item-pointer.js";
+import { setU16At, setU32At } from "../schema/bytes.js";
 import { maxAlign } from "../page/page.js";
 import { canMakeShort, set4bHeader, VARHDRSZ, VARHDRSZ_SHORT } from "../varlena/varlena.js";
 
@@ -89,7 +90,6 @@ export function writeHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | n
   let hasNull = false;
   for (let i = 0; i < natts; i++) if (datums[i] === null) hasNull = true;
   const hoff = tupleHoff(natts, hasNull);
-  const dv = new DataView(out.buffer, out.byteOffset + at);
   let infomask = h.xactBits;
   let off = hoff;
   for (let i = 0; i < natts; i++) {
@@ -100,15 +100,19 @@ export function writeHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | n
     if (a.len < 0) infomask |= HEAP_HASVARWIDTH;
     if (a.len === -1 && d[0] === 0x01) infomask |= HEAP_HASEXTERNAL;
     off = datumOffset(off, a, d);
-    out.set(d, at + off);
-    off += d.length;
+    // a short datum (most of them) is cheaper copied bytewise than through set()
+    const n = d.length;
+    if (n <= 32) for (let k = 0, p = at + off; k < n; k++) out[p + k] = d[k];
+    else out.set(d, at + off);
+    off += n;
   }
   if (hasNull) infomask |= HEAP_HASNULL;
-  dv.setUint32(HTH.t_xmin, h.xmin >>> 0, true);
-  dv.setUint32(HTH.t_xmax, h.xmax >>> 0, true);
-  dv.setUint32(HTH.t_field3, h.field3 >>> 0, true);
-  writeTid(dv, HTH.t_ctid, h.ctid);
-  dv.setUint16(HTH.t_infomask2, natts | (h.infomask2Bits ?? 0), true);
-  dv.setUint16(HTH.t_infomask, infomask, true);
+  // the header bytes written directly (a DataView per tuple costs more than the tuple's data)
+  setU32At(out, at + HTH.t_xmin, h.xmin >>> 0);
+  setU32At(out, at + HTH.t_xmax, h.xmax >>> 0);
+  setU32At(out, at + HTH.t_field3, h.field3 >>> 0);
+  setTidAt(out, at + HTH.t_ctid, h.ctid.block, h.ctid.offset);
+  setU16At(out, at + HTH.t_infomask2, natts | (h.infomask2Bits ?? 0));
+  setU16At(out, at + HTH.t_infomask, infomask);
   out[at + HTH.t_hoff] = hoff;
 }

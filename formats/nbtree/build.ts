@@ -9,10 +9,11 @@ import { FormatError } from "../schema/errors.js";
 import { LP_NORMAL, SizeOfItemIdData } from "../page/item-id.js";
 import { maxAlign } from "../page/page.js";
 import { BTO, BTP_LEAF, BTP_PREFIX, BTP_ROOT, P_NONE, SizeOfBTPageOpaqueData } from "./opaque.js";
-import { INDEX_ALT_TID_MASK, INDEX_SIZE_MASK, SizeOfIndexTupleData, tInfoRaw } from "./index-tuple.js";
+import { BT_IS_POSTING, INDEX_ALT_TID_MASK, INDEX_SIZE_MASK, SizeOfIndexTupleData, tInfoRaw } from "./index-tuple.js";
 import { attrSlots, formPivot, keepNatts, keysImageEqual, type KeySpec } from "./pivot.js";
 import type { AttrSlot } from "../heap/deform.js";
-import { buildMaxPostingSize, expandPosting, formPosting, isPostingTuple } from "./posting.js";
+import { buildMaxPostingSize, expandPosting, formPostingPacked, isPostingTuple } from "./posting.js";
+import { grown } from "../schema/bytes.js";
 import { buildMetaPage, initBtreePage, StockPage } from "./stock-page.js";
 import { btMaxItemSize, computeC, encodeDirectory, highKeyTerm, mayShrinkCoded, prefixSavesEnough, prefixTerm, prefixUsable, splitFitOk } from "./prefix.js";
 import { codableKey, pagePlanner, type LeadPolicy, type PagePlanner } from "./prefix-policy.js";
@@ -69,108 +70,278 @@ export interface BuildResult {
 
 export type PageSink = (blkno: number, page: Uint8Array) => void;
 
-interface LeafItem {
-  t: Uint8Array;
-  /** posting-list bytes (_bt_buildadd's truncextra), 0 for a plain tuple */
-  extra: number;
+/**
+ * Leaf tuples in index order, pulled one at a time as (buf, off, len) references: the builder's
+ * input without an object or a subarray per tuple (the loader hands out its tuple store's buffer).
+ */
+export interface LeafSource {
+  /** Point `out` at the next tuple and return true, or return false at the end. */
+  next(out: TupleRef): boolean;
 }
 
-/** A pull-through window over the leaf item stream: items by absolute index, dropped once used. */
+/** Where one tuple lies: buf[off, off + len). Reused for every tuple. */
+export class TupleRef {
+  buf: Uint8Array = new Uint8Array(0);
+  off = 0;
+  len = 0;
+}
+
+/** A LeafSource over tuples given one array each. */
+export function arraySource(tuples: Iterable<Uint8Array>): LeafSource {
+  const it = tuples[Symbol.iterator]();
+  return {
+    next(out: TupleRef): boolean {
+      const r = it.next();
+      if (r.done) return false;
+      out.buf = r.value;
+      out.off = 0;
+      out.len = r.value.length;
+      return true;
+    },
+  };
+}
+
+/**
+ * A pull-through window over the leaf item stream, by absolute index, dropped once used: each
+ * item is buf[off, off + len) with its posting-list bytes (_bt_buildadd's truncextra, 0 for a
+ * plain tuple), held in columns (no object per item).
+ */
 class Lookahead {
-  private buf: LeafItem[] = [];
+  private bufs: Uint8Array[] = [];
+  private offs = new Int32Array(1024);
+  private lens = new Int32Array(1024);
+  private extras = new Int32Array(1024);
+  /** items held: [head, end) of the columns are items [base, base + end - head) */
   private head = 0;
+  private end = 0;
   private base = 0;
   private done = false;
-  constructor(private readonly it: Iterator<LeafItem>) {}
-  get(i: number): LeafItem | undefined {
-    while (i - this.base + this.head >= this.buf.length && !this.done) {
-      const r = this.it.next();
-      if (r.done) this.done = true;
-      else this.buf.push(r.value);
+  constructor(private readonly items: LeafItems) {}
+
+  /** Append an item (LeafItems calls this). */
+  push(buf: Uint8Array, off: number, len: number, extra: number): void {
+    if (this.end === this.offs.length) {
+      if (this.head > 0) {
+        // slide the window down to the start of the columns
+        const n = this.end - this.head;
+        this.offs.copyWithin(0, this.head, this.end);
+        this.lens.copyWithin(0, this.head, this.end);
+        this.extras.copyWithin(0, this.head, this.end);
+        this.bufs.copyWithin(0, this.head, this.end);
+        this.head = 0;
+        this.end = n;
+      }
+      if (this.end === this.offs.length) {
+        this.offs = grown(this.offs, this.end + 1);
+        this.lens = grown(this.lens, this.end + 1);
+        this.extras = grown(this.extras, this.end + 1);
+      }
     }
-    return this.buf[i - this.base + this.head];
+    const k = this.end++;
+    this.bufs[k] = buf;
+    this.offs[k] = off;
+    this.lens[k] = len;
+    this.extras[k] = extra;
+  }
+  /** The column slot of item i, or -1 past the end of the stream. */
+  slot(i: number): number {
+    let k = i - this.base + this.head;
+    while (k >= this.end) {
+      if (this.done) return -1;
+      if (!this.items.next(this)) this.done = true;
+      k = i - this.base + this.head;
+    }
+    return k;
+  }
+  has(i: number): boolean {
+    return this.slot(i) >= 0;
+  }
+  /** Its length (t_info's size). */
+  len(i: number): number {
+    return this.lens[this.slot(i)]!;
+  }
+  extra(i: number): number {
+    return this.extras[this.slot(i)]!;
+  }
+  buf(i: number): Uint8Array {
+    return this.bufs[this.slot(i)]!;
+  }
+  off(i: number): number {
+    return this.offs[this.slot(i)]!;
+  }
+  /** Item i as an array of its own bytes (a view: for the once-per-page paths). */
+  tuple(i: number): Uint8Array {
+    const k = this.slot(i);
+    const o = this.offs[k]!;
+    return this.bufs[k]!.subarray(o, o + this.lens[k]!);
+  }
+  /** Is item i a posting-list tuple (isPostingTuple)? */
+  isPosting(i: number): boolean {
+    const k = this.slot(i);
+    const b = this.bufs[k]!;
+    const o = this.offs[k]!;
+    return ((b[o + 6]! | (b[o + 7]! << 8)) & INDEX_ALT_TID_MASK) !== 0 && ((b[o + 4]! | (b[o + 5]! << 8)) & BT_IS_POSTING) !== 0;
+  }
+  /** The heap TIDs of item i (a posting list's count, else 1). */
+  heapTids(i: number): number {
+    if (!this.isPosting(i)) return 1;
+    const k = this.slot(i);
+    const b = this.bufs[k]!;
+    const o = this.offs[k]!;
+    return b[o + 4]! | ((b[o + 5]! & 0x0f) << 8);
   }
   release(upTo: number): void {
-    this.head += upTo - this.base;
+    const drop = upTo - this.base;
+    // the dropped items' arrays are let go (a posting list is its own array)
+    for (let k = this.head; k < this.head + drop && k < this.end; k++) this.bufs[k] = EMPTY;
+    this.head += drop;
     this.base = upTo;
-    if (this.head > 4096) {
-      this.buf = this.buf.slice(this.head);
-      this.head = 0;
-    }
   }
 }
 
+const EMPTY = new Uint8Array(0);
 const sizeOf = (t: Uint8Array): number => tInfoRaw(t) & INDEX_SIZE_MASK;
-const keyBytesEqual = (a: Uint8Array, b: Uint8Array): boolean => {
-  const n = sizeOf(a);
-  if (n !== sizeOf(b) || tInfoRaw(a) !== tInfoRaw(b)) return false;
-  for (let i = SizeOfIndexTupleData; i < n; i++) if (a[i] !== b[i]) return false;
+const sizeAt = (b: Uint8Array, o: number): number => (b[o + 6]! | (b[o + 7]! << 8)) & INDEX_SIZE_MASK;
+/** Same t_info and the same key bytes (everything after the header). */
+function keyBytesEqualAt(a: Uint8Array, ao: number, b: Uint8Array, bo: number): boolean {
+  if (a[ao + 6] !== b[bo + 6] || a[ao + 7] !== b[bo + 7]) return false;
+  const n = sizeAt(a, ao);
+  for (let i = SizeOfIndexTupleData; i < n; i++) if (a[ao + i] !== b[bo + i]) return false;
   return true;
-};
+}
 
 /**
  * The tuples CREATE INDEX would add to the leaf level: plain tuples, or posting lists (_bt_load),
- * each plain one no larger than `maxItem` (BTMaxItemSize). One generator, no object per tuple
- * beyond the item: this is the per-entry path of every build.
+ * each plain one no larger than `maxItem` (BTMaxItemSize), pushed into the lookahead one at a
+ * time. No object per tuple: the plain ones are referenced where the source keeps them, a posting
+ * list is one new array. This is the per-entry path of every build.
  */
-function* leafItems(tuples: Iterable<Uint8Array>, o: BuildOptions, blcksz: number, maxItem: number): Generator<LeafItem> {
-  const maxPosting = buildMaxPostingSize(blcksz);
-  const keyAtts = o.spec.desc.attrs.slice(0, o.spec.nkeyatts);
-  const fixedOnly = keyAtts.every((a) => a.len > 0);
-  const dedup = o.deduplicate;
-  let base: Uint8Array | null = null;
-  let baseSlots: AttrSlot[] | null = null;
-  // the plain tuples whose heap TIDs go into base's posting list (base first)
-  const members: Uint8Array[] = [];
-  const finish = (): LeafItem => {
-    if (members.length === 1) return { t: base!, extra: 0 };
-    const p = formPosting(base!, members);
-    return { t: p, extra: p.length - sizeOf(base!) };
-  };
-  const compressed = (slots: AttrSlot[]): boolean => slots.some((x) => x.varlena?.kind === "4b_c");
-  const one = (t: Uint8Array): Uint8Array => {
-    if (maxAlign(sizeOf(t)) > maxItem) throw new FormatError("BT_BUILD_TUPLE_TOO_LARGE", `index row of ${sizeOf(t)} bytes exceeds the btree maximum ${maxItem}`);
-    return sizeOf(t) === t.length ? t : t.subarray(0, sizeOf(t));
-  };
-  for (const input of tuples) {
-    if (input.length < SizeOfIndexTupleData) throw new FormatError("BT_BUILD_BAD_TUPLE", `leaf tuple of ${input.length} bytes`);
-    const info = tInfoRaw(input);
-    let expanded: Uint8Array[] | null = null;
-    if (info & INDEX_ALT_TID_MASK) {
-      if (!isPostingTuple(input)) throw new FormatError("BT_BUILD_PIVOT_INPUT", "a pivot tuple is not a leaf tuple");
-      expanded = expandPosting(input);
-    }
-    const n = expanded ? expanded.length : 1;
-    for (let k = 0; k < n; k++) {
-      const t = one(expanded ? expanded[k]! : input);
-      if (!dedup) {
-        yield { t, extra: 0 };
-        continue;
+class LeafItems {
+  private readonly maxPosting: number;
+  private readonly fixedOnly: boolean;
+  private readonly ref = new TupleRef();
+  /** the pending posting base: buf[off, off + len) */
+  private baseBuf: Uint8Array | null = null;
+  private baseOff = 0;
+  private baseLen = 0;
+  private baseSlots: AttrSlot[] | null = null;
+  /** heap TIDs of the base's members (base first), six bytes each */
+  private tids = new Uint8Array(6 * 256);
+  private members = 0;
+  /** the rest of an expanded posting-list input */
+  private expanded: Uint8Array[] | null = null;
+  private expandedAt = 0;
+  private ended = false;
+
+  constructor(
+    private readonly src: LeafSource,
+    private readonly o: BuildOptions,
+    blcksz: number,
+    private readonly maxItem: number,
+  ) {
+    this.maxPosting = buildMaxPostingSize(blcksz);
+    this.fixedOnly = o.spec.desc.attrs.slice(0, o.spec.nkeyatts).every((a) => a.len > 0);
+  }
+
+  /** The next input tuple (posting lists expanded) into this.ref; false at the end. */
+  private input(): boolean {
+    const r = this.ref;
+    if (this.expanded) {
+      const t = this.expanded[this.expandedAt++]!;
+      if (this.expandedAt === this.expanded.length) this.expanded = null;
+      r.buf = t;
+      r.off = 0;
+      r.len = t.length;
+    } else {
+      if (!this.src.next(r)) return false;
+      if (r.len < SizeOfIndexTupleData) throw new FormatError("BT_BUILD_BAD_TUPLE", `leaf tuple of ${r.len} bytes`);
+      const info = r.buf[r.off + 6]! | (r.buf[r.off + 7]! << 8);
+      if (info & INDEX_ALT_TID_MASK) {
+        const input = r.buf.subarray(r.off, r.off + r.len);
+        if (!isPostingTuple(input)) throw new FormatError("BT_BUILD_PIVOT_INPUT", "a pivot tuple is not a leaf tuple");
+        const ex = expandPosting(input);
+        this.expanded = ex.length > 1 ? ex : null;
+        this.expandedAt = 1;
+        r.buf = ex[0]!;
+        r.off = 0;
+        r.len = ex[0]!.length;
       }
+    }
+    const size = sizeAt(r.buf, r.off);
+    if (maxAlign(size) > this.maxItem) throw new FormatError("BT_BUILD_TUPLE_TOO_LARGE", `index row of ${size} bytes exceeds the btree maximum ${this.maxItem}`);
+    r.len = size;
+    return true;
+  }
+
+  /** The pending base as a leaf item: itself, or the posting list of its members. */
+  private finish(la: Lookahead): void {
+    const b = this.baseBuf!;
+    if (this.members === 1) la.push(b, this.baseOff, this.baseLen, 0);
+    else {
+      const p = formPostingPacked(b, this.baseOff, this.tids, this.members);
+      la.push(p, 0, p.length, p.length - this.baseLen);
+    }
+    this.baseBuf = null;
+  }
+
+  /** Push at least one item into `la`; false when the stream has ended (nothing pushed). */
+  next(la: Lookahead): boolean {
+    if (this.ended) return false;
+    const r = this.ref;
+    if (!this.o.deduplicate) {
+      if (!this.input()) {
+        this.ended = true;
+        return false;
+      }
+      la.push(r.buf, r.off, r.len, 0);
+      return true;
+    }
+    for (;;) {
+      if (!this.input()) {
+        this.ended = true;
+        if (!this.baseBuf) return false;
+        this.finish(la);
+        return true;
+      }
+      const t = r.buf;
+      const to = r.off;
       let equal = false;
       let tSlots: AttrSlot[] | null = null;
-      if (base) {
-        if (keyBytesEqual(base, t)) equal = true;
-        else if (!fixedOnly) {
+      if (this.baseBuf) {
+        if (keyBytesEqualAt(this.baseBuf, this.baseOff, t, to)) equal = true;
+        else if (!this.fixedOnly) {
           // different bytes are different images unless a compressed copy hides an equal value
-          baseSlots ??= attrSlots(base, o.spec.desc, o.spec.nkeyatts).slots;
-          tSlots = attrSlots(t, o.spec.desc, o.spec.nkeyatts).slots;
-          if (compressed(baseSlots) || compressed(tSlots)) equal = keysImageEqual(base, t, o.spec, baseSlots, tSlots);
+          const base = this.baseBuf.subarray(this.baseOff, this.baseOff + this.baseLen);
+          const tt = t.subarray(to, to + r.len);
+          this.baseSlots ??= attrSlots(base, this.o.spec.desc, this.o.spec.nkeyatts).slots;
+          tSlots = attrSlots(tt, this.o.spec.desc, this.o.spec.nkeyatts).slots;
+          if (compressed(this.baseSlots) || compressed(tSlots)) equal = keysImageEqual(base, tt, this.o.spec, this.baseSlots, tSlots);
         }
       }
-      if (equal && maxAlign(sizeOf(base!) + (members.length + 1) * 6) <= maxPosting) {
-        members.push(t);
+      if (equal && maxAlign(this.baseLen + (this.members + 1) * 6) <= this.maxPosting) {
+        this.addTid(t, to);
         continue;
       }
-      if (base) yield finish();
-      base = t;
-      baseSlots = tSlots;
-      members.length = 0;
-      members.push(t);
+      const had = this.baseBuf !== null;
+      if (had) this.finish(la);
+      this.baseBuf = t;
+      this.baseOff = to;
+      this.baseLen = r.len;
+      this.baseSlots = tSlots;
+      this.members = 0;
+      this.addTid(t, to);
+      if (had) return true;
     }
   }
-  if (base) yield finish();
+
+  private addTid(t: Uint8Array, at: number): void {
+    if (this.tids.length < (this.members + 1) * 6) this.tids = grown(this.tids, (this.members + 1) * 6);
+    const d = this.members++ * 6;
+    for (let k = 0; k < 6; k++) this.tids[d + k] = t[at + k]!;
+  }
 }
+
+const compressed = (slots: AttrSlot[]): boolean => slots.some((x) => x.varlena?.kind === "4b_c");
 
 const minusInfinity = (from: Uint8Array | null): Uint8Array => {
   const m = new Uint8Array(SizeOfIndexTupleData);
@@ -278,7 +449,7 @@ class LeafLevel {
 
   constructor(
     private readonly b: Builder,
-    items: Iterator<LeafItem>,
+    items: LeafItems,
     private readonly onLeaf?: (s: LeafPageStat) => void,
   ) {
     this.la = new Lookahead(items);
@@ -289,20 +460,20 @@ class LeafLevel {
   }
 
   private size(i: number): number {
-    return maxAlign(sizeOf(this.la.get(i)!.t));
+    return maxAlign(this.la.len(i));
   }
 
   /** Where the stock build ends a page that starts with item s. */
   private stockPlan(s: number): LeafPlan {
     let n = 1;
     let sum = this.size(s);
+    const la = this.la;
     for (let j = s + 1; ; j++) {
-      const x = this.la.get(j);
-      if (!x) return { start: s, end: j, moved: -1 };
+      if (!la.has(j)) return { start: s, end: j, moved: -1 };
       const room = this.usable - SizeOfItemIdData * (n + 1) - sum;
       const free = room < SizeOfItemIdData ? 0 : room - SizeOfItemIdData;
-      const sz = maxAlign(sizeOf(x.t));
-      if (n >= 2 && (free < sz + 8 || free + this.la.get(j - 1)!.extra < this.full)) return { start: s, end: j - 1, moved: j - 1 };
+      const sz = maxAlign(la.len(j));
+      if (n >= 2 && (free < sz + 8 || free + la.extra(j - 1) < this.full)) return { start: s, end: j - 1, moved: j - 1 };
       n++;
       sum += sz;
     }
@@ -310,16 +481,15 @@ class LeafLevel {
 
   /** Does some item of the plan shrink when coded (mayShrinkCoded)? */
   private mayShrink(p: LeafPlan): boolean {
-    for (let i = p.start; i < p.end; i++) if (mayShrinkCoded(this.la.get(i)!.t)) return true;
+    for (let i = p.start; i < p.end; i++) if (mayShrinkCoded(this.la.tuple(i))) return true;
     return false;
   }
 
   /** The next codable key after item i in the stream (for the "lead" policy's choice). */
   private nextKey(i: number): Uint8Array | null {
     for (let k = i + 1; ; k++) {
-      const x = this.la.get(k);
-      if (!x) return null;
-      const key = codableKey(x.t);
+      if (!this.la.has(k)) return null;
+      const key = codableKey(this.la.tuple(k));
       if (key) return key;
     }
   }
@@ -340,7 +510,7 @@ class LeafLevel {
     let T = 0;
     let M = 0;
     const push = (j: number): void => {
-      const t = this.la.get(j)!.t;
+      const t = this.la.tuple(j);
       planner.push(t, () => this.nextKey(j));
       const term = prefixTerm(sizeOf(t));
       T += term;
@@ -348,14 +518,13 @@ class LeafLevel {
     };
     push(s);
     for (let j = s + 1; ; j++) {
-      const x = this.la.get(j);
-      if (!x) return { plan: { start: s, end: j, moved: -1 }, planner };
+      if (!this.la.has(j)) return { plan: { start: s, end: j, moved: -1 }, planner };
       const n = j - s;
       const room = this.usable - SizeOfItemIdData * (n + 2) - planner.bytes;
       const free = room < SizeOfItemIdData ? 0 : room - SizeOfItemIdData;
-      const sz = maxAlign(sizeOf(x.t));
+      const sz = maxAlign(this.la.len(j));
       const hBound = sz + 8 + SizeOfItemIdData;
-      if (n >= 2 && (free < sz + 8 || free + this.la.get(j - 1)!.extra < this.full || !splitFitOk(T, hBound, M, this.b.bs))) {
+      if (n >= 2 && (free < sz + 8 || free + this.la.extra(j - 1) < this.full || !splitFitOk(T, hBound, M, this.b.bs))) {
         return { plan: { start: s, end: j - 1, moved: j - 1 }, planner };
       }
       push(j);
@@ -365,8 +534,8 @@ class LeafLevel {
   /** The high key between the page's last item and the moved one. */
   private highKey(p: LeafPlan): { pivot: Uint8Array | null; uncertain: boolean } {
     if (p.moved < 0) return { pivot: null, uncertain: false };
-    const lastleft = this.la.get(p.end - 1)!.t;
-    const firstright = this.la.get(p.moved)!.t;
+    const lastleft = this.la.tuple(p.end - 1);
+    const firstright = this.la.tuple(p.moved);
     const d = keepNatts(lastleft, firstright, this.b.o.spec);
     return { pivot: formPivot(lastleft, firstright, d, this.b.o.spec), uncertain: d.uncertain };
   }
@@ -375,9 +544,10 @@ class LeafLevel {
   private stockPage(p: LeafPlan, hikey: Uint8Array | null): StockPage {
     const page = new StockPage(this.b.bs, 0);
     const last = p.moved >= 0 ? p.moved : p.end - 1;
+    const la = this.la;
     for (let i = p.start; i <= last; i++) {
-      const t = this.la.get(i)!.t;
-      page.add(t, maxAlign(sizeOf(t)));
+      const n = la.len(i);
+      page.addFrom(la.buf(i), la.off(i), n, maxAlign(n));
     }
     if (hikey) {
       page.moveLastToHighKey();
@@ -394,7 +564,7 @@ class LeafLevel {
     let T = 0;
     let M = 0;
     for (let k = 0; k < n; k++) {
-      const term = prefixTerm(sizeOf(this.la.get(p.start + k)!.t));
+      const term = prefixTerm(this.la.len(p.start + k));
       T += term;
       if (term > M) M = term;
     }
@@ -421,7 +591,7 @@ class LeafLevel {
   run(): void {
     const o = this.b.o;
     let s = 0;
-    if (!this.la.get(0)) return;
+    if (!this.la.has(0)) return;
     this.blkno = this.b.alloc(0);
     this.lowkey = minusInfinity(null);
     for (;;) {
@@ -444,20 +614,18 @@ class LeafLevel {
         let T = 0;
         let postings = 0;
         for (let i = plan.start; i < plan.end; i++) {
-          const t = this.la.get(i)!.t;
-          T += prefixTerm(sizeOf(t));
-          if (isPostingTuple(t)) postings++;
+          T += prefixTerm(this.la.len(i));
+          if (this.la.isPosting(i)) postings++;
         }
         chosen = { plan, hk, page: this.stockPage(plan, hk.pivot).page, stat: { coded: false, items: plan.end - plan.start, postings, groups: 0, plainBytes: T, codedBytes: T } };
       }
       const { plan, hk, page, stat } = chosen;
       if (hk.uncertain) this.uncertainPivots++;
       for (let i = plan.start; i < plan.end; i++) {
-        const t = this.la.get(i)!.t;
         this.leafItems++;
-        if (isPostingTuple(t)) {
+        if (this.la.isPosting(i)) {
           this.postingTuples++;
-          this.heapTids += t[4]! | ((t[5]! & 0x0f) << 8);
+          this.heapTids += this.la.heapTids(i);
         } else this.heapTids++;
       }
       if (stat.coded) this.coded++;
@@ -496,10 +664,11 @@ class LeafLevel {
  * (posting tuples are expanded first). Pages reach `sink` as they are finished; block 0, the
  * metapage, comes last. Returns the shape of what was written.
  */
-export function buildBtree(tuples: Iterable<Uint8Array>, o: BuildOptions, sink: PageSink, onLeaf?: (s: LeafPageStat) => void): BuildResult {
+export function buildBtree(tuples: Iterable<Uint8Array> | LeafSource, o: BuildOptions, sink: PageSink, onLeaf?: (s: LeafPageStat) => void): BuildResult {
   const b = new Builder(o, sink);
   const maxItem = btMaxItemSize(b.bs);
-  const leaf = new LeafLevel(b, leafItems(tuples, o, b.bs, maxItem), onLeaf);
+  const src = Symbol.iterator in tuples ? arraySource(tuples) : tuples;
+  const leaf = new LeafLevel(b, new LeafItems(src, o, b.bs, maxItem), onLeaf);
   leaf.run();
   let root = P_NONE;
   let level = 0;

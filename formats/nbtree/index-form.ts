@@ -65,17 +65,19 @@ function varlenaHeader(b: Uint8Array, pos: number, align: number, payloadLen: nu
 }
 
 /**
- * Zero the tuple's tail up to MAXALIGN, write t_info; returns the size. The normal form holds
- * keys decompressed, so it can pass the 8,191 bytes t_info's 13-bit size field holds (a key
+ * Zero the tuple's tail up to MAXALIGN, write t_info; returns the size. The tuple starts at b[at]
+ * (a multiple of 8, so that alignment in the array is alignment in the tuple). The normal form
+ * holds keys decompressed, so it can pass the 8,191 bytes t_info's 13-bit size field holds (a key
  * index_form_tuple stored compressed): the size field then keeps its low bits only, never
  * spilling into the flag bits, and callers take the size from the return value, never from t_info.
  */
-function finishTuple(b: Uint8Array, pos: number, hasnull: boolean, varwidth: boolean): number {
-  const size = (pos + 7) & ~7;
-  for (let i = pos; i < size; i++) b[i] = 0;
+function finishTuple(b: Uint8Array, at: number, pos: number, hasnull: boolean, varwidth: boolean): number {
+  const end = (pos + 7) & ~7;
+  for (let i = pos; i < end; i++) b[i] = 0;
+  const size = end - at;
   const info = (size & INDEX_SIZE_MASK) | (hasnull ? INDEX_NULL_MASK : 0) | (varwidth ? INDEX_VAR_MASK : 0);
-  b[6] = info & 0xff;
-  b[7] = info >>> 8;
+  b[at + 6] = info & 0xff;
+  b[at + 7] = info >>> 8;
   return size;
 }
 
@@ -110,25 +112,36 @@ function copy(dst: Uint8Array, at: number, src: Uint8Array, from: number, n: num
   for (; i < n; i++) dst[at + i] = src[from + i];
 }
 
+/** At least the bytes formIndexTupleAt may write for these values (alignment padding and the MAXALIGN tail included). */
+export function indexTupleBound(v: IndexValues): number {
+  let upper = 16 + 8;
+  for (let i = 0; i < v.n; i++) upper += v.len[i] + 8 + 4;
+  return upper;
+}
+
 /** Form the tuple into `out.bytes[0, size)`; returns the size (t_tid left zero). */
 export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffer): number {
+  out.ensure(indexTupleBound(v));
+  return formIndexTupleAt(attrs, v, out.bytes, 0);
+}
+
+/**
+ * Form the tuple into b[at, at + size) (`at` a multiple of 8; indexTupleBound(v) bytes there
+ * writable), e.g. straight into the loader's tuple store; returns the size (t_tid left zero).
+ */
+export function formIndexTupleAt(attrs: AttrDesc[], v: IndexValues, b: Uint8Array, at: number): number {
   let hasnull = false;
-  let upper = 16;
-  for (let i = 0; i < v.n; i++) {
-    if (v.kind[i] === VAL_NULL) hasnull = true;
-    upper += v.len[i] + 8 + 4;
-  }
-  out.ensure(upper + 8);
-  const b = out.bytes;
+  for (let i = 0; i < v.n; i++) if (v.kind[i] === VAL_NULL) hasnull = true;
   // zero only what the values do not overwrite: t_tid, the null bitmap, alignment padding, the tail
-  for (let i = 0, n = hasnull ? 16 : 8; i < n; i++) b[i] = 0;
-  let pos = hasnull ? 16 : 8;
+  const head = at + (hasnull ? 16 : 8);
+  for (let i = at; i < head; i++) b[i] = 0;
+  let pos = head;
   let varwidth = false;
   for (let i = 0; i < v.n; i++) {
     const a = attrs[i];
     const k = v.kind[i];
     if (k === VAL_NULL) continue;
-    if (hasnull) b[8 + (i >> 3)] |= 1 << (i & 7);
+    if (hasnull) b[at + 8 + (i >> 3)] |= 1 << (i & 7);
     const al = alignBytes(a.align);
     const src = v.buf[i];
     const so = v.off[i];
@@ -145,7 +158,7 @@ export function formIndexTuple(attrs: AttrDesc[], v: IndexValues, out: FormBuffe
     copy(b, pos, src, so, sl);
     pos += sl;
   }
-  return finishTuple(b, pos, hasnull, varwidth);
+  return finishTuple(b, at, pos, hasnull, varwidth);
 }
 
 const M_FIXED = 1;
@@ -251,5 +264,5 @@ export function formFromHeap(plan: HeapFormPlan, page: Uint8Array, spans: AttrSp
     else copy(b, pos, page, so, sl);
     pos += sl;
   }
-  return finishTuple(b, pos, hasnull, varwidth);
+  return finishTuple(b, 0, pos, hasnull, varwidth);
 }

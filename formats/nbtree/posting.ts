@@ -1,7 +1,7 @@
 // Posting-list tuples (pg-format-facts.md §7.6; nbtdedup.c _bt_form_posting) and their expansion
 // back into the plain tuples CREATE INDEX sorts (one per heap TID).
 import { maxAlign, maxAlignDown } from "../page/page.js";
-import { readTid, writeTid, type Tid } from "../page/item-pointer.js";
+import { readTid, setTidAt, writeTid, type Tid } from "../page/item-pointer.js";
 import { SizeOfItemIdData } from "../page/item-id.js";
 import { FormatError } from "../schema/errors.js";
 import { BT_IS_POSTING, INDEX_ALT_TID_MASK, INDEX_SIZE_MASK, posidRaw, SizeOfItemPointerData, tInfoRaw } from "./index-tuple.js";
@@ -36,6 +36,26 @@ export function formPosting(base: Uint8Array, tids: readonly (Tid | Uint8Array)[
     dv.setUint16(6, info & ~INDEX_ALT_TID_MASK, true);
     putTid(out, dv, 0, tids[0]!);
   }
+  return out;
+}
+
+/**
+ * formPosting for the build: the base tuple at base[at] (its t_info's size, MAXALIGNed) and
+ * `count` >= 2 heap TIDs packed six bytes each in tids[0, 6 count), without an object per TID.
+ */
+export function formPostingPacked(base: Uint8Array, at: number, tids: Uint8Array, count: number): Uint8Array {
+  const info0 = base[at + 6]! | (base[at + 7]! << 8);
+  const keysize = info0 & INDEX_SIZE_MASK;
+  if (keysize !== maxAlign(keysize)) throw new FormatError("BT_POSTING_BASE_UNALIGNED", `posting base of ${keysize} bytes is not MAXALIGNed`);
+  const size = maxAlign(keysize + count * SizeOfItemPointerData);
+  if (size > INDEX_SIZE_MASK) throw new FormatError("BT_POSTING_TOO_LARGE", `posting tuple of ${size} bytes does not fit t_info`);
+  const out = new Uint8Array(size);
+  for (let i = 0; i < keysize; i++) out[i] = base[at + i]!;
+  setTidAt(out, 0, keysize, count | BT_IS_POSTING);
+  const info = (info0 & ~INDEX_SIZE_MASK) | size | INDEX_ALT_TID_MASK;
+  out[6] = info & 0xff;
+  out[7] = info >>> 8;
+  for (let i = 0, n = count * SizeOfItemPointerData; i < n; i++) out[keysize + i] = tids[i]!;
   return out;
 }
 

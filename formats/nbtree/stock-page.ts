@@ -112,6 +112,23 @@ export class StockPage {
     return off;
   }
 
+  /** add() of the `size` bytes at buf[off] (at most `len` of them there, the rest zero), without a view of them. */
+  addFrom(buf: Uint8Array, off: number, len: number, size: number): number {
+    const aligned = maxAlign(size);
+    if (this.upper - aligned < this.lower + SizeOfItemIdData) throw new FormatError("BT_BUILD_PAGE_FULL", `item of ${size} bytes does not fit (${this.upper - this.lower} bytes free)`);
+    this.upper -= aligned;
+    const page = this.page;
+    const at = this.upper;
+    const n = Math.min(len, size);
+    if (n <= 64) for (let i = 0; i < n; i++) page[at + i] = buf[off + i]!;
+    else page.set(buf.subarray(off, off + n), at);
+    const slot = this.maxOffset + 1;
+    this.lower += SizeOfItemIdData;
+    this.dv.setUint32(this.slotAt(slot), makeLp(this.upper, LP_NORMAL, size), true);
+    this.sync();
+    return slot;
+  }
+
   /** The last item's line pointer becomes the high key's (slot 1); its own slot is cleared. */
   moveLastToHighKey(): void {
     const last = this.maxOffset;

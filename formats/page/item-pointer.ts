@@ -27,6 +27,17 @@ export const tidKey = (block: number, offset: number): number => block * 65536 +
 /** tidKey of the TID at `at`. */
 export const tidKeyAt = (b: Uint8Array, at: number): number => tidBlockAt(b, at) * 65536 + tidGet.ip_posid(b, at);
 
+/** Write the TID (block, offset) at `at` straight into the bytes (no DataView: the hot paths write one per tuple). */
+export function setTidAt(b: Uint8Array, at: number, block: number, offset: number): void {
+  const hi = Math.floor(block / 65536);
+  b[at] = hi & 0xff;
+  b[at + 1] = hi >>> 8;
+  b[at + 2] = block & 0xff;
+  b[at + 3] = (block >>> 8) & 0xff;
+  b[at + 4] = offset & 0xff;
+  b[at + 5] = offset >>> 8;
+}
+
 export function readTid(dv: DataView, off: number): Tid {
   return { block: dv.getUint16(off, true) * 65536 + dv.getUint16(off + 2, true), offset: dv.getUint16(off + 4, true) };
 }

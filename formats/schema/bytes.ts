@@ -5,6 +5,10 @@ export const u16At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]!
 export const i16At = (b: Uint8Array, at: number): number => ((b[at]! | (b[at + 1]! << 8)) << 16) >> 16;
 export const i32At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
 export const u32At = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+export function setU16At(b: Uint8Array, at: number, v: number): void {
+  b[at] = v & 0xff;
+  b[at + 1] = (v >>> 8) & 0xff;
+}
 export function setU32At(b: Uint8Array, at: number, v: number): void {
   b[at] = v & 0xff;
   b[at + 1] = (v >>> 8) & 0xff;

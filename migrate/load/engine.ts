@@ -96,7 +96,7 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
   /** steps a stage built with absolute paths (stage-steps.ts, the TOAST stage), made relative; their staged files recorded */
   const addSteps = (xs: SwitchStep[], front = false): void => {
     const r = xs.map((s) => relativeStep(s, rel));
-    for (const s of r) if (s.kind === "link") staged.push(s.staged);
+    for (const s of r) if (s.kind === "link" && !staged.includes(s.staged)) staged.push(s.staged);
     if (front) steps.unshift(...r);
     else steps.push(...r);
   };
@@ -132,14 +132,14 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       const datums = rowDatums(target, row);
       let size = appender.size(datums);
       // over TOAST_TUPLE_THRESHOLD the server compresses and moves values out of line (heap_prepare_insert)
-      const stored = size > threshold ? toaster.toastRow(datums, row.line) : { datums, size };
-      size = stored.size;
+      const stored = size > threshold ? toaster.toastRow(datums, row.line) : null;
+      if (stored) size = stored.size;
       if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}${target.rel.toastRelid ? "" : ` (table ${target.name} has no TOAST relation)`}`);
-      const tid = appender.add(stored.datums, size);
+      const tid = appender.add(stored ? stored.datums : datums, size);
       // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
       for (const l of loaders) l.addRow(datums, tid, row.line);
       // enough rows for parallel index builds: the workers start now, while the rows are read
-      if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length);
+      if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length, { pgdata, database: o.database!, table: o.table!, columns: o.columns });
     });
     const tRows = performance.now();
     try {

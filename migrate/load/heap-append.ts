@@ -9,7 +9,7 @@
 import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
-import { heapTupleSize, writeHeapTuple } from "../../formats/heap/form.js";
+import { heapTupleSize, writeHeapTuple, type HeapTupleFields } from "../../formats/heap/form.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { Tid } from "../../formats/page/item-pointer.js";
 import { maxAlign } from "../../formats/page/page.js";
@@ -56,6 +56,9 @@ export class HeapAppender {
   tuples = 0;
   /** PageGetHeapFreeSpace of each finished page, for the FSM */
   readonly freeSpace: number[] = [];
+  /** the TID add() returns and the header fields of every tuple (ctid: that TID), reused */
+  private readonly tid: Tid = { block: 0, offset: 0 };
+  private readonly fields: HeapTupleFields = { xmin: FROZEN_TRANSACTION_ID, xmax: 0, field3: 0, ctid: this.tid, xactBits: FROZEN_XACT_BITS };
 
   constructor(
     readonly desc: TupleDesc,
@@ -86,13 +89,18 @@ export class HeapAppender {
     return heapTupleSize(this.desc, datums);
   }
 
-  /** Form the tuple of these datums (`size` bytes) straight into its place; returns its TID. */
-  add(datums: readonly (Uint8Array | null)[], size: number): Tid {
+  /**
+   * Form the tuple of these datums (`size` bytes) straight into its place; returns its TID (one
+   * object, reused by the next add: read it before then).
+   */
+  add(datums: readonly (Uint8Array | null)[], size: number): Readonly<Tid> {
     if (size > this.maxTuple) throw new FormatError("LOAD_ROW_TOO_BIG", `row is too big: size ${size}, maximum size ${this.maxTuple}`);
     if (!this.page.isEmpty && (heapFreeSpace(this.page) < maxAlign(size) + this.saveFree || !this.page.fits(size))) this.finishPage();
     const r = this.page.reserve(size);
-    const tid = { block: this.currentBlock, offset: r.offnum };
-    writeHeapTuple(this.desc, datums, { xmin: FROZEN_TRANSACTION_ID, xmax: 0, field3: 0, ctid: tid, xactBits: FROZEN_XACT_BITS }, this.page.page, r.off);
+    const tid = this.tid;
+    tid.block = this.currentBlock;
+    tid.offset = r.offnum;
+    writeHeapTuple(this.desc, datums, this.fields, this.page.page, r.off);
     this.tuples++;
     return tid;
   }

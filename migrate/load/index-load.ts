@@ -11,14 +11,14 @@ import type { AttrDesc } from "../../formats/heap/descriptor.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { grown } from "../../formats/schema/bytes.js";
 import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
-import { readTid as readItemPointer, writeTid, type Tid } from "../../formats/page/item-pointer.js";
+import { readTid as readItemPointer, setTidAt, type Tid } from "../../formats/page/item-pointer.js";
 import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import { lpOff, lpFlags, LP_NORMAL } from "../../formats/page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
 import { HTH } from "../../formats/heap/tuple-header.js";
 import { tupleState } from "../../formats/heap/visibility.js";
 import { leafTuples, readBtreeMeta } from "../../formats/nbtree/reader.js";
-import { buildBtree } from "../../formats/nbtree/build.js";
+import { buildBtree, type LeafSource, type TupleRef } from "../../formats/nbtree/build.js";
 import { btMaxItemSize } from "../../formats/nbtree/prefix.js";
 import { prefixPolicyLead } from "../../formats/nbtree/prefix-policy.js";
 import { BTP_PREFIX, readBTOpaque } from "../../formats/nbtree/opaque.js";
@@ -26,7 +26,7 @@ import { typeLookupFor } from "../../formats/catalog/types.js";
 import { indexKeyTexts } from "../../formats/nbtree/keys.js";
 import { BTREE_VERSION } from "../../formats/nbtree/meta.js";
 import { maxHeapTupleSize } from "../../formats/heap/page-builder.js";
-import { FormBuffer, formIndexTuple, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
+import { formIndexTupleAt, indexTupleBound, IndexValues, VAL_CSTRING, VAL_FIXED, VAL_NULL, VAL_VARLENA } from "../../formats/nbtree/index-form.js";
 import { indexKeysFor } from "../../formats/catalog/index-keys.js";
 import { exprContextOf, indexExprs, setExprResult, type IndexExprs } from "../../formats/expr/index-exprs.js";
 import { decodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
@@ -42,6 +42,9 @@ import { NUMBER_KEY_OPCLASSES } from "../../formats/order/number-key.js";
 const NAMEOID = 19;
 const IT = IndexTupleData.offsets;
 
+/** Growth of the tuple store: four times over up to 16 M elements (fewer copies in a million-row load), then the doubling of grown(). */
+const quadrupled = (n: number): number => (n < 1 << 24 ? n * 4 : 0);
+
 /** Index tuples of the new rows, packed in one buffer (t_tid set), in input order; typed arrays, so that another thread can take them over. */
 class TupleStore {
   buf: Uint8Array = new Uint8Array(1 << 16);
@@ -55,17 +58,20 @@ class TupleStore {
   /** the single key as a number, when the index sorts as numbers (see NUMBER_KEY_OPCLASSES) */
   num: Float64Array = new Float64Array(1024);
 
-  push(src: Uint8Array, n: number, line: number, num: number): void {
-    this.buf = grown(this.buf, this.used + n, this.used);
+  /** Room for a tuple of up to `bound` bytes at `used` (formed there in place, then kept by add()). */
+  reserve(bound: number): Uint8Array {
+    if (this.used + bound > this.buf.length) this.buf = grown(this.buf, Math.max(this.used + bound, quadrupled(this.buf.length)), this.used);
+    return this.buf;
+  }
+  /** Keep the `n`-byte tuple formed at `used` (a multiple of 8: tuples are MAXALIGNed). */
+  add(n: number, line: number, num: number): void {
     if (this.n === this.start.length) {
-      this.start = grown(this.start, this.n + 1);
-      this.len = grown(this.len, this.n + 1);
-      this.line = grown(this.line, this.n + 1);
-      this.num = grown(this.num, this.n + 1);
+      const want = Math.max(this.n + 1, quadrupled(this.n));
+      this.start = grown(this.start, want);
+      this.len = grown(this.len, want);
+      this.line = grown(this.line, want);
+      this.num = grown(this.num, want);
     }
-    const buf = this.buf;
-    const at = this.used;
-    for (let k = 0; k < n; k++) buf[at + k] = src[k];
     const i = this.n++;
     this.start[i] = this.used;
     this.len[i] = n;
@@ -124,10 +130,7 @@ export class IndexLoader {
   private readonly attrs: AttrDesc[];
   private readonly heapAttrs: readonly AttrDesc[];
   private readonly values = new IndexValues();
-  private readonly form = new FormBuffer();
   private store = new TupleStore();
-  /** a view of the form buffer (made again when it grows) */
-  private formView: DataView | null = null;
   private readonly maxItem: number;
   /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
   private numKey: ((d: Uint8Array) => number) | null = null;
@@ -212,12 +215,14 @@ export class IndexLoader {
       x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
       if (Number.isNaN(x)) this.numKey = null;
     }
-    const n = formIndexTuple(this.attrs, v, this.form);
+    // formed in place in the store (no scratch buffer, no copy)
+    const st = this.store;
+    const buf = st.reserve(indexTupleBound(v));
+    const at = st.used;
+    const n = formIndexTupleAt(this.attrs, v, buf, at);
     if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
-    const b = this.form.bytes;
-    if (this.formView?.buffer !== b.buffer) this.formView = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    writeTid(this.formView, IT.t_tid, tid);
-    this.store.push(b, n, line, x);
+    setTidAt(buf, at + IT.t_tid, tid.block, tid.offset);
+    st.add(n, line, x);
   }
 
   /** The new rows' tuples, for a build in another thread (this loader is done with them). */
@@ -335,13 +340,18 @@ export class IndexLoader {
         const hv = new DataView(page.buffer, page.byteOffset + off);
         return tupleState(hv.getUint32(HTH.t_xmin, true), hv.getUint32(HTH.t_xmax, true), hv.getUint16(HTH.t_infomask, true), o.clog) === "live";
       };
-      const merged = (function* (): Generator<Uint8Array> {
-        let p = 0;
-        let e = existing.next();
-        while (!e.done || p < order.length) {
+      // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references
+      let p = 0;
+      let e = existing.next();
+      const merged: LeafSource = {
+        next(out: TupleRef): boolean {
           if (e.done) {
-            yield s.tuple(order[p++]);
-            continue;
+            if (p >= order.length) return false;
+            const i = order[p++];
+            out.buf = s.buf;
+            out.off = s.start[i];
+            out.len = s.len[i];
+            return true;
           }
           const et = e.value.tuple;
           if (p < order.length) {
@@ -350,16 +360,22 @@ export class IndexLoader {
             load(xb, vb, et, 0, et.length);
             const c = keyCmp();
             if (c < 0) {
-              yield s.tuple(order[p++]);
-              continue;
+              p++;
+              out.buf = s.buf;
+              out.off = s.start[i];
+              out.len = s.len[i];
+              return true;
             }
             if (c === 0 && self.index.unique && !self.hasNullKey(va) && isLive(et)) throw self.violation(s.tuple(i), s.line[i], "already exists");
           }
           existingEntries++;
-          yield et;
+          out.buf = et;
+          out.off = 0;
+          out.len = et.length;
           e = existing.next();
-        }
-      })();
+          return true;
+        },
+      };
       // the server decided _bt_allequalimage when it built the index; REINDEX decides it the same way
       const allequalimage = meta.btm_allequalimage;
       const sink = o.dryRun ? null : new OrderedPageSink(o.path, this.geometry, o.checksums, o.owner);

@@ -41,6 +41,9 @@ interface ErrorData {
   detail?: string;
 }
 
+/** What a worker is sent: the target to resolve ahead, or a job. */
+export type WorkerMessage = { prepare: IndexTarget } | IndexJob;
+
 export type IndexJobAnswer = { id: number; result: IndexLoadResult } | { id: number; error: ErrorData };
 
 export function errorData(e: unknown): ErrorData {
@@ -56,11 +59,38 @@ function errorFrom(d: ErrorData): Error {
   return e;
 }
 
+/** The table a load's index builds are for: a worker resolves it when it starts (prepareTarget), while the rows are read. */
+export interface IndexTarget {
+  pgdata: string;
+  database: string;
+  table: string;
+  columns?: string[];
+}
+
+/** The target this thread resolved last (the cluster is stopped and the catalog unchanged for the whole load). */
+let prepared: { key: string; cluster: Cluster; cat: ReturnType<Cluster["database"]>; target: ReturnType<typeof resolveTarget> } | null = null;
+
+function resolved(t: IndexTarget): NonNullable<typeof prepared> {
+  const key = JSON.stringify([t.pgdata, t.database, t.table, t.columns ?? null]);
+  if (prepared?.key === key) return prepared;
+  const cluster = new Cluster(t.pgdata);
+  const cat = cluster.database(t.database);
+  prepared = { key, cluster, cat, target: resolveTarget(cat, t.table, t.columns) };
+  return prepared;
+}
+
+/** Read the catalog and resolve the target ahead of the first job (an error here is left to the job, which reports it). */
+export function prepareTarget(t: IndexTarget): void {
+  try {
+    resolved(t);
+  } catch {
+    prepared = null;
+  }
+}
+
 /** One index of the load built in this thread (a worker's job). */
 export function buildIndexJob(job: IndexJob): IndexLoadResult {
-  const cluster = new Cluster(job.pgdata);
-  const cat = cluster.database(job.database);
-  const target = resolveTarget(cat, job.table, job.columns);
+  const { cluster, cat, target } = resolved(job);
   const ix = target.indexes[job.index]!;
   const loader = new IndexLoader(cat, ix.rel, ix.info, target.desc.attrs, cluster.geometry);
   loader.importTuples(job.tuples);
@@ -81,14 +111,18 @@ export class IndexThreads {
   /** a thread that failed (its module did not load, or it died): every later build is refused with it */
   private failed: Error | null = null;
 
-  /** Threads for `indexes` index builds: one fewer than the cores, at most one per index after the first. */
-  static forIndexes(indexes: number): IndexThreads {
-    return new IndexThreads(Math.max(0, Math.min(indexes - 1, availableParallelism() - 1)));
+  /** Threads for `indexes` index builds: one fewer than the cores, at most one per index after the first; each resolves `target` as it starts. */
+  static forIndexes(indexes: number, target?: IndexTarget): IndexThreads {
+    return new IndexThreads(Math.max(0, Math.min(indexes - 1, availableParallelism() - 1)), target);
   }
 
-  private constructor(readonly count: number) {
+  private constructor(
+    readonly count: number,
+    target?: IndexTarget,
+  ) {
     for (let i = 0; i < count; i++) {
       const w = startWorker(workerModule(import.meta.url, "index-worker"));
+      if (target) w.postMessage({ prepare: target } satisfies WorkerMessage);
       w.on("message", (a: IndexJobAnswer) => {
         const p = this.waiting.get(a.id);
         this.waiting.delete(a.id);

@@ -2,18 +2,60 @@
 // passes) over the keys' IEEE 754 bits, mapped so that unsigned order is numeric order (negative
 // numbers have every bit inverted, the others their sign bit set). Equal keys keep index order,
 // as the loader's stable sort of new index tuples needs (heap TID order among equal keys).
-// For a million keys this is a few tens of milliseconds, against seconds of comparator calls.
+// Keys already in order are returned as they are, and integer keys in a range of at most four
+// times their number are sorted by counting (one pass instead of up to four). For a million keys
+// this is a few tens of milliseconds, against seconds of comparator calls.
+
+/** the widest key range sorted by counting (its count array: 64 MiB) */
+const COUNTING_MAX_RANGE = 1 << 24;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The indexes 0..n-1 ordered by keys[i] ascending (no NaN), ties in index order; -0 equals 0. */
 export function orderByNumber(keys: ArrayLike<number>): Uint32Array {
   const n = keys.length;
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // keys already in order (a serial key loaded in key order): the identity, ties in index order
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if (keys[i] < keys[i - 1]) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return order;
+  // integer keys within a narrow range (ids, small codes, dates): one counting pass and one
+  // stable scatter by key - min, instead of the bit passes
+  let min = Infinity;
+  let max = -Infinity;
+  let integers = true;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    if (k !== Math.floor(k)) {
+      integers = false;
+      break;
+    }
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  if (integers && max - min < COUNTING_MAX_RANGE && max - min <= 4 * n) {
+    const count = new Uint32Array(max - min + 2);
+    for (let i = 0; i < n; i++) count[keys[i] - min + 1]++;
+    for (let d = 1; d < count.length; d++) count[d] += count[d - 1];
+    for (let i = 0; i < n; i++) order[count[keys[i] - min]++] = i;
+    return order;
+  }
+  // the keys' bits through a Uint32Array over a copy of them (no DataView call per key)
+  const f = Float64Array.from(keys);
+  const w = new Uint32Array(f.buffer);
+  const H = LITTLE_ENDIAN ? 1 : 0;
+  const L = 1 - H;
   const hi = new Uint32Array(n);
   const lo = new Uint32Array(n);
-  const bits = new DataView(new ArrayBuffer(8));
   for (let i = 0; i < n; i++) {
-    bits.setFloat64(0, keys[i] + 0, true); // + 0 turns -0 into 0
-    const h = bits.getUint32(4, true);
-    const l = bits.getUint32(0, true);
+    if (f[i] === 0) f[i] = 0; // -0 becomes 0
+    const h = w[2 * i + H];
+    const l = w[2 * i + L];
     if (h & 0x80000000) {
       hi[i] = ~h >>> 0;
       lo[i] = ~l >>> 0;
@@ -22,8 +64,6 @@ export function orderByNumber(keys: ArrayLike<number>): Uint32Array {
       lo[i] = l;
     }
   }
-  let order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
   let next = new Uint32Array(n);
   const count = new Uint32Array(65537);
   for (const [word, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {

@@ -41,8 +41,13 @@ export function appendBase(path: string, geometry: Geometry): { pages: number } 
   }
 }
 
-/** The append steps that put pages pagesBefore..pagesAfter-1 of a staging file at the end of a relation, segment by segment. */
+/**
+ * The append steps that put pages pagesBefore..pagesAfter-1 of a staging file at the end of a
+ * relation, segment by segment. A relation without pages whose new pages fit in its first
+ * segment gets the staging file itself as that segment (a link step: no copy of the pages).
+ */
 export function appendSteps(path: string, base: { pages: number }, pagesAfter: number, stagePath: string, geometry: Geometry): SwitchStep[] {
+  if (base.pages === 0 && pagesAfter > 0 && pagesAfter <= geometry.segmentBlocks) return [{ kind: "link", target: segmentPath(path, 0), staged: stagePath }];
   const steps: SwitchStep[] = [];
   const bs = geometry.blockSize;
   for (let b = base.pages; b < pagesAfter; ) {
