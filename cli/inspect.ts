@@ -48,12 +48,15 @@ function dumpProgress(totalPages: number, pages: () => number, bytes: () => numb
 /** Below this many blocks, starting worker threads costs more than it saves. */
 const PARALLEL_MIN_BLOCKS = 4096;
 
-function approxBlocks(r: ResolvedRelation): number {
+/** About how many blocks of `r` the dump reads: its first file's blocks, cut to `--blocks`. */
+function approxBlocks(r: ResolvedRelation, range?: { from: number; to?: number }): number {
+  let n: number;
   try {
-    return Math.floor(statSync(r.path).size / r.geometry.blockSize);
+    n = Math.floor(statSync(r.path).size / r.geometry.blockSize);
   } catch {
     return 0;
   }
+  return range ? Math.max(0, Math.min(range.to ?? n, n) - range.from) : n;
 }
 import type { ForkName } from "../formats/storage/relfile.js";
 import { makeBrowseCommand } from "./browse.js";
@@ -161,11 +164,11 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   // text shows the first TEXT_VALUE_CHARS characters of a value: decode no more than that
   if (o.format === "text") opts.previewChars = TEXT_VALUE_CHARS + 1;
   const jobs = o.jobs ?? availableParallelism();
-  const parallel = jobs > 1 && rels.reduce((n, r) => n + approxBlocks(r), 0) > PARALLEL_MIN_BLOCKS;
+  const parallel = jobs > 1 && rels.reduce((n, r) => n + approxBlocks(r, o.blocks), 0) > PARALLEL_MIN_BLOCKS;
   let summary = emptySummary();
   const dest = openDumpOutput(o.output);
   // progress on a terminal's stderr while the output goes elsewhere (a file, a pipe)
-  const progress = o.progress !== false && process.stderr.isTTY === true && !toScreen ? dumpProgress(rels.reduce((n, r) => n + approxBlocks(r), 0), () => summary.pages, () => dest.bytes) : null;
+  const progress = o.progress !== false && process.stderr.isTTY === true && !toScreen ? dumpProgress(rels.reduce((n, r) => n + approxBlocks(r, o.blocks), 0), () => summary.pages, () => dest.bytes) : null;
   // Every format goes out through one byte buffer; text is rendered from reused page records.
   const out = new ByteOut((chunk) => (dest.write(chunk), progress?.tick()), toScreen ? 1 << 14 : 1 << 20);
   const text = (s: string): void => out.text(s);

@@ -9,7 +9,7 @@ import { ClogReader } from "../storage/clog.js";
 import { RelationFork, forkSuffix, type ForkName, type Geometry } from "../storage/relfile.js";
 import { readControlFile, type ControlSummary } from "./control.js";
 import { readRelMap } from "./relmap-file.js";
-import { readCatalog, type CatalogProblem, type CatalogRow } from "./rows.js";
+import { readCatalog, type CatalogProblem, type CatalogRow, type ScanOptions } from "./rows.js";
 import { PG_AM_OID, PG_AMPROC_OID, PG_ATTRDEF_OID, PG_ATTRIBUTE_OID, PG_TRIGGER_OID, PG_ENUM_OID, PG_CLASS_OID, PG_COLLATION_OID, PG_DATABASE_OID, PG_INDEX_OID, PG_NAMESPACE_OID, PG_OPCLASS_OID, PG_TYPE_OID } from "./bootstrap.js";
 import type { VersionProfile } from "../version/index.js";
 import type { Align } from "../heap/descriptor.js";
@@ -150,13 +150,13 @@ export class Cluster {
     return new RelationFork(path, this.geometry);
   }
 
-  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
+  private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, columns?: readonly string[], match?: ScanOptions["match"]): CatalogRow[] {
     const map = readRelMap(join(dir, "pg_filenode.map"), this.profile.relmapMappings);
     const filenode = map.get(catalogOid);
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
     const fork = this.openFork(join(dir, String(filenode)));
     try {
-      return readCatalog(fork, desc, { clog: this.clog, columns, problems: this.catalogProblems });
+      return readCatalog(fork, desc, { clog: this.clog, columns, match, problems: this.catalogProblems });
     } finally {
       fork.close();
     }
@@ -194,14 +194,18 @@ export class Cluster {
   }
 
   /** Catalog rows of a mapped catalog in a database directory (used by DatabaseCatalog). */
-  mappedCatalog(db: DatabaseInfo, catalogOid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
-    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc, columns);
+  mappedCatalog(db: DatabaseInfo, catalogOid: number, desc: TupleDesc, columns?: readonly string[], match?: ScanOptions["match"]): CatalogRow[] {
+    return this.scanMapped(join(this.pgdata, "base", String(db.oid)), catalogOid, desc, columns, match);
   }
 }
 
 // the columns DatabaseCatalog keeps (decoding only these: pg_attribute is read once per
 // database and thread, and its ACLs, statistics targets and options are not needed)
 const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "relfilenode", "relisshared", "reltablespace", "relpersistence", "relpages", "reltuples", "reltoastrelid", "relnatts", "relfrozenxid", "relminmxid", "reloptions"];
+// pg_type: the columns TypeInfoRow keeps (not typacl, typdefault, the I/O functions but typinput)
+const TYPE_COLUMNS = ["oid", "typname", "typnamespace", "typlen", "typbyval", "typtype", "typcategory", "typelem", "typarray", "typalign", "typstorage", "typbasetype", "typtypmod", "typrelid", "typinput", "typnotnull", "typdefaultbin"];
+/** how many descriptors DatabaseCatalog reads one relation at a time before it reads all of pg_attribute */
+const DESCRIPTORS_BY_SCAN = 4;
 const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval"];
 
 export class DatabaseCatalog {
@@ -209,6 +213,8 @@ export class DatabaseCatalog {
   private typeCache?: Map<number, TypeInfoRow>;
   readonly namespaces: Map<number, string>;
   private attrCache?: Map<number, AttrDesc[]>;
+  /** descriptors read one relation at a time, before attrCache is (descriptor()) */
+  private readonly attrSome = new Map<number, AttrDesc[]>();
   private indexCache?: Map<number, IndexInfo>;
   private opclassCache?: Map<number, OpclassInfo>;
   private amprocCache?: Map<string, number>;
@@ -267,7 +273,7 @@ export class DatabaseCatalog {
   /** pg_type, read on first use. */
   get types(): Map<number, TypeInfoRow> {
     if (this.typeCache) return this.typeCache;
-    const typeRows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, this.cluster.profile.catalogs.pg_type);
+    const typeRows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, this.cluster.profile.catalogs.pg_type, TYPE_COLUMNS);
     this.typeCache = new Map(
       typeRows.map((r) => [
         r.oid as number,
@@ -328,38 +334,53 @@ export class DatabaseCatalog {
     return this.cluster.relationPath(rel.tablespace, rel.shared ? 0 : this.db.oid, rel.filenode, fork);
   }
 
-  private attributes(): Map<number, AttrDesc[]> {
-    if (!this.attrCache) {
-      const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, this.cluster.profile.catalogs.pg_attribute, ATTRIBUTE_COLUMNS);
-      const m = new Map<number, AttrDesc[]>();
-      for (const r of rows) {
-        const attnum = r.attnum as number;
-        if (attnum <= 0) continue; // system columns
-        const list = m.get(r.attrelid as number) ?? [];
-        list.push({
-          attnum,
-          name: r.attname as string,
-          typid: r.atttypid as number,
-          typmod: r.atttypmod as number,
-          len: r.attlen as number,
-          byval: r.attbyval as boolean,
-          align: r.attalign as Align,
-          storage: r.attstorage as string,
-          dropped: r.attisdropped as boolean,
-          notnull: r.attnotnull as boolean,
-          missing: r.atthasmissing ? (r.attmissingval as Uint8Array | null) : null,
-        });
-        m.set(r.attrelid as number, list);
-      }
-      for (const l of m.values()) l.sort((a, b) => a.attnum - b.attnum);
-      this.attrCache = m;
+  /** pg_attribute rows (ATTRIBUTE_COLUMNS) as descriptors by relation: all, or those of `relOid`. */
+  private readAttributes(relOid?: number): Map<number, AttrDesc[]> {
+    const rows = this.cluster.mappedCatalog(this.db, PG_ATTRIBUTE_OID, this.cluster.profile.catalogs.pg_attribute, ATTRIBUTE_COLUMNS, relOid === undefined ? undefined : { column: "attrelid", value: relOid });
+    const m = new Map<number, AttrDesc[]>();
+    for (const r of rows) {
+      const attnum = r.attnum as number;
+      if (attnum <= 0) continue; // system columns
+      const list = m.get(r.attrelid as number) ?? [];
+      list.push({
+        attnum,
+        name: r.attname as string,
+        typid: r.atttypid as number,
+        typmod: r.atttypmod as number,
+        len: r.attlen as number,
+        byval: r.attbyval as boolean,
+        align: r.attalign as Align,
+        storage: r.attstorage as string,
+        dropped: r.attisdropped as boolean,
+        notnull: r.attnotnull as boolean,
+        missing: r.atthasmissing ? (r.attmissingval as Uint8Array | null) : null,
+      });
+      m.set(r.attrelid as number, list);
     }
+    for (const l of m.values()) l.sort((a, b) => a.attnum - b.attnum);
+    return m;
+  }
+
+  private attributes(): Map<number, AttrDesc[]> {
+    this.attrCache ??= this.readAttributes();
     return this.attrCache;
   }
 
   /** The tuple descriptor of a relation (user attributes in attnum order, dropped ones included). */
   descriptor(relOid: number): TupleDesc {
-    return { attrs: this.attributes().get(relOid) ?? [] };
+    // The first few relations asked for (a dump of one table, its TOAST table) read only their
+    // own rows of pg_attribute, without decoding the others (most of pg_attribute describes the
+    // catalogs); after that, or in a tolerant scan (verify: every row's problems are reported),
+    // the whole catalog once.
+    if (!this.attrCache && !this.cluster.catalogProblems && this.attrSome.size < DESCRIPTORS_BY_SCAN) {
+      let attrs = this.attrSome.get(relOid);
+      if (!attrs) {
+        attrs = this.readAttributes(relOid).get(relOid) ?? [];
+        this.attrSome.set(relOid, attrs);
+      }
+      return { attrs };
+    }
+    return { attrs: this.attrSome.get(relOid) ?? this.attributes().get(relOid) ?? [] };
   }
 
   indexes(): Map<number, IndexInfo> {

@@ -107,6 +107,11 @@ export interface ScanOptions {
   columns?: readonly string[];
   /** keep the row's location */
   withTid?: boolean;
+  /**
+   * keep only the rows whose oid column `column` (a fixed-length NOT NULL column of the prefix,
+   * e.g. pg_attribute.attrelid) is `value`: the other rows are not decoded at all
+   */
+  match?: { column: string; value: number };
 }
 
 /**
@@ -142,6 +147,9 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
     if (!opts.columns || opts.columns.includes(a.name)) want.push(k);
   });
   const prefix = fixedPrefix(desc);
+  const matchAt = opts.match ? desc.attrs.findIndex((a) => a.name === opts.match!.column) : -1;
+  if (opts.match && (matchAt < 0 || matchAt >= prefix.length || desc.attrs[matchAt].len !== 4)) throw new RangeError(`readCatalog: ${opts.match.column} is not a 4-byte column of the fixed prefix`);
+  const matchValue = opts.match ? opts.match.value >>> 0 : 0;
   const slot: AttrSlot = { attnum: 0, isnull: false, missing: false, off: 0, len: 0 };
   const problems = opts.problems;
   let newPages: number[] = [];
@@ -184,6 +192,8 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
         // attributes before this one are present (not NULL) and inside the tuple's natts
         let present = Math.min(natts, prefix.length);
         if (hasnull) for (let k = 0; k < present; k++) if (attIsNullAt(tuple, k)) present = k;
+        // a row of another relation (read at its fixed offset when it can be; else decoded, then compared)
+        if (matchAt >= 0 && plain && matchAt < present && hoff + prefix[matchAt] + 4 <= len && u32At(tuple, hoff + prefix[matchAt]) !== matchValue) continue;
         let layout: TupleLayout | null = null;
         const row: CatalogRow = {};
         for (const k of want) {
@@ -200,6 +210,7 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
           }
         }
         if (opts.withTid) row.ctid = `(${blkno},${i})`;
+        if (matchAt >= 0 && row[desc.attrs[matchAt].name] !== matchValue) continue;
         rows.push(row);
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;

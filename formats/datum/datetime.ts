@@ -3,7 +3,7 @@
 // (src/backend/utils/adt/date.c, timestamp.c, datetime.c). Dates count days and timestamps
 // count microseconds from 2000-01-01; the extreme int32/int64 values mean -infinity/infinity.
 import { defineStruct, i32, i64, register } from "../schema/index.js";
-import { decodersOf, type DecoderTable, type WriterTable } from "./decoder.js";
+import { decodersOf, type DecoderTable, type OutputCharsTable, type WriterTable } from "./decoder.js";
 import { expectWidth, putInt, putText, putZeroPadded, type TextOut, type ValueWriter } from "./text-out.js";
 import { pad } from "./util.js";
 
@@ -255,3 +255,12 @@ export const DATETIME_WRITERS: WriterTable = {
 };
 
 export const DATETIME_DECODERS: DecoderTable = decodersOf(DATETIME_WRITERS);
+
+// ISO dates and clocks, " BC", the time zone offset (+00, +HH:MM:SS), infinity and -infinity
+export const DATETIME_OUTPUT_CHARS: OutputCharsTable = {
+  1082: "0123456789- BCinfty",
+  1083: "0123456789:.-",
+  1266: "0123456789:.-+",
+  1114: "0123456789-:. BCinfty",
+  1184: "0123456789-:. +BCinfty",
+};

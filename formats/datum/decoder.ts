@@ -22,6 +22,12 @@ export type DecoderTable = Readonly<Record<number, Decoder>>;
 
 /** OID -> writer, for the types whose output rule is a writer (text-out.ts). */
 export type WriterTable = Readonly<Record<number, ValueWriter>>;
+/**
+ * By type OID, every byte the type's writer can write, for types whose text is short ASCII of a
+ * few characters (numbers, dates, uuids): COPY writes such a value straight into its output when
+ * none of them needs escaping. A writer listed here writes at most 128 bytes per value.
+ */
+export type OutputCharsTable = Readonly<Record<number, string>>;
 
 /** The string output functions of writer-ruled types: each one the text its writer writes. */
 export function decodersOf(writers: WriterTable): DecoderTable {

@@ -2,7 +2,7 @@
 // as the same binary value (PostgreSQL uses Ryu, src/common/f2s.c and d2s.c), printed in
 // fixed notation when the decimal exponent is in [-4, 15) for float8 and [-4, 6) for float4,
 // otherwise as d.ddde+XX (at least two exponent digits).
-import type { DecoderTable, WriterTable } from "./decoder.js";
+import type { DecoderTable, OutputCharsTable, WriterTable } from "./decoder.js";
 import { expectWidth, putText } from "./text-out.js";
 import { expectLength, view } from "./util.js";
 
@@ -181,6 +181,10 @@ export const FLOAT_WRITERS: WriterTable = {
     putText(out, float8Text(F64.getFloat64(0, true)));
   },
 };
+
+// digits, sign, point, exponent (e+NN, e-NN), NaN, Infinity, -Infinity
+const FLOAT_CHARS = "0123456789-+.eNaInfity";
+export const FLOAT_OUTPUT_CHARS: OutputCharsTable = { 700: FLOAT_CHARS, 701: FLOAT_CHARS };
 
 export const FLOAT_DECODERS: DecoderTable = {
   700: (d) => (expectLength(d, 4, "float4"), float4Text(view(d).getUint32(0, true))),

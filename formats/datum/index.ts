@@ -21,10 +21,10 @@ import { arrayText, VECTOR_DECODERS } from "./arrays.js";
 import { builtinTypeLookup } from "./builtin-types.js";
 import { BYTEA_DECODERS, BYTEA_WRITERS } from "./bytea.js";
 import { CONTRIB_DECODERS, CONTRIB_WRITERS } from "./contrib.js";
-import { DATETIME_DECODERS, DATETIME_WRITERS } from "./datetime.js";
-import { FLOAT_DECODERS, FLOAT_WRITERS } from "./floats.js";
+import { DATETIME_DECODERS, DATETIME_OUTPUT_CHARS, DATETIME_WRITERS } from "./datetime.js";
+import { FLOAT_DECODERS, FLOAT_OUTPUT_CHARS, FLOAT_WRITERS } from "./floats.js";
 import { GEOMETRY_DECODERS } from "./geometry.js";
-import { INTEGER_DECODERS, INTEGER_WRITERS } from "./integers.js";
+import { INTEGER_DECODERS, INTEGER_OUTPUT_CHARS, INTEGER_WRITERS } from "./integers.js";
 import { JSON_DECODERS, JSON_WRITERS } from "./json.js";
 import { JSONB_DECODERS, JSONB_WRITERS } from "./jsonb.js";
 import { MISC_DECODERS } from "./misc.js";
@@ -41,7 +41,7 @@ import { TSVECTOR_DECODERS } from "./tsvector.js";
 import type { TypeInfo, TypeLookup } from "./types.js";
 import { undecodedText } from "./util.js";
 import { FormatError } from "../schema/errors.js";
-import { UUID_DECODERS, UUID_WRITERS } from "./uuid.js";
+import { UUID_DECODERS, UUID_OUTPUT_CHARS, UUID_WRITERS } from "./uuid.js";
 import { putText, type ValueWriter } from "./text-out.js";
 import type { WriterTable } from "./decoder.js";
 
@@ -130,18 +130,36 @@ export function datumToText(data: Uint8Array, typeOid: number, typmod: number, t
   return toText(data, typeOid, typmod);
 }
 
-/**
- * The writer of a column's values: the type's own writer (domains as their base type), or, for
- * the types whose output is built as a string (arrays, jsonb, ranges, catalog names ...), one
- * that writes datumToText's string.
- */
-export function columnWriter(typeOid: number, typmod: number, types: TypeLookup): ValueWriter {
+/** The type whose output a column of `typeOid` prints: a domain's base type (through MAX_DOMAIN_DEPTH domains). */
+function outputType(typeOid: number, types: TypeLookup): { oid: number; info: TypeInfo | undefined } {
   let oid = typeOid;
   let info = types(oid) ?? builtinTypeLookup(oid);
   for (let i = 0; info?.basetype && i < MAX_DOMAIN_DEPTH; i++) {
     oid = info.basetype;
     info = types(oid) ?? builtinTypeLookup(oid);
   }
+  return { oid, info };
+}
+
+const OUTPUT_CHARS: ReadonlyMap<number, string> = new Map(
+  [INTEGER_OUTPUT_CHARS, FLOAT_OUTPUT_CHARS, DATETIME_OUTPUT_CHARS, UUID_OUTPUT_CHARS].flatMap((t) => Object.entries(t).map(([oid, chars]) => [Number(oid), chars] as const)),
+);
+
+/**
+ * Every byte columnWriter's writer for `typeOid` can write, when its text is short ASCII of a
+ * known alphabet (OutputCharsTable: at most 128 bytes a value); undefined for other types.
+ */
+export function columnOutputChars(typeOid: number, types: TypeLookup): string | undefined {
+  return OUTPUT_CHARS.get(outputType(typeOid, types).oid);
+}
+
+/**
+ * The writer of a column's values: the type's own writer (domains as their base type), or, for
+ * the types whose output is built as a string (arrays, jsonb, ranges, catalog names ...), one
+ * that writes datumToText's string.
+ */
+export function columnWriter(typeOid: number, typmod: number, types: TypeLookup): ValueWriter {
+  const { oid, info } = outputType(typeOid, types);
   const w = WRITERS.get(oid) ?? (info?.inputFunction ? CONTRIB_WRITERS.get(info.inputFunction) : undefined);
   if (w) return w;
   return (b, start, end, out) => putText(out, datumToText(b.subarray(start, end), typeOid, typmod, types));

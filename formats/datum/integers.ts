@@ -1,7 +1,7 @@
 // bool, integer and OID-like types: boolout, int2out, int4out, int8out, oidout, xidout,
 // cidout, xid8out (the reg* types are in reg.ts). Each output rule is a writer (text-out.ts);
 // the string output functions are derived from them.
-import { decodersOf, type WriterTable } from "./decoder.js";
+import { decodersOf, type OutputCharsTable, type WriterTable } from "./decoder.js";
 import { expectWidth, putInt, putText, putUint, type TextOut, type ValueWriter } from "./text-out.js";
 
 // Little-endian reads straight from the bytes: these run for most values of a dump.
@@ -49,3 +49,7 @@ export const INTEGER_WRITERS: WriterTable = {
 };
 
 export const INTEGER_DECODERS = decodersOf(INTEGER_WRITERS);
+
+const SIGNED = "-0123456789";
+const UNSIGNED = "0123456789";
+export const INTEGER_OUTPUT_CHARS: OutputCharsTable = { 16: "tf", 21: SIGNED, 23: SIGNED, 20: SIGNED, 26: UNSIGNED, 28: UNSIGNED, 29: UNSIGNED, 5069: UNSIGNED };

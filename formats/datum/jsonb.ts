@@ -13,7 +13,7 @@ import { jsonString } from "./json.js";
 import { numericWrite } from "./numeric.js";
 import { putText, textOf, type TextOut, type ValueWriter } from "./text-out.js";
 import { alignUp } from "./types.js";
-import { embeddedVarlena, utf8Text, view } from "./util.js";
+import { embeddedVarlenaSize, utf8Text, view } from "./util.js";
 
 export const JsonbContainer = register(
   defineStruct("JsonbContainer", "src/include/utils/jsonb.h", [
@@ -148,65 +148,65 @@ function containerWrite(b: Uint8Array, start: number, end: number, top: boolean,
   const entriesAt = start + 4;
   const dataAt = entriesAt + 4 * nchildren;
   if (dataAt > end) throw new FormatError("JSONB_TRUNCATED", "jsonb JEntry array past end", { offset: start });
-  // a child starts where the one before it ends: keys and values (and array elements) are
-  // written in order, so each run's next offset is known without walking the JEntries back
-  let keyOff = 0;
-  let nextKey = 0;
-  let valueOff = 0;
-  let nextValue = -1;
-  const child = (i: number): void => {
-    const isValue = isObject && i >= count;
-    let off = isValue ? valueOff : keyOff;
-    if (i !== (isValue ? nextValue : nextKey)) off = childOffset(b, entriesAt, i);
-    const je = word(b, entriesAt + 4 * i);
-    const to = childEnd(b, entriesAt, dataAt, end, i, off);
-    const from = dataAt + off;
-    const at = dataAt + alignUp(off, 4);
-    if (isValue) {
-      valueOff = to - dataAt;
-      nextValue = i + 1;
-    } else {
-      keyOff = to - dataAt;
-      nextKey = i + 1;
-    }
-    switch (je & JENTRY_TYPEMASK) {
-      case JENTRY_ISSTRING:
-        return putJsonString(b, from, to, out);
-      case JENTRY_ISNUMERIC: {
-        const [p, total] = embeddedVarlena(b, at, "jsonb numeric");
-        if (at + total > to) throw new FormatError("JSONB_BAD_JENTRY", `jsonb numeric child ${i} overruns its entry`, { offset: at });
-        return numericWrite(b, p, at + total, out);
-      }
-      case JENTRY_ISBOOL_FALSE:
-        return putAscii(out, "false");
-      case JENTRY_ISBOOL_TRUE:
-        return putAscii(out, "true");
-      case JENTRY_ISNULL:
-        return putAscii(out, "null");
-      case JENTRY_ISCONTAINER:
-        return containerWrite(b, at, to, false, out, stop);
-      default:
-        throw new FormatError("JSONB_BAD_JENTRY", `jsonb JEntry type 0x${(je & JENTRY_TYPEMASK).toString(16)}`, { offset: entriesAt + 4 * i });
-    }
-  };
   if (top && header & JB_FSCALAR) {
     if (count !== 1 || isObject) throw new FormatError("JSONB_BAD_HEADER", "jsonb scalar container must be a one-element array", { offset: start });
-    return child(0);
+    writeChild(b, entriesAt, dataAt, end, 0, 0, out, stop);
+    return;
   }
+  // a child starts where the one before it ends: keys and values (and array elements) are
+  // written in order, so each run's next offset is known without walking the JEntries back
+  // (the values' run starts after the last key: its offset is walked back once)
+  let keyOff = 0;
+  let valueOff = 0;
   putAscii(out, isObject ? "{" : "[");
   for (let i = 0; i < count; i++) {
     if (i) putAscii(out, ", ");
+    keyOff = writeChild(b, entriesAt, dataAt, end, i, keyOff, out, stop);
     if (isObject) {
-      child(i);
       putAscii(out, ": ");
-      child(i + count);
-    } else child(i);
+      if (i === 0) valueOff = childOffset(b, entriesAt, count);
+      valueOff = writeChild(b, entriesAt, dataAt, end, i + count, valueOff, out, stop);
+    }
     if (stop && (stop.cut || i < count - 1) && charsOf(out.buf, stop.from, out.pos) > stop.limit) {
       stop.cut = true;
       return;
     }
   }
   putAscii(out, isObject ? "}" : "]");
+}
+
+/** Write child i of a container, whose data starts at data offset `off`; returns the data offset where it ends. */
+function writeChild(b: Uint8Array, entriesAt: number, dataAt: number, end: number, i: number, off: number, out: TextOut, stop: Cut | undefined): number {
+  const je = word(b, entriesAt + 4 * i);
+  const to = childEnd(b, entriesAt, dataAt, end, i, off);
+  const from = dataAt + off;
+  const at = dataAt + alignUp(off, 4);
+  switch (je & JENTRY_TYPEMASK) {
+    case JENTRY_ISSTRING:
+      putJsonString(b, from, to, out);
+      break;
+    case JENTRY_ISNUMERIC: {
+      const total = embeddedVarlenaSize(b, at, "jsonb numeric");
+      if (at + total > to) throw new FormatError("JSONB_BAD_JENTRY", `jsonb numeric child ${i} overruns its entry`, { offset: at });
+      numericWrite(b, at + ((b[at]! & 1) === 1 ? 1 : 4), at + total, out);
+      break;
+    }
+    case JENTRY_ISBOOL_FALSE:
+      putAscii(out, "false");
+      break;
+    case JENTRY_ISBOOL_TRUE:
+      putAscii(out, "true");
+      break;
+    case JENTRY_ISNULL:
+      putAscii(out, "null");
+      break;
+    case JENTRY_ISCONTAINER:
+      containerWrite(b, at, to, false, out, stop);
+      break;
+    default:
+      throw new FormatError("JSONB_BAD_JENTRY", `jsonb JEntry type 0x${(je & JENTRY_TYPEMASK).toString(16)}`, { offset: entriesAt + 4 * i });
+  }
+  return to - dataAt;
 }
 
 const jsonbWrite: ValueWriter = (d, s, e, out) => containerWrite(d, s, e, true, out);

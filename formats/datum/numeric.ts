@@ -6,7 +6,7 @@
 import { bits16, defineStruct, i16, register, u16 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import { decodersOf, type WriterTable } from "./decoder.js";
-import { putText, putUint, putZeroPadded, textOf, type ValueWriter } from "./text-out.js";
+import { putDigits4, putText, putUint, textOf, type ValueWriter } from "./text-out.js";
 
 export const NumericLong = register(
   defineStruct("NumericLong", "src/backend/utils/adt/numeric.c", [
@@ -44,6 +44,15 @@ export const NUMERIC_DSCALE_MAX = NUMERIC_DSCALE_MASK;
 export const SHORT_WEIGHT_SIGN_MASK = 0x0040;
 export const SHORT_WEIGHT_MASK = 0x003f;
 
+/** Base-10000 digit i of the ndigits at b[digitsAt] (0 outside them), checked to be 0..9999. */
+function numericDigit(b: Uint8Array, digitsAt: number, ndigits: number, i: number): number {
+  if (i < 0 || i >= ndigits) return 0;
+  const at = digitsAt + 2 * i;
+  const x = ((b[at]! | (b[at + 1]! << 8)) << 16) >> 16;
+  if (x < 0 || x > 9999) throw new FormatError("NUMERIC_BAD_DIGIT", `numeric digit ${x} outside 0..9999`, { offset: at });
+  return x;
+}
+
 /** Write the text of the numeric whose payload (after the varlena header) is b[start, end). */
 export const numericWrite: ValueWriter = (b, start, end, out) => {
   if (end - start < 2) throw new FormatError("DATUM_TRUNCATED", `numeric datum needs at least 2 bytes, got ${end - start}`);
@@ -76,13 +85,6 @@ export const numericWrite: ValueWriter = (b, start, end, out) => {
   }
   if ((end - digitsAt) % 2 !== 0) throw new FormatError("NUMERIC_ODD_LENGTH", `numeric digit area has odd length ${end - digitsAt}`, { offset: start });
   const ndigits = (end - digitsAt) / 2;
-  const digit = (i: number): number => {
-    if (i < 0 || i >= ndigits) return 0;
-    const at = digitsAt + 2 * i;
-    const x = ((b[at]! | (b[at + 1]! << 8)) << 16) >> 16;
-    if (x < 0 || x > 9999) throw new FormatError("NUMERIC_BAD_DIGIT", `numeric digit ${x} outside 0..9999`, { offset: at });
-    return x;
-  };
   // sign, 4 characters per integer digit (at least "0"), the point and dscale fraction digits
   out.reserve(2 + 4 * Math.max(weight + 1, 1) + 1 + dscale + 4);
   const o = out.buf;
@@ -90,20 +92,20 @@ export const numericWrite: ValueWriter = (b, start, end, out) => {
   if (neg) o[p++] = 45;
   if (weight < 0) o[p++] = 48;
   else {
-    p = putUint(o, p, digit(0), 0);
-    for (let i = 1; i <= weight; i++) p = putZeroPadded(o, p, digit(i), 4);
+    p = putUint(o, p, numericDigit(b, digitsAt, ndigits, 0), 0);
+    for (let i = 1; i <= weight; i++) p = putDigits4(o, p, numericDigit(b, digitsAt, ndigits, i));
   }
   if (dscale > 0) {
     o[p++] = 46;
     // whole base-10000 digits, then the last one cut to the scale
     let left = dscale;
     for (let i = weight + 1; left > 0; i++) {
-      const x = digit(i);
+      const x = numericDigit(b, digitsAt, ndigits, i);
       if (left >= 4) {
-        p = putZeroPadded(o, p, x, 4);
+        p = putDigits4(o, p, x);
         left -= 4;
       } else {
-        const q = putZeroPadded(o, p, x, 4);
+        const q = putDigits4(o, p, x);
         p = q - (4 - left);
         left = 0;
       }

@@ -126,6 +126,17 @@ export function putInt(b: Uint8Array, p: number, n: number): number {
   return putUint(b, p, n, 0);
 }
 
+/** Four digits, zero-padded, of 0 <= n < 10000 (a numeric's base-10000 digit). */
+export function putDigits4(b: Uint8Array, p: number, n: number): number {
+  const hi = Math.floor(n / 100) * 2;
+  const lo = (n % 100) * 2;
+  b[p] = DIGIT_PAIRS[hi]!;
+  b[p + 1] = DIGIT_PAIRS[hi + 1]!;
+  b[p + 2] = DIGIT_PAIRS[lo]!;
+  b[p + 3] = DIGIT_PAIRS[lo + 1]!;
+  return p + 4;
+}
+
 /** Zero-padded non-negative integer of exactly `width` digits (n < 10^width). */
 export function putZeroPadded(b: Uint8Array, p: number, n: number, width: number): number {
   return putUint(b, p, n, width, 48);

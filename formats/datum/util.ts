@@ -32,24 +32,30 @@ export const utf8Text = (b: Uint8Array): string => utf8.decode(b);
 export const pad = (n: number | bigint, width: number): string => n.toString().padStart(width, "0");
 
 /**
- * A varlena embedded inside another datum (jsonb numerics, range bounds): returns
- * [payload start, total size] of the varlena whose header starts at `off`.
- * Only uncompressed inline forms can occur there.
+ * The total size of a varlena embedded inside another datum (jsonb numerics, range bounds) whose
+ * header starts at `off`; its payload starts 1 byte (a short header: odd first byte) or 4 bytes
+ * after `off`. Only uncompressed inline forms can occur there.
  */
-export function embeddedVarlena(b: Uint8Array, off: number, what: string): [number, number] {
+export function embeddedVarlenaSize(b: Uint8Array, off: number, what: string): number {
   const b0 = b[off];
   if (b0 === undefined) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena header past end of datum`, { offset: off });
   if ((b0 & 1) === 1) {
     if (b0 === 1) throw new FormatError("DATUM_EXTERNAL_EMBEDDED", `${what}: TOAST pointer inside a datum`, { offset: off });
     const total = b0 >>> 1;
     if (off + total > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena runs past end of datum`, { offset: off });
-    return [off + 1, total];
+    return total;
   }
   if ((b0 & 3) !== 0) throw new FormatError("DATUM_COMPRESSED_EMBEDDED", `${what}: compressed varlena inside a datum`, { offset: off });
   if (off + 4 > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena header past end of datum`, { offset: off });
   const total = ((b[off]! | (b[off + 1]! << 8) | (b[off + 2]! << 16) | (b[off + 3]! << 24)) >>> 0) >>> 2;
   if (total < 4 || off + total > b.length) throw new FormatError("DATUM_TRUNCATED", `${what}: varlena runs past end of datum`, { offset: off });
-  return [off + 4, total];
+  return total;
+}
+
+/** embeddedVarlenaSize as [payload start, total size]. */
+export function embeddedVarlena(b: Uint8Array, off: number, what: string): [number, number] {
+  const total = embeddedVarlenaSize(b, off, what);
+  return [off + ((b[off]! & 1) === 1 ? 1 : 4), total];
 }
 
 /** The text of a value pgdisk cannot decode: its type's name (or #oid) and its bytes in hex. */

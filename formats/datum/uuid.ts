@@ -1,5 +1,5 @@
 // uuid_out: 16 bytes as 8-4-4-4-12 lowercase hex groups.
-import { decodersOf, type WriterTable } from "./decoder.js";
+import { decodersOf, type OutputCharsTable, type WriterTable } from "./decoder.js";
 import { expectWidth, putHexBytes, type ValueWriter } from "./text-out.js";
 
 const uuidWrite: ValueWriter = (d, s, e, out) => {
@@ -16,6 +16,8 @@ const uuidWrite: ValueWriter = (d, s, e, out) => {
   b[p++] = 45;
   out.pos = putHexBytes(b, p, d, s + 10, s + 16);
 };
+
+export const UUID_OUTPUT_CHARS: OutputCharsTable = { 2950: "0123456789abcdef-" };
 
 export const UUID_WRITERS: WriterTable = { 2950: uuidWrite };
 

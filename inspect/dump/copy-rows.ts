@@ -16,7 +16,7 @@ import { decompressInline } from "../../formats/heap/datum-bytes.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import { VARHDRSZ, VARHDRSZ_COMPRESSED, VARHDRSZ_SHORT } from "../../formats/varlena/varlena.js";
 import { readToastPointer } from "../../formats/varlena/toast-pointer.js";
-import { columnWriter } from "../../formats/datum/index.js";
+import { columnOutputChars, columnWriter } from "../../formats/datum/index.js";
 import { ScratchOut, putText, type TextOut, type ValueWriter } from "../../formats/datum/text-out.js";
 import type { ValueContext } from "./heap-values.js";
 import { missingValueText } from "./heap-values.js";
@@ -78,6 +78,13 @@ export class CopyFieldWriter {
       this.special = new Uint8Array(256);
       for (const c of [this.delimiter, this.quote, 10, 13]) this.special[c] = 1;
     } else this.special = textEscapes(this.delimiter);
+  }
+
+  /** Whether a value made only of `chars` is a field as it is (no byte to escape: text format only). */
+  plain(chars: string | undefined): boolean {
+    if (this.csv || chars === undefined) return false;
+    for (let i = 0; i < chars.length; i++) if (this.special[chars.charCodeAt(i)] !== 0) return false;
+    return true;
   }
 
   delimit(): void {
@@ -167,7 +174,12 @@ interface Column {
   write: ValueWriter;
   /** attmissingval: the text of the fast default, once */
   missing?: string;
+  /** a fixed-length type whose text never needs escaping here: written straight into the output */
+  direct: boolean;
 }
+
+/** The room made in the output before a direct write (OutputCharsTable's bound), so that it never flushes part of a value. */
+const DIRECT_MAX = 128;
 
 /** The rows of one table, written as they are scanned. */
 export class CopyRows {
@@ -189,7 +201,8 @@ export class CopyRows {
     desc.attrs.forEach((a, index) => {
       if (a.dropped) return;
       const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
-      this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write: columnWriter(typid, a.typmod, ctx.types) });
+      const direct = a.len > 0 && w.plain(columnOutputChars(typid, ctx.types));
+      this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write: columnWriter(typid, a.typmod, ctx.types), direct });
     });
     this.single = this.columns.length === 1;
     this.spans = new AttrSpans(Math.max(1, desc.attrs.length));
@@ -260,6 +273,21 @@ export class CopyRows {
       const a = this.desc.attrs[i]!;
       if (missing ? !a.missing : s.isnull[i]) {
         w.writeNull();
+        continue;
+      }
+      if (c.direct && !missing) {
+        // no scratch copy: the writer writes into the output, which has room for the whole value
+        const out = w.out;
+        out.reserve(DIRECT_MAX);
+        const p0 = out.pos;
+        try {
+          c.write(tuple, s.off[i]!, s.off[i]! + s.len[i]!, out);
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          out.pos = p0;
+          findings.push(findingFrom(e, "error", { ...pageLoc, item, offset, attnum: c.attnum }));
+          w.writeNull();
+        }
         continue;
       }
       w.raw.pos = 0;
