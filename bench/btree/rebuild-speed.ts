@@ -24,6 +24,15 @@ import { switchStaged } from "../../migrate/staged.js";
 
 const log = (s: string): void => void process.stderr.write(`bench: ${s}\n`);
 const loadAtStart = loadavg();
+/** the commit measured (with "+ changes" when the work tree differs from it) */
+const commit = ((): string => {
+  const git = (args: string[]): string => execFileSync("git", args, { cwd: import.meta.dirname, encoding: "utf8" }).trim();
+  try {
+    return git(["rev-parse", "--short", "HEAD"]) + (git(["status", "--porcelain", "--untracked-files=no"]) ? " + uncommitted changes" : "");
+  } catch {
+    return "unknown (no git)";
+  }
+})();
 const OUT_DOC = new URL("../../docs/btree-rebuild-speed.md", import.meta.url).pathname;
 const HEADER = `# BTP_PREFIX rebuild and recode speed against REINDEX
 
@@ -127,6 +136,7 @@ async function main(): Promise<void> {
     );
     const load = (l: number[]): string => l.map((x) => x.toFixed(2)).join(", ");
     out.push("", `Load average (1, 5, 15 min) at the start: ${load(loadAtStart)}; at the end: ${load(loadavg())}.`);
+    out.push("", `Taken at commit ${commit}.`);
     writeFileSync(OUT_DOC, HEADER + "\n" + out.join("\n") + "\n");
     process.stdout.write(out.join("\n") + "\n");
   } finally {

@@ -15,6 +15,9 @@
 // The planner is incremental (push one item at a time, ask the cost of every prefix), so a
 // rebuild can fill a page in coded sizes: the cost of a prefix never decreases as items are added.
 // The work is quadratic in the page's items (every item may start a group) times the leads tried;
+// a start whose members share only a first run (no byte again after the first mismatch) keeps
+// saved[0] alone, since lead 0 is then the best, and fills in the other leads only when a member
+// shares a later run; the DP visits only the residues a row has reached.
 // with a finite margin, group starts that fall far behind are dropped (policy lead: optimalPlanner
 // in prefix-policy.ts). test/nbtree/prefix-optimal.test.ts checks both against exhaustive search.
 import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
@@ -39,6 +42,15 @@ interface Codable {
 /** One open group start s: what its members save per lead, saved[L] = arena[at + L] for L < nL. */
 interface Start {
   item: number;
+  /** the anchor: the key of item */
+  anchor: Uint8Array;
+  /**
+   * saved[L] is kept for every lead; until a member shares a later run (after a mismatch) only
+   * saved[0] is, and each member's first run is recorded (recs) instead (addMember)
+   */
+  full: boolean;
+  /** the last of this start's first-run records, -1 for none */
+  rec: number;
   at: number;
   nL: number;
   /** 4 + anchor_len: what the group's directory entry and anchor add */
@@ -84,6 +96,8 @@ export class OptimalPagePlanner {
   private fromStart = new Int32Array(8 * 64);
   private fromLead = new Int32Array(8 * 64);
   private fromR = new Int8Array(8 * 64);
+  /** reach[k]: bit r set when best[k * 8 + r] is finite (the residues worth continuing from) */
+  private reach = new Uint8Array(64);
   /** MAXALIGNed sizes of posting tuples so far */
   private postingBytes = 0;
   /** running totals per prefix length (tuples), for bytesOf(n) */
@@ -91,6 +105,9 @@ export class OptimalPagePlanner {
   /** every start's saved[], one after another (starts are never reopened, so the arena only grows until reset) */
   private arena = new Int32Array(1 << 14);
   private arenaUsed = 0;
+  /** first runs recorded for starts not yet full: 4 ints each (previous record, e, c, plain) */
+  private recs = new Int32Array(1 << 14);
+  private recsUsed = 0;
   /** lcp of the last two codable keys */
   private lcpPrev = 0;
 
@@ -112,6 +129,7 @@ export class OptimalPagePlanner {
     readonly anchorMargin = 0,
   ) {
     this.best[0] = 0;
+    this.reach[0] = 1;
   }
 
   /** Forget every tuple: the planner starts a new page (its buffers are kept). */
@@ -122,9 +140,11 @@ export class OptimalPagePlanner {
     this.starts.length = 0;
     this.best.fill(INF, 0, Math.min(this.best.length, 8 * 2));
     this.best[0] = 0;
+    this.reach[0] = 1;
     this.postingBytes = 0;
     this.prefixBytes.length = 1;
     this.arenaUsed = 0;
+    this.recsUsed = 0;
   }
 
   get length(): number {
@@ -148,18 +168,20 @@ export class OptimalPagePlanner {
     this.codableOf.push(k);
     const nL = Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1);
     this.arena = grown(this.arena, this.arenaUsed + nL, this.arenaUsed);
-    this.arena.fill(0, this.arenaUsed, this.arenaUsed + nL);
+    this.arena[this.arenaUsed] = 0;
     const inc = SizeOfPrefixGroupEntry + key.length;
     // lcp(previous codable key, this key): with a start's lcp(anchor, previous key) it gives the
     // start's lcp(anchor, this key) without comparing bytes (addMember)
     const prev = k > 0 ? this.codables[k - 1]!.key : null;
     this.lcpPrev = prev ? lcp(prev, key, 0) : 0;
-    this.starts.push({ item: k, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
+    this.starts.push({ item: k, anchor: key, full: false, rec: -1, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
     this.arenaUsed += nL;
     this.grow(k + 2);
     const best = this.best;
     const base = (k + 1) * 8;
     for (let r = 0; r < 8; r++) best[base + r] = INF;
+    const reach = this.reach;
+    let reached = 0;
     let kept = 0;
     let bestHere = INF;
     for (const st of this.starts) {
@@ -168,14 +190,16 @@ export class OptimalPagePlanner {
       const inc = st.inc;
       const add = inc + this.memberCost;
       let via = INF;
-      for (let r = 0; r < 8; r++) {
+      // the finite residues of row s, in increasing order (ties go to the first, as before)
+      for (let bits = reach[s]!; bits !== 0; bits &= bits - 1) {
+        const r = 31 - Math.clz32(bits & -bits);
         const b = best[s * 8 + r]!;
-        if (b === INF) continue;
         const r2 = (r + inc) & 7;
         const v = b + add;
         if (v < via) via = v;
         if (v < best[base + r2]!) {
           best[base + r2] = v;
+          reached |= 1 << r2;
           this.fromStart[base + r2] = s;
           this.fromLead[base + r2] = this.memberLead;
           this.fromR[base + r2] = r;
@@ -184,6 +208,7 @@ export class OptimalPagePlanner {
       st.via = via;
       if (via < bestHere) bestHere = via;
     }
+    reach[k + 1] = reached;
     // a group start whose every continuation is already more than `margin` bytes behind the best
     // coding of this prefix is dropped (never, with margin Infinity: the search is then exact)
     for (const st of this.starts) if (st.via - bestHere <= st.keep) this.starts[kept++] = st;
@@ -221,7 +246,7 @@ export class OptimalPagePlanner {
   private addMember(st: Start, c: Codable): void {
     const saved = this.arena;
     const at = st.at;
-    const A = this.codables[st.item]!.key;
+    const A = st.anchor;
     const K = c.key;
     const nL = st.nL;
     const kl = K.length;
@@ -246,10 +271,50 @@ export class OptimalPagePlanner {
       if (x === y) p = lcp(A, K, p);
     }
     st.lcp = p;
-    let L = 0; // [L, p) is a run of matching bytes (p a mismatch or lim)
+    // the first run [0, p): leads L < e save plain - MAXALIGN(c0 + L) (cs < plain below plain - 7 - c0)
+    const c0 = head + (trimmed > p ? trimmed - p : 0);
+    let e = p < coded ? p : coded;
+    if (e > plain - 7 - c0) e = plain - 7 - c0;
+    let full = st.full;
+    if (full) {
+      for (let L = 0; L < e; L++) {
+        const v = (saved[at + L] += plain - ((c0 + L + 7) & ~7));
+        if (v > bestS || (v === bestS && L < bestL)) {
+          bestS = v;
+          bestL = L;
+        }
+      }
+    } else if (e > 0) {
+      // a saving that never grows with L: while no member has a later run, lead 0 is the best
+      const v = (saved[at] += plain - ((c0 + 7) & ~7));
+      if (v > bestS) {
+        bestS = v;
+        bestL = 0;
+      }
+      const r = this.recsUsed;
+      if (r + 4 > this.recs.length) this.recs = grown(this.recs, r + 4, r);
+      const recs = this.recs;
+      recs[r] = st.rec;
+      recs[r + 1] = e;
+      recs[r + 2] = c0;
+      recs[r + 3] = plain;
+      st.rec = r;
+      this.recsUsed = r + 4;
+    }
+    // the later runs [L, p) after a mismatch
+    let L = p + 1; // lead p sits on a mismatch
     for (;;) {
+      while (L < coded && K[L] !== A[L]) L++;
+      if (L >= coded) break;
+      p = L + 1;
+      while (p < lim && K[p] === A[p]) p++;
       const end = p < coded ? p : coded;
       const tail = trimmed > p ? trimmed - p : 0;
+      // the run's first lead saves (and so the start needs every saved[L]) when any of its leads does
+      if (!full && L < end && ((head + L + tail + 7) & ~7) < plain) {
+        this.materialise(st);
+        full = true;
+      }
       for (; L < end; L++) {
         const cs = (head + L + tail + 7) & ~7;
         if (cs >= plain) break; // cs grows with L: no later lead of this run saves
@@ -259,17 +324,28 @@ export class OptimalPagePlanner {
           bestL = L;
         }
       }
-      L = p + 1; // lead p sits on a mismatch
-      while (L < coded && K[L] !== A[L]) L++;
-      if (L >= coded) break;
-      p = L + 1;
-      while (p < lim && K[p] === A[p]) p++;
+      L = p + 1;
     }
     st.plainSum += plain;
     st.bestSaved = bestS;
     st.bestLead = bestL;
     this.memberLead = bestL;
     this.memberCost = st.plainSum - bestS;
+  }
+
+  /** Start keeping every saved[L] of st: the recorded first runs summed into leads 1.. (lead 0 is kept). */
+  private materialise(st: Start): void {
+    const saved = this.arena;
+    const recs = this.recs;
+    const at = st.at;
+    saved.fill(0, at + 1, at + st.nL);
+    for (let r = st.rec; r >= 0; r = recs[r]!) {
+      const e = recs[r + 1]!;
+      const c0 = recs[r + 2]!;
+      const plain = recs[r + 3]!;
+      for (let L = 1; L < e; L++) saved[at + L] += plain - ((c0 + L + 7) & ~7);
+    }
+    st.full = true;
   }
 
   private grow(rows: number): void {
@@ -285,6 +361,9 @@ export class OptimalPagePlanner {
     this.fromStart = g(this.fromStart);
     this.fromLead = g(this.fromLead);
     this.fromR = g(this.fromR);
+    const reach = new Uint8Array(n >> 3);
+    reach.set(this.reach);
+    this.reach = reach;
   }
 
   /** The optimal plan for the first n pushed tuples. */
