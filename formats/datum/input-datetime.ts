@@ -148,6 +148,8 @@ class DateTimeParts {
   second?: number;
   usec = 0;
   meridian?: "am" | "pm";
+  sawWeekday = false;
+  sawEra = false;
   east?: number;
   zoneName?: string;
   constructor(
@@ -219,11 +221,11 @@ class DateTimeParts {
         this.yearDigits = n - 4;
         return;
       }
-      if (n === 6) return this.clock(Number(digits.slice(0, 2)), Number(digits.slice(2, 4)), Number(digits.slice(4)));
+      if (n === 6) return this.digitClock(Number(digits.slice(0, 2)), Number(digits.slice(2, 4)), Number(digits.slice(4)));
       throw this.bad();
     }
     if (dateDone) {
-      if (this.hour === undefined && n === 4) return this.clock(Number(digits.slice(0, 2)), Number(digits.slice(2)), 0);
+      if (this.hour === undefined && n === 4) return this.digitClock(Number(digits.slice(0, 2)), Number(digits.slice(2)), 0);
       throw this.bad();
     }
     if (n === 3 && this.year !== undefined && this.month === undefined && this.day === undefined) throw notRead("dates as year, month and day (not a day of the year)", this.text);
@@ -250,6 +252,12 @@ class DateTimeParts {
     if (split.length === 2 && /^\d+\.\d{3}$/.test(field)) throw notRead("dates as year, month and day (not a year and a day of the year)", this.text);
     for (const p of split) if (isDigit(p[0])) this.dateNumber(p);
     if (!this.dateDone) throw this.bad();
+  }
+
+  /** HHMMSS or HHMM digits: the server does not range-check them (99:01:08 runs into the next days); pgdisk refuses that by name. */
+  digitClock(h: number, m: number, s: number): void {
+    if (clockOverflows(h, m, s, 0)) throw notRead("HHMMSS and HHMM times within a day (the server lets such digits run into the next days)", this.text);
+    this.clock(h, m, s);
   }
 
   clock(h: number, m: number, s: number): void {
@@ -281,11 +289,16 @@ class DateTimeParts {
       }
       this.setMonth(month);
       this.textMonth = true;
-    } else if (WEEKDAY_WORDS.has(w)) return;
+    } else if (WEEKDAY_WORDS.has(w)) {
+      if (this.sawWeekday) throw this.bad();
+      this.sawWeekday = true;
+    }
     else if (w === "am" || w === "pm") {
       if (this.meridian) throw this.bad();
       this.meridian = w;
     } else if (w === "bc" || w === "ad") {
+      if (this.sawEra) throw this.bad();
+      this.sawEra = true;
       if (w === "bc") this.bc = true;
     } else if (UTC_WORDS.has(w)) this.zone(0);
     else if (MOMENT_WORDS.has(w)) throw notRead(`fixed dates and times, not "${w}" (the moment of the load)`, this.text);
@@ -298,7 +311,8 @@ class DateTimeParts {
   }
 
   zoneByName(name: string): void {
-    if (this.east !== undefined || this.zoneName !== undefined) throw this.bad();
+    // the server reads Area/Location as a date field unless a month and a day are known already
+    if (this.east !== undefined || this.zoneName !== undefined || this.month === undefined || this.day === undefined) throw this.bad();
     if (!/\//.test(name) || !zoneFormat(name)) throw new FormatError("DATUM_BAD_INPUT", `time zone "${name.toLowerCase()}" not recognized`);
     this.zoneName = name;
   }
@@ -381,12 +395,16 @@ function fillParts(p: DateTimeParts, s: string): DateTimeParts {
   for (const [i, f] of fields.entries()) {
     // time_in takes a date only as the value's first field, and no month names
     if (p.timeOnly && ((f.kind === "date" && i > 0) || (f.kind === "word" && (MONTH_WORDS.has(f.text) || WEEKDAY_WORDS.has(f.text) || f.text === "epoch")))) throw p.bad();
+    // after a leading date, time_in takes the time as HH:MM only; a date led by a month name is a zone to it
+    if (p.timeOnly && p.year !== undefined && (f.kind === "number" || (f.kind === "word" && f.text === "allballs") || (p.hour === undefined && f.kind !== "time" && f.kind !== "date"))) throw p.bad();
+    if (p.timeOnly && f.kind === "date" && isAlpha(f.text[0])) throw new FormatError("DATUM_BAD_INPUT", `time zone "${f.text.toLowerCase()}" not recognized`);
     switch (f.kind) {
       case "number":
         p.number(f.text);
         break;
       case "date":
-        if (p.dateDone || p.year !== undefined || p.day !== undefined) throw p.bad();
+        // DecodeDate wants nothing but a zone set before it: not a time, AM/PM, weekday or era
+        if (p.dateDone || p.year !== undefined || p.day !== undefined || p.hour !== undefined || p.meridian || p.sawWeekday || p.sawEra) throw p.bad();
         p.date(f.text);
         break;
       case "time":
@@ -395,7 +413,8 @@ function fillParts(p: DateTimeParts, s: string): DateTimeParts {
       case "word":
         // ISO 8601's T before the time (time_in takes it only at the start)
         if (f.text === "t" && (fields[i + 1]?.kind === "time" || fields[i + 1]?.kind === "number")) {
-          if (p.timeOnly && i > 0) throw p.bad();
+          // time_in takes it first only; the others after a whole date only
+          if (p.timeOnly ? i > 0 : !p.dateDone) throw p.bad();
         } else if (f.text === "allballs") {
           // midnight UTC: a time and a zone
           p.clock(0, 0, 0);
