@@ -19,6 +19,7 @@
 // server's timezone_abbreviations setting), now/today/tomorrow/yesterday (the load's moment),
 // Julian days, day-of-year dates, ISO field labels and other rare forms.
 import { FormatError } from "../schema/errors.js";
+import { isDigit, roundHalfEven } from "./util.js";
 
 export type DateOrder = "MDY" | "DMY" | "YMD";
 
@@ -80,7 +81,6 @@ export interface DecodedDateTime {
 
 type Field = { kind: "number" | "date" | "time" | "word" | "offset" | "zone"; text: string };
 
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 const isAlpha = (c: string | undefined): boolean => c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z"));
 const isSpaceOrComma = (c: string): boolean => c === " " || c === "," || (c >= "\t" && c <= "\r");
 
@@ -362,11 +362,6 @@ class DateTimeParts {
 }
 
 const clockOverflows = (h: number, mi: number, sec: number, usec: number): boolean => mi > 59 || sec > 60 || h > 24 || (h === 24 && (mi > 0 || sec > 0 || usec > 0));
-
-export function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 /** A date/time value in any of the spellings above, `type` naming the type in errors. */
 export function decodeDateTime(text: string, s: string, type: string, order: DateOrder): DecodedDateTime {

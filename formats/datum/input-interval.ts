@@ -8,7 +8,7 @@
 import { FormatError } from "../schema/errors.js";
 import { Interval } from "./datetime.js";
 import type { InputFunction } from "./input.js";
-import { isSpace } from "./util.js";
+import { isDigit, isSpace, roundHalfEven } from "./util.js";
 
 const USECS_PER_SEC = 1_000_000n;
 const USECS_PER_MINUTE = 60_000_000n;
@@ -62,10 +62,6 @@ function addFractDays(s: Sum, frac: number, scale: number): void {
 function addFractYears(s: Sum, frac: number, scale: number): void {
   s.mon = i32(s.mon + roundHalfEven(frac * scale * 12));
 }
-function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 const addUsec = (s: Sum, val: bigint, fval: number, scale: bigint): void => {
   s.usec = i64(s.usec + i64(val * scale));
   addFractUsec(s, fval, Number(scale));
@@ -94,7 +90,6 @@ interface Field {
   text: string;
 }
 
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 const isAlpha = (c: string | undefined): boolean => c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z"));
 const isAlnum = (c: string | undefined): boolean => isDigit(c) || isAlpha(c);
 const isPunct = (c: string | undefined): boolean => c !== undefined && c.charCodeAt(0) < 128 && /[!-\/:-@[-`{-~]/.test(c);

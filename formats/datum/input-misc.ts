@@ -6,10 +6,9 @@
 // places, a third digit rounding half up, "-" or "(" for negative.
 import { FormatError } from "../schema/errors.js";
 import type { InputFunction } from "./input.js";
-import { isSpace } from "./util.js";
+import { isDigit, isSpace } from "./util.js";
 
 const bad = (type: string, text: string): FormatError => new FormatError("DATUM_BAD_INPUT", `invalid input syntax for type ${type}: "${text}"`);
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 
 /** The bits of a bit string's text: "B"/"b" then binary digits, "X"/"x" then hex digits, or binary digits. */
 function bitsOf(text: string): Uint8Array {

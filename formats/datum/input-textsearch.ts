@@ -11,7 +11,7 @@ import { FormatError } from "../schema/errors.js";
 import type { InputFunction } from "./input.js";
 import { QueryOperand, QueryOperator } from "./tsquery.js";
 import { WordEntry } from "./tsvector.js";
-import { isSpace } from "./util.js";
+import { isDigit, isSpace } from "./util.js";
 
 const MAXSTRLEN = 1 << 11; // a lexeme is shorter
 const MAXSTRPOS = (1 << 20) - 1; // the lexeme area (tsvector), the operand area (tsquery)
@@ -30,7 +30,6 @@ const PRIORITY = [0, 4, 2, 1, 3];
 const STACKDEPTH = 32;
 
 const enc = new TextEncoder();
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 /** ISOPERATOR: what ends a tsquery word */
 const isOperator = (c: string | undefined): boolean => c === "!" || c === "&" || c === "|" || c === "(" || c === ")" || c === "<";
 /** Characters glibc's iswspace calls white space outside ASCII (U+0085, U+1680, U+2000-U+2006, ...). */

@@ -12,7 +12,8 @@
 // without a zone are read in `timeZoneOffsetSeconds` (UTC unless given).
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
-import { DAYS_IN_MONTH, decodeDateTime, decodeTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, roundHalfEven, zoneOffsetAtLocal, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
+import { DAYS_IN_MONTH, decodeDateTime, decodeTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, zoneOffsetAtLocal, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
+import { roundHalfEven } from "./util.js";
 import { NUMERIC_DSCALE_MAX, NUMERIC_NAN, NUMERIC_NEG, NUMERIC_NINF, NUMERIC_PINF, NUMERIC_SHORT } from "./numeric.js";
 
 export interface InputContext {

@@ -65,3 +65,10 @@ export function undecodedText(data: Uint8Array, typeOid: number, info: TypeInfo 
 
 /** isspace() in the C locale, as the input functions skip white space. */
 export const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\v" || c === "\f" || c === "\r";
+/** isdigit() in the C locale */
+export const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
+/** rint() under the default rounding mode: to the nearest integer, a tie to the even one. */
+export function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
