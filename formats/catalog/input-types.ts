@@ -21,6 +21,12 @@ function valueAsColumn(n: NodeValue, base: number): NodeValue {
   return { type: n.type, fields: Object.fromEntries(Object.entries(n.fields).map(([k, v]) => [k, valueAsColumn(v, base)])) };
 }
 
+/** The type under a domain and the domains below it (getBaseType); a type that is not a domain is itself. */
+export function typeUnderDomains(cat: DatabaseCatalog, oid: number): number {
+  for (let i = 0; i < 16 && cat.types.get(oid)?.type === "d"; i++) oid = cat.types.get(oid)!.basetype;
+  return oid;
+}
+
 /** A domain CHECK as a test of a base-type datum (`base`: the type under every domain), or why it cannot be evaluated offline. */
 export function compileDomainCheck(name: string, conbin: string, base: number, ctx: ExprContext): DomainCheck {
   if (!ROW_TYPES.has(base)) return { name, unevaluable: `the evaluator does not read values of type ${base}` };
@@ -101,10 +107,8 @@ export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): Input
           const t = r.contypid as number;
           if (!t || r.contype !== "c") continue;
           // VALUE is of the type under the domain (and under the domains below it)
-          let base = t;
-          for (let i = 0; i < 16 && cat.types.get(base)?.type === "d"; i++) base = cat.types.get(base)!.basetype;
           if (!checks.has(t)) checks.set(t, []);
-          checks.get(t)!.push(compileDomainCheck(r.conname as string, r.conbin as string, base, exprCtx));
+          checks.get(t)!.push(compileDomainCheck(r.conname as string, r.conbin as string, typeUnderDomains(cat, t), exprCtx));
         }
       }
       return checks.get(typeOid) ?? [];

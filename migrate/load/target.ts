@@ -10,7 +10,7 @@ import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
 import { resolveInput, type InputTypes } from "../../formats/datum/input-types.js";
 import { bytesInputFor, type BytesInput } from "../../formats/datum/input-bytes.js";
-import { inputTypesFor } from "../../formats/catalog/input-types.js";
+import { inputTypesFor, typeUnderDomains } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { dateOrderSetting, sessionSetting } from "../server-conf.js";
 import type { DateOrder } from "../../formats/datum/input-datetime.js";
@@ -128,12 +128,6 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
   }
   const encode = a.len === -1 ? (text: string) => varlenaStored(a, input(text, ctx)) : (text: string) => input(text, ctx);
   return { encode, encodeBytes: bytesInputFor(a), typeName, nullError };
-}
-
-/** The type under a domain's domains (the type itself when it is not a domain). */
-function typeUnderDomains(cat: DatabaseCatalog, oid: number): number {
-  for (let t = cat.types.get(oid), i = 0; t?.type === "d" && i < 16; t = cat.types.get(t.basetype), i++) oid = t.basetype;
-  return oid;
 }
 
 /**
