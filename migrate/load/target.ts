@@ -16,6 +16,7 @@ import { dateOrderSetting, sessionSetting } from "../server-conf.js";
 import type { DateOrder } from "../../formats/datum/input-datetime.js";
 import { defaultDatum, type ConstDefault } from "./default-const.js";
 import { exprContextOf, indexExprs } from "../../formats/expr/index-exprs.js";
+import type { ExprContext } from "../../formats/expr/evaluate.js";
 
 /** How one attribute of a new row gets its stored datum. */
 export type ColumnSource = { kind: "input"; field: number } | { kind: "constant"; stored: Uint8Array | null };
@@ -137,13 +138,13 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
  * every level's NOT NULL and CHECK applied to that value (the server's CoerceToDomain). A default
  * that is not a constant, or a constraint the value fails, is refused before anything is read.
  */
-function omittedValue(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string, adbin: string | undefined): Uint8Array | null {
+function omittedValue(cat: DatabaseCatalog, types: InputTypes, exprCtx: ExprContext, a: AttrDesc, table: string, adbin: string | undefined): Uint8Array | null {
   const t = cat.types.get(a.typid);
   const domain = t?.type === "d" ? t : undefined;
   const expr = adbin ?? domain?.defaultBin;
   let d: ConstDefault = { constant: true, stored: null, value: null };
   if (expr !== undefined) {
-    d = defaultDatum(expr, a, typeUnderDomains(cat, a.typid), exprContextOf(cat));
+    d = defaultDatum(expr, a, typeUnderDomains(cat, a.typid), exprCtx);
     if (!d.constant) {
       throw refuse(
         adbin !== undefined
@@ -169,6 +170,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   const rel = cat.findRelation(tableName);
   const name = `${rel.namespaceName}.${rel.name}`;
   const table = `table "${name}"`;
+  const exprCtx = exprContextOf(cat);
   if (rel.kind === "p") throw refuse(`${table} is partitioned; load into its partitions`);
   if (rel.kind !== "r") throw refuse(`"${name}" is not a table (relkind ${rel.kind})`);
   if (rel.persistence !== "p") throw refuse(`${table} is ${rel.persistence === "u" ? "unlogged" : "temporary"}; pgdisk loads only permanent tables`);
@@ -197,7 +199,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
     const iname = `index "${irel.namespaceName}.${irel.name}"`;
     if (irel.amName !== "btree") throw refuse(`${iname} on ${table} is a ${irel.amName} index; pgdisk rebuilds btree indexes only`);
     try {
-      indexExprs(info.exprs, info.pred, false, exprContextOf(cat));
+      indexExprs(info.exprs, info.pred, false, exprCtx);
     } catch (e) {
       if (e instanceof FormatError) throw refuse(`${iname} on ${table} is ${info.exprs ? "an expression" : "a partial"} index that cannot be evaluated offline: ${e.message}`);
       throw e;
@@ -220,7 +222,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   } else inputAttrs = live;
 
   const defaults = cat.attrDefaults(rel.oid);
-  const types = inputTypesFor(cat, exprContextOf(cat));
+  const types = inputTypesFor(cat, exprCtx);
   const dateOrder = dateOrderSetting(cat);
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
@@ -231,7 +233,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
     if (charFlag(f?.attidentity)) throw refuse(`column "${a.name}" of ${table} is an identity column, whose next value cannot be drawn offline; give it with --columns`);
     const adbin = f?.atthasdef ? defaults.get(a.attnum) : undefined;
     if (f?.atthasdef && adbin === undefined) throw new FormatError("CATALOG_MISSING", `column "${a.name}" of ${table} has atthasdef but no pg_attrdef row`);
-    return { attr: a, source: { kind: "constant", stored: omittedValue(cat, types, a, table, adbin) }, typeName };
+    return { attr: a, source: { kind: "constant", stored: omittedValue(cat, types, exprCtx, a, table, adbin) }, typeName };
   });
 
   return { rel, name, desc, columns, inputAttrs, fillfactor: heapFillfactor(rel.options), indexes };
