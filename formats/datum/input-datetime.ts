@@ -68,15 +68,30 @@ const WEEKDAY_WORDS = new Set(["sun", "mon", "tue", "tues", "wed", "wednes", "th
 const UTC_WORDS = new Set(["z", "utc", "gmt", "zulu", "ut"]);
 const MOMENT_WORDS = new Set(["now", "today", "tomorrow", "yesterday"]);
 
-/** What a value names: a date (days since 2000-01-01), a time of day, and the zone written, if any. */
-export interface DecodedDateTime {
-  days: number;
+/** What a time value names: the time of day, the date written beside it (if whole), the zone written, if any. */
+export interface DecodedTime {
+  /** days since 2000-01-01 */
+  days?: number;
   /** microseconds since midnight */
   usecs: bigint;
   /** a numeric offset or UTC word: seconds east of UTC */
   east?: number;
   /** an IANA zone name */
   zoneName?: string;
+}
+
+/** What a date or timestamp value names: a date, a time of day, and the zone written, if any. */
+export interface DecodedDateTime extends DecodedTime {
+  days: number;
+}
+
+const UNIX_EPOCH_DAYS = 10957;
+
+/** The offset east of UTC of the zone a value wrote (a number, or a name's offset on its date and time), or undefined when it wrote none. */
+export function writtenZoneEast(v: DecodedTime, text: string): number | undefined {
+  if (v.east !== undefined || v.zoneName === undefined) return v.east;
+  // decodeTime gives a zone name only with a date
+  return zoneOffsetAtLocal(v.zoneName, (v.days! + UNIX_EPOCH_DAYS) * 86400 + Number(v.usecs / 1_000_000n), text);
 }
 
 type Field = { kind: "number" | "date" | "time" | "word" | "offset" | "zone"; text: string };
@@ -160,6 +175,9 @@ class DateTimeParts {
     readonly timeOnly = false,
   ) {}
 
+  get noDate(): boolean {
+    return this.year === undefined && this.month === undefined && this.day === undefined;
+  }
   get dateDone(): boolean {
     return this.year !== undefined && this.month !== undefined && this.day !== undefined;
   }
@@ -210,11 +228,10 @@ class DateTimeParts {
   /** A run of digits standing alone: a concatenated date or time, or one date number. */
   number(digits: string): void {
     const n = digits.length;
-    const noDate = this.year === undefined && this.month === undefined && this.day === undefined;
-    const dateDone = this.dateDone || (this.timeOnly && noDate);
+    const dateDone = this.dateDone || (this.timeOnly && this.noDate);
     if (n >= 6 && (!dateDone || this.hour === undefined)) {
       if (!dateDone) {
-        if (this.year !== undefined || this.month !== undefined || this.day !== undefined) throw this.bad();
+        if (!this.noDate) throw this.bad();
         this.day = Number(digits.slice(n - 2));
         this.month = Number(digits.slice(n - 4, n - 2));
         this.year = Number(digits.slice(0, n - 4));
@@ -292,8 +309,7 @@ class DateTimeParts {
     } else if (WEEKDAY_WORDS.has(w)) {
       if (this.sawWeekday) throw this.bad();
       this.sawWeekday = true;
-    }
-    else if (w === "am" || w === "pm") {
+    } else if (w === "am" || w === "pm") {
       if (this.meridian) throw this.bad();
       this.meridian = w;
     } else if (w === "bc" || w === "ad") {
@@ -325,8 +341,7 @@ class DateTimeParts {
 
   /** The time of day, for time_in: a date written beside it is checked, and given when whole. */
   timeResult(): DecodedTime {
-    const noDate = this.year === undefined && this.month === undefined && this.day === undefined;
-    const days = noDate ? undefined : this.days();
+    const days = this.noDate ? undefined : this.days();
     // a zone name needs the date its offset is taken on
     if (this.hour === undefined || (this.zoneName !== undefined && days === undefined)) throw this.bad();
     return { days, usecs: this.clockUsecs(), east: this.east, zoneName: this.zoneName };
@@ -364,21 +379,13 @@ class DateTimeParts {
 const clockOverflows = (h: number, mi: number, sec: number, usec: number): boolean => mi > 59 || sec > 60 || h > 24 || (h === 24 && (mi > 0 || sec > 0 || usec > 0));
 
 /** A date/time value in any of the spellings above, `type` naming the type in errors. */
-export function decodeDateTime(text: string, s: string, type: string, order: DateOrder): DecodedDateTime {
+export function decodeDateTime(text: string, s: string, type: string, order: DateOrder = "MDY"): DecodedDateTime {
   if (s.toLowerCase() === "epoch") return { days: julianDay(1970, 1, 1) - POSTGRES_EPOCH_JDATE, usecs: 0n, east: 0 };
   return fillParts(new DateTimeParts(order, type, text), s).result();
 }
 
-/** What a time value names: the time of day, the date written beside it (if whole), the zone. */
-export interface DecodedTime {
-  days?: number;
-  usecs: bigint;
-  east?: number;
-  zoneName?: string;
-}
-
 /** A time of day as time_in and timetz_in read it: the spellings above with numbers read as HHMM or HHMMSS. */
-export function decodeTime(text: string, s: string, type: string, order: DateOrder): DecodedTime {
+export function decodeTime(text: string, s: string, type: string, order: DateOrder = "MDY"): DecodedTime {
   return fillParts(new DateTimeParts(order, type, text, true), s).timeResult();
 }
 

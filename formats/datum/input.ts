@@ -12,7 +12,7 @@
 // without a zone are read in `timeZoneOffsetSeconds` (UTC unless given).
 import { FormatError } from "../schema/errors.js";
 import { TimeTzADT } from "./datetime.js";
-import { DAYS_IN_MONTH, decodeDateTime, decodeTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, zoneOffsetAtLocal, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
+import { DAYS_IN_MONTH, decodeDateTime, decodeTime, fieldRange, julianDay, leapYear, POSTGRES_EPOCH_JDATE, writtenZoneEast, zoneOffsetSeconds, type DateOrder, type DecodedDateTime } from "./input-datetime.js";
 import { roundHalfEven } from "./util.js";
 import { NUMERIC_DSCALE_MAX, NUMERIC_NAN, NUMERIC_NEG, NUMERIC_NINF, NUMERIC_PINF, NUMERIC_SHORT } from "./numeric.js";
 
@@ -372,7 +372,6 @@ const DT_END = 9223372036854775807n;
 const DT_BEGIN = -9223372036854775808n;
 /** date2j of 5874898-01-01, the first day past the date range (DATE_END_JULIAN) */
 const DATE_END_JULIAN = 2147483494;
-const UNIX_EPOCH_DAYS = 10957;
 
 const DATE_RE = /^(\d{4,})-(\d{1,2})-(\d{1,2})/;
 const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2})(\.\d*)?)?/;
@@ -412,7 +411,6 @@ function parseTime(text: string, s: string): { usecs: bigint; rest: string } {
   return { usecs: BigInt(((h * 60 + mi) * 60 + sec) * 1e6 + fsec), rest: s.slice(m[0].length) };
 }
 
-
 /** Round to `typmod` fractional digits of a second (AdjustTimestampForTypmod). */
 /**
  * AdjustTimestampForTypmod / AdjustTimeForTypmod: microseconds rounded half away from zero to
@@ -426,14 +424,13 @@ export function adjustPrecision(usecs: bigint, typmod: number): bigint {
   return usecs >= 0n ? ((usecs + offset) / scale) * scale : -(((-usecs + offset) / scale) * scale);
 }
 
-
 export const dateIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const l = s.toLowerCase();
   if (l === "infinity" || l === "+infinity") return le(4, DATE_END);
   if (l === "-infinity") return le(4, DATE_BEGIN);
   const iso = isoDate(text, s);
-  const days = iso && !trim(iso.rest) ? iso.days : decodeDateTime(text, s, "date", ctx.dateOrder ?? "MDY").days;
+  const days = iso && !trim(iso.rest) ? iso.days : decodeDateTime(text, s, "date", ctx.dateOrder).days;
   if (days < -POSTGRES_EPOCH_JDATE || days >= DATE_END_JULIAN - POSTGRES_EPOCH_JDATE) throw new FormatError("DATUM_BAD_INPUT", `date out of range: "${text}"`);
   return le(4, days);
 };
@@ -447,7 +444,7 @@ function isoTime(text: string, s: string): { usecs: bigint; rest: string } | nul
 export const timeIn: InputFunction = (text, ctx) => {
   const s = trim(text);
   const iso = isoTime(text, s);
-  const usecs = iso && !trim(iso.rest) ? iso.usecs : decodeTime(text, s, "time", ctx.dateOrder ?? "MDY").usecs;
+  const usecs = iso && !trim(iso.rest) ? iso.usecs : decodeTime(text, s, "time", ctx.dateOrder).usecs;
   return le(8, adjustPrecision(usecs, ctx.typmod));
 };
 
@@ -463,12 +460,9 @@ export const timetzIn: InputFunction = (text, ctx) => {
     usecs = iso.usecs;
     east = isoEast ?? (ctx.timeZoneOffsetSeconds ?? 0);
   } else {
-    const v = decodeTime(text, s, "time with time zone", ctx.dateOrder ?? "MDY");
+    const v = decodeTime(text, s, "time with time zone", ctx.dateOrder);
     usecs = v.usecs;
-    if (v.east !== undefined) east = v.east;
-    else if (v.zoneName === undefined) east = ctx.timeZoneOffsetSeconds ?? 0;
-    // a zone name comes with a date (decodeTime): its offset on that date
-    else east = zoneOffsetAtLocal(v.zoneName, (v.days! + UNIX_EPOCH_DAYS) * 86400 + Number(usecs / 1_000_000n), text);
+    east = writtenZoneEast(v, text) ?? ctx.timeZoneOffsetSeconds ?? 0;
   }
   const out = new Uint8Array(TimeTzADT.size);
   const dv = new DataView(out.buffer);
@@ -485,14 +479,9 @@ export function timestampIn(withZone: boolean): InputFunction {
     const l = s.toLowerCase();
     if (l === "infinity" || l === "+infinity") return le(8, DT_END);
     if (l === "-infinity") return le(8, DT_BEGIN);
-    const v = isoTimestamp(text, s) ?? decodeDateTime(text, s, type, ctx.dateOrder ?? "MDY");
-    let offset = 0;
+    const v = isoTimestamp(text, s) ?? decodeDateTime(text, s, type, ctx.dateOrder);
     // the server ignores a zone given to timestamp without time zone (but checks it)
-    if (withZone) {
-      if (v.east !== undefined) offset = v.east;
-      else if (v.zoneName !== undefined) offset = zoneOffsetAtLocal(v.zoneName, (v.days + UNIX_EPOCH_DAYS) * 86400 + Number(v.usecs / 1_000_000n), text);
-      else offset = ctx.timeZoneOffsetSeconds ?? 0;
-    }
+    const offset = withZone ? (writtenZoneEast(v, text) ?? ctx.timeZoneOffsetSeconds ?? 0) : 0;
     const total = adjustPrecision(BigInt(v.days) * USECS_PER_DAY + v.usecs - BigInt(offset) * 1_000_000n, ctx.typmod);
     // 4714-11-24 BC .. 294276-12-31 AD (IS_VALID_TIMESTAMP)
     if (total < -211813488000000000n || total >= 9223371331200000000n) throw new FormatError("DATUM_BAD_INPUT", `timestamp out of range: "${text}"`);
