@@ -283,10 +283,8 @@ export class CopyRows {
         try {
           c.write(tuple, s.off[i]!, s.off[i]! + s.len[i]!, out);
         } catch (e) {
-          if (!(e instanceof FormatError)) throw e;
           out.pos = p0;
-          findings.push(findingFrom(e, "error", { ...pageLoc, item, offset, attnum: c.attnum }));
-          w.writeNull();
+          this.failedValue(e, { ...pageLoc, item, offset, attnum: c.attnum }, findings);
         }
         continue;
       }
@@ -298,14 +296,19 @@ export class CopyRows {
           continue;
         }
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        findings.push(findingFrom(e, "error", { ...pageLoc, item, offset, attnum: c.attnum }));
-        w.writeNull();
+        this.failedValue(e, { ...pageLoc, item, offset, attnum: c.attnum }, findings);
         continue;
       }
       w.field(this.single);
     }
     w.endRow();
+  }
+
+  /** A value that cannot be decoded: its error becomes a finding and the field prints NULL. */
+  private failedValue(e: unknown, at: Location, findings: Finding[]): void {
+    if (!(e instanceof FormatError)) throw e;
+    findings.push(findingFrom(e, "error", at));
+    this.w.writeNull();
   }
 
   /**
