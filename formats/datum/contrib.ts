@@ -8,7 +8,7 @@
 // As everywhere in formats/datum, `d` is the payload after the varlena header; the structs'
 // offsets count from the 4-byte-header form, so payload offset = struct offset - 4.
 import { maxAlign } from "../page/page.js";
-import { bits32, defineStruct, f32, i8, register, u16, u32, u8, i32 } from "../schema/index.js";
+import { bits32, defineStruct, f32, i16, i8, register, u16, u32, u8, i32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { Decoder } from "./decoder.js";
 import { float8Text } from "./floats.js";
@@ -206,6 +206,83 @@ const lqueryText: Decoder = (d) => {
   return levels.join(".");
 };
 
+// ---- ltxtquery ------------------------------------------------------------------------------
+
+/** ltxtquery after vl_len_: the item count; the items start at MAXALIGN(8) from the varlena start. */
+export const LtxtqueryHeader = register(
+  defineStruct("ltxtquery", "contrib/ltree/ltree.h", [i32("size", "number of ITEMs (polish notation)")] as const),
+);
+
+/** One ltxtquery item; the operands (NUL-terminated labels) follow the last item. */
+export const LtxtqueryItem = register(
+  defineStruct("ITEM (ltxtquery)", "contrib/ltree/ltree.h", [
+    i16("type", "VAL 2 (a label) or OPR 3 (an operator)"),
+    i16("left", "items to the left operand of an operator"),
+    i32("val", "VAL: CRC32 of the label; OPR: the operator character '!', '&' or '|'"),
+    u8("flag", "VAL: LVAR_ANYEND 0x01 ('*'), LVAR_INCASE 0x02 ('@'), LVAR_SUBLEXEME 0x04 ('%')"),
+    u8("length", "VAL: label length in bytes"),
+    u16("distance", "VAL: offset of the label from the first operand byte"),
+  ] as const),
+);
+
+const LTXTQ_FIRST = maxAlign(VARHDRSZ + LtxtqueryHeader.size) - VARHDRSZ;
+const LTXTQ_VAL = 2;
+const LTXTQ_OPR = 3;
+
+/**
+ * ltxtq_out: the polish-notation items printed infix. An operator item is followed by its right
+ * operand, then its left one; '|' is parenthesised unless it is the whole query or the operand of
+ * '!', and '!' puts "( ... )" around an operator operand.
+ */
+const ltxtqueryText: Decoder = (d) => {
+  if (d.length < LTXTQ_FIRST) throw malformed("ltxtquery", `${d.length} bytes, less than its header`);
+  const dv = view(d);
+  const size = dv.getInt32(LtxtqueryHeader.offsets.size, true);
+  // the server refuses an empty query on output ("syntax error", "Empty query.")
+  if (size <= 0) throw malformed("ltxtquery", `${size} items`);
+  const ops = LTXTQ_FIRST + size * LtxtqueryItem.size;
+  if (ops > d.length) throw malformed("ltxtquery", `${size} items need ${ops} bytes, the value has ${d.length}`);
+  let pos = 0;
+  const item = (k: number): number => LTXTQ_FIRST + k * LtxtqueryItem.size;
+  const next = (): number => {
+    if (pos >= size) throw malformed("ltxtquery", `an operator's operand is past the last of ${size} items`, item(pos));
+    return item(pos++);
+  };
+  const infix = (first: boolean): string => {
+    const at = next();
+    const type = dv.getInt16(at + LtxtqueryItem.offsets.type, true);
+    if (type === LTXTQ_VAL) {
+      const start = ops + dv.getUint16(at + LtxtqueryItem.offsets.distance, true);
+      const end = d.indexOf(0, start);
+      if (start >= d.length || end < 0) throw malformed("ltxtquery", "a label runs past the end", at);
+      const flag = d[at + LtxtqueryItem.offsets.flag]!;
+      let s = utf8Text(d.subarray(start, end));
+      if (flag & LVAR_SUBLEXEME) s += "%";
+      if (flag & LVAR_INCASE) s += "@";
+      if (flag & LVAR_ANYEND) s += "*";
+      return s;
+    }
+    if (type !== LTXTQ_OPR) throw malformed("ltxtquery", `item type ${type}`, at);
+    const op = dv.getInt32(at + LtxtqueryItem.offsets.val, true);
+    if (op === 0x21) {
+      const operand = pos < size && dv.getInt16(item(pos) + LtxtqueryItem.offsets.type, true) === LTXTQ_OPR;
+      return operand ? `!( ${infix(true)} )` : `!${infix(false)}`;
+    }
+    if (op !== 0x26 && op !== 0x7c) throw malformed("ltxtquery", `operator ${op}`, at);
+    const right = infix(false);
+    const s = `${infix(false)} ${String.fromCharCode(op)} ${right}`;
+    return op === 0x7c && !first ? `( ${s} )` : s;
+  };
+  let text: string;
+  try {
+    text = infix(true);
+  } catch (e) {
+    if (e instanceof RangeError) throw malformed("ltxtquery", "operators nested too deep to print");
+    throw e;
+  }
+  return text;
+};
+
 // ---- cube --------------------------------------------------------------------------------
 
 /** NDBOX after vl_len_: the header, then dim (point) or 2 × dim float8 coordinates. */
@@ -380,6 +457,7 @@ export const CONTRIB_LIBRARIES: ReadonlyMap<string, string> = new Map([
   ["hstore_in", "hstore"],
   ["ltree_in", "ltree"],
   ["lquery_in", "ltree"],
+  ["ltxtq_in", "ltree"],
   ["cube_in", "cube"],
   ["seg_in", "seg"],
 ]);
@@ -390,6 +468,7 @@ export const CONTRIB_DECODERS: ReadonlyMap<string, Decoder> = new Map<string, De
   ["hstore_in", hstoreText],
   ["ltree_in", ltreeText],
   ["lquery_in", lqueryText],
+  ["ltxtq_in", ltxtqueryText],
   ["cube_in", cubeText],
   ["seg_in", segText],
 ]);

@@ -1,5 +1,5 @@
 // Contrib extension types offline, against the extensions' own output functions: on PostgreSQL
-// 15 and 18, a table of hstore, citext, ltree, lquery, cube and seg columns (and arrays of them),
+// 15 and 18, a table of hstore, citext, ltree, lquery, ltxtquery, cube and seg columns (and arrays),
 // with edge values and many generated ones; `pgdisk inspect dump` of the stopped cluster must
 // print, column by column, what `COPY ... TO STDOUT` printed (COPY format), the same values in
 // the JSON dump, and no value as undecoded hex in the text dump.
@@ -19,7 +19,7 @@ const TABLE = "ext";
 const SETUP = `
   CREATE EXTENSION hstore; CREATE EXTENSION citext; CREATE EXTENSION ltree; CREATE EXTENSION cube; CREATE EXTENSION seg;
   CREATE TABLE ext (id int, h hstore, c citext, l ltree, q lquery, cu cube,
-    ha hstore[], ca citext[], la ltree[], qa lquery[], cua cube[], s seg, sa seg[]);
+    ha hstore[], ca citext[], la ltree[], qa lquery[], cua cube[], s seg, sa seg[], t ltxtquery, ta ltxtquery[]);
   INSERT INTO ext VALUES
     (1, '', '', '', '*', '(0)', '{}', '{}', '{}', '{}', '{}'),
     (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
@@ -59,6 +59,16 @@ const SETUP = `
   INSERT INTO ext (id, s, sa) SELECT 2000 + i, ((i * 1.37)::text || ' .. ' || (i * i * 2.1)::text)::seg,
     ARRAY[(-i * 1.1e-3)::text::seg, ('~' || (i * 31.4159)::text)::seg, NULL]
   FROM generate_series(1, 200) i;
+  INSERT INTO ext (id, t) SELECT 3000 + row_number() OVER (), v::ltxtquery FROM unnest(ARRAY[
+    'a', 'a & b', 'a | b', '!a', '!!a', '!(a | b)', '!(a & b)', 'a & (b | c)', '(a | b) & !c', 'a | b | c', 'a & b & c | d',
+    'a | (b & c)', '((a))', 'Europe & Russia*@ & !Transportation', 'x% | y@ | z*', 'l_1 & top%@*', '!(a | !(b & c))',
+    '(a | b) & (c | d) & !(e | f)', 'a & !b | !c & d']) v;
+  INSERT INTO ext (id, t, ta) SELECT 4000 + i,
+    (SELECT string_agg(CASE WHEN (i + j) % 5 = 0 THEN '!' ELSE '' END || 'w' || (i * j % 50) ||
+       (ARRAY['', '%', '@', '*', '%@*'])[1 + (i + j) % 5], CASE WHEN (i * j) % 3 = 0 THEN ' | ' ELSE ' & ' END)
+       FROM generate_series(1, 1 + i % 9) j)::ltxtquery,
+    CASE WHEN i % 4 = 0 THEN ARRAY[('x' || i || ' | y')::ltxtquery, '!(a & b)', NULL] END
+  FROM generate_series(1, 150) i;
   -- an impostor: a base type whose input function is called hstore_in but is textin (no library)
   CREATE SCHEMA fake; CREATE TYPE fake.t;
   CREATE FUNCTION fake.hstore_in(cstring) RETURNS fake.t LANGUAGE internal IMMUTABLE STRICT AS 'textin';
@@ -146,4 +156,19 @@ test("a cube shorter than its dimensions say is EXTENSION_TYPE_MALFORMED", () =>
     () => datumToText(Uint8Array.of(3, 0, 0, 0), cube.oid, -1, (oid) => (oid === cube.oid ? cube : undefined)),
     (e: unknown) => e instanceof FormatError && e.code === "EXTENSION_TYPE_MALFORMED",
   );
+});
+
+test("an ltxtquery whose operator has no operands, or that is truncated, is EXTENSION_TYPE_MALFORMED", () => {
+  const ltxtq: TypeInfo = { oid: 90001, name: "ltxtquery", len: -1, byval: false, align: "i", elem: 0, typtype: "b", inputFunction: "ltxtq_in" };
+  const types = (oid: number) => (oid === ltxtq.oid ? ltxtq : undefined);
+  const malformed = (e: unknown) => e instanceof FormatError && e.code === "EXTENSION_TYPE_MALFORMED";
+  // size 1, then one ITEM: type OPR (3), left 0, val '&', flag, length, distance 0
+  const lone = Uint8Array.of(1, 0, 0, 0, 3, 0, 0, 0, 0x26, 0, 0, 0, 0, 0, 0, 0);
+  assert.throws(() => datumToText(lone, ltxtq.oid, -1, types), malformed);
+  // size 2 but only one item's bytes
+  assert.throws(() => datumToText(Uint8Array.of(2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0), ltxtq.oid, -1, types), malformed);
+  // one VAL item whose label has no NUL before the end
+  const label = Uint8Array.of(1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0x61);
+  assert.throws(() => datumToText(label, ltxtq.oid, -1, types), malformed);
+  assert.equal(datumToText(Uint8Array.of(...label, 0), ltxtq.oid, -1, types), "a");
 });
