@@ -206,7 +206,9 @@ const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "re
 const TYPE_COLUMNS = ["oid", "typname", "typnamespace", "typlen", "typbyval", "typtype", "typcategory", "typelem", "typarray", "typalign", "typstorage", "typbasetype", "typtypmod", "typrelid", "typinput", "typnotnull", "typdefaultbin"];
 /** how many descriptors DatabaseCatalog reads one relation at a time before it reads all of pg_attribute */
 const DESCRIPTORS_BY_SCAN = 4;
-const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval"];
+/** A "char" catalog flag (attidentity, attgenerated) is set: neither empty nor NUL. */
+export const charFlag = (v: unknown): boolean => typeof v === "string" && v !== "" && v !== "\0";
+const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval", "attgenerated"];
 
 export class DatabaseCatalog {
   readonly classes: Map<number, RelationInfo>;
@@ -354,6 +356,7 @@ export class DatabaseCatalog {
         dropped: r.attisdropped as boolean,
         notnull: r.attnotnull as boolean,
         missing: r.atthasmissing ? (r.attmissingval as Uint8Array | null) : null,
+        generated: charFlag(r.attgenerated),
       });
       m.set(r.attrelid as number, list);
     }

@@ -17,6 +17,8 @@ export interface AttrDesc {
   storage: string;
   dropped: boolean;
   notnull?: boolean;
+  /** attgenerated is set (a generated column: stored, or virtual on 18): COPY TO leaves it out */
+  generated?: boolean;
   /** fast default (attmissingval element) as raw datum bytes, when atthasmissing */
   missing?: Uint8Array | null;
 }

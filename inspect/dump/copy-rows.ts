@@ -199,7 +199,7 @@ export class CopyRows {
   ) {
     this.columns = [];
     desc.attrs.forEach((a, index) => {
-      if (a.dropped) return;
+      if (a.dropped || a.generated) return; // COPY TO leaves generated columns out
       const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
       const direct = a.len > 0 && w.plain(columnOutputChars(typid, ctx.types));
       this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write: columnWriter(typid, a.typmod, ctx.types), direct });

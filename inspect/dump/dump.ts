@@ -63,7 +63,7 @@ export interface RelationPlan {
 /** A table's column names (COPY's HEADER); none when its descriptor cannot be read (the dump reports that itself). */
 function columnNames(r: ResolvedRelation): string[] | undefined {
   try {
-    return r.catalog!.descriptor(r.rel!.oid).attrs.filter((a) => !a.dropped).map((a) => a.name);
+    return r.catalog!.descriptor(r.rel!.oid).attrs.filter((a) => !a.dropped && !a.generated).map((a) => a.name);
   } catch (e) {
     if (e instanceof FormatError) return undefined;
     throw e;

@@ -13,7 +13,7 @@ export interface DumpTarget {
   /** relation-wide block numbers covered [from, to) */
   blocks: [number, number];
   nblocks: number;
-  /** a table's column names in order, dropped columns left out (COPY's HEADER) */
+  /** a table's column names in order, dropped and generated columns left out (COPY's HEADER) */
   columns?: string[];
 }
 

@@ -4,7 +4,7 @@
 // would (evaluate a CHECK, fire a trigger, apply a rule or a policy, compute a generated or
 // identity value, route into a partition, maintain a non-btree index) is refused here, naming
 // the object, before any input is read.
-import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
+import { charFlag, type DatabaseCatalog, type IndexInfo, type RelationInfo } from "../../formats/catalog/cluster.js";
 import { PG_ATTRIBUTE_OID, PG_CLASS_OID } from "../../formats/catalog/bootstrap.js";
 import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
@@ -49,9 +49,6 @@ export interface LoadTarget {
   indexes: { rel: RelationInfo; info: IndexInfo }[];
 }
 
-/** A "char" catalog flag (attidentity, attgenerated) is set: neither empty nor NUL. */
-const charFlag = (v: unknown): boolean => typeof v === "string" && v !== "" && v !== "\0";
-
 /** tgtype bit: the trigger fires on INSERT (pg_trigger.h TRIGGER_TYPE_INSERT) */
 const TRIGGER_TYPE_INSERT = 1 << 2;
 
@@ -66,7 +63,7 @@ function extraFlags(cat: DatabaseCatalog, rel: RelationInfo): { cls: Record<stri
   const cls = cat.cluster.mappedCatalog(cat.db, PG_CLASS_OID, c.pg_class, ["oid", "relchecks", "relhasrules", "relhastriggers", "relrowsecurity", "relispartition"]).find((r) => r.oid === rel.oid)!;
   const attrs = new Map(
     cat.cluster
-      .mappedCatalog(cat.db, PG_ATTRIBUTE_OID, c.pg_attribute, ["attrelid", "attnum", "atthasdef", "attidentity", "attgenerated"])
+      .mappedCatalog(cat.db, PG_ATTRIBUTE_OID, c.pg_attribute, ["attrelid", "attnum", "atthasdef", "attidentity"])
       .filter((r) => r.attrelid === rel.oid && (r.attnum as number) > 0)
       .map((r) => [r.attnum as number, r]),
   );
@@ -209,7 +206,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   }
   const desc = cat.descriptor(rel.oid);
   const live = desc.attrs.filter((a) => !a.dropped);
-  for (const a of live) if (charFlag(flags.get(a.attnum)?.attgenerated)) throw refuse(`column "${a.name}" of ${table} is a generated column, which cannot be computed offline`);
+  for (const a of live) if (a.generated) throw refuse(`column "${a.name}" of ${table} is a generated column, which cannot be computed offline`);
   let inputAttrs: AttrDesc[];
   if (columnNames?.length) {
     inputAttrs = columnNames.map((n) => {

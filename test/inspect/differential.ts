@@ -7,7 +7,9 @@ import { rmSync, writeFileSync, chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
 import { Cluster, type DatabaseCatalog, type RelationInfo } from "../../formats/catalog/cluster.js";
-import { dumpRelation } from "../../inspect/dump/dump.js";
+import { dumpRelation, emptySummary } from "../../inspect/dump/dump.js";
+import { ByteOut } from "../../inspect/dump/byte-out.js";
+import { CopyRenderer } from "../../inspect/dump/render-copy.js";
 import type { DumpPage } from "../../inspect/dump/model.js";
 import type { ResolvedRelation } from "../../inspect/dump/target.js";
 import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
@@ -44,6 +46,8 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     cat: DatabaseCatalog;
     pages: Uint8Array[];
     dump: DumpPage[];
+    /** `--format copy`'s output of a table (its rows as the CLI writes them), else "" */
+    copy: string;
   }
   const snaps: Snap[] = [];
 
@@ -65,7 +69,7 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
       const r: ResolvedRelation = { path, fork: "main", rel, catalog: cat, cluster, singleFile: false, geometry: cluster.geometry };
       const dump: DumpPage[] = [];
       for (const e of dumpRelation(r, { detoast: rel.kind === "r" || rel.kind === "m" })) if (e.type === "page") dump.push(e.page);
-      snaps.push({ rel, cat, pages, dump });
+      snaps.push({ rel, cat, pages, dump, copy: rel.kind === "r" && !rel.shared ? copyDump(r) : "" });
     }
     srv = PgServer.attach(dirname(copy.pgdata), { version: o.version });
     srv.start();
@@ -220,6 +224,25 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     assert.ok(compressed >= Math.min(o.minToasted, 10), `${compressed} compressed values`);
   });
 
+  test("the COPY dump (the writers of --format copy) prints every table and catalog as COPY TO does", (t) => {
+    let rows = 0;
+    const diffs: string[] = [];
+    for (const s of snaps.filter((x) => x.rel.kind === "r" && !x.rel.shared)) {
+      const all = s.cat.descriptor(s.rel.oid).attrs.filter((a) => !a.dropped);
+      // fields of columns whose output function pgdisk cannot have are dropped from both sides
+      const keep = all.map((a) => !o.foreignOutputTypes?.has(a.typid));
+      const fields = (line: string): string => line.split("\t").filter((_, k) => keep[k]).join("\t");
+      const theirs = srv.sql(`COPY ${quoteIdent(s.rel.namespaceName)}.${quoteIdent(s.rel.name)} TO STDOUT`, DB).split("\n").filter(Boolean).map(fields).sort();
+      const ours = s.copy.split("\n").filter(Boolean).map(fields).sort();
+      rows += theirs.length;
+      if (ours.length !== theirs.length) diffs.push(`${s.rel.name}: pgdisk ${ours.length} rows, server ${theirs.length}`);
+      else ours.forEach((l, i) => l !== theirs[i] && diffs.push(`${s.rel.name}: pgdisk ${JSON.stringify(l.slice(0, 300))}, server ${JSON.stringify(theirs[i]!.slice(0, 300))}`));
+    }
+    assert.deepEqual(diffs.slice(0, 30), [], `${diffs.length} differences`);
+    assert.ok(rows > o.minRows, `compared ${rows} rows`);
+    t.diagnostic(`${rows} rows compared`);
+  });
+
   test("the dump of a clean cluster has no findings", () => {
     // Information (e.g. a dead tuple whose TOAST chunks VACUUM already removed) is not a problem.
     const findings = snaps.flatMap((s) => s.dump.flatMap((p) => p.findings.filter((f) => f.severity !== "info").map((f) => `${s.rel.name}: ${f.code} ${f.message}`)));
@@ -252,6 +275,16 @@ export function differentialSuite(make: () => Promise<{ root: string; pgdata: st
     }
     assert.ok(compared > 50, `compared ${compared} btree pages`);
   });
+}
+
+/** The COPY dump of a relation, TOAST resolved, as `inspect dump --format copy` writes it. */
+function copyDump(rel: ResolvedRelation): string {
+  const chunks: Uint8Array[] = [];
+  const out = new ByteOut((c) => void chunks.push(c));
+  const r = new CopyRenderer(out);
+  for (const e of dumpRelation(rel, { detoast: true, copyTo: r.writer }, emptySummary(), { records: true })) r.event(e);
+  out.flush();
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function quoteIdent(s: string): string {
