@@ -4,7 +4,7 @@
 import { defineStruct, register, u8 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import { decodersOf, type DecoderTable, type WriterTable } from "./decoder.js";
-import { expectWidth, putUint, type TextOut, type ValueWriter } from "./text-out.js";
+import { expectWidth, putUint, textOf, type TextOut, type ValueWriter } from "./text-out.js";
 import { expectLength, hex } from "./util.js";
 
 export const InetStruct = register(
@@ -101,6 +101,32 @@ const inetWrite =
       out.pos = putUint(out.buf, out.pos, bits, 0);
     }
   };
+
+/**
+ * GistInetKey (src/backend/utils/adt/network_gist.c), the GiST key of inet_ops, after its 1-byte
+ * varlena header: the index's pg_attribute says inet, but the bytes are this struct.
+ */
+export const GistInetKey = register(
+  defineStruct("GistInetKey", "src/backend/utils/adt/network_gist.c", [
+    u8("family", "PGSQL_AF_INET (2) or PGSQL_AF_INET6 (3); the address bytes (4 or 16) follow"),
+    u8("minbits", "the least netmask length of the keys below"),
+    u8("commonbits", "how many leading address bits all keys below share"),
+  ] as const),
+);
+
+/**
+ * A GistInetKey as pgdisk shows it (the server has no output function for it: pageinspect prints
+ * these bytes through inet_out, which misreads minbits as the netmask and commonbits as the first
+ * address byte): "{family 2, minbits 24, commonbits 24, ipaddr 10.74.160.0}".
+ */
+export function gistInetKeyText(d: Uint8Array): string {
+  if (d.length < GistInetKey.size) throw new FormatError("DATUM_TRUNCATED", `GiST inet key needs at least ${GistInetKey.size} bytes, got ${d.length}`);
+  const k = GistInetKey.decode(d, 0);
+  const max = k.family === PGSQL_AF_INET ? 32 : k.family === PGSQL_AF_INET6 ? 128 : 0;
+  if (!max) throw new FormatError("INET_BAD_FAMILY", `GiST inet key family ${k.family} is neither 2 (IPv4) nor 3 (IPv6)`);
+  const inet = Uint8Array.of(k.family, max, ...d.subarray(GistInetKey.size));
+  return `{family ${k.family}, minbits ${k.minbits}, commonbits ${k.commonbits}, ipaddr ${textOf(inetWrite(false), inet)}}`;
+}
 
 const mac = (n: number) => (d: Uint8Array) => {
   expectLength(d, n, n === 6 ? "macaddr" : "macaddr8");

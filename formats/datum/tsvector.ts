@@ -1,7 +1,7 @@
 // tsvectorout (src/backend/utils/adt/tsvector.c; layout in src/include/tsearch/ts_type.h):
 // int32 size, size × WordEntry, the lexemes; a lexeme with positions is followed (at a
 // SHORTALIGNed offset from the lexeme area's start) by uint16 npos and npos WordEntryPos.
-import { bits32, defineStruct, register } from "../schema/index.js";
+import { bits32, defineStruct, register, u32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { DecoderTable } from "./decoder.js";
 import { utf8Text } from "./util.js";
@@ -64,4 +64,27 @@ function tsvectorText(d: Uint8Array): string {
     .join(" ");
 }
 
-export const TSVECTOR_DECODERS: DecoderTable = { 3614: tsvectorText };
+/** SignTSVector (src/backend/utils/adt/tsgistidx.c), the GiST key of tsvector_ops, after vl_len_. */
+export const SignTSVector = register(
+  defineStruct("SignTSVector", "src/backend/utils/adt/tsgistidx.c", [
+    u32("flag", "ARRKEY 0x01 (int32 lexeme hashes follow), SIGNKEY 0x02 (a signature bitmap follows), ALLISTRUE 0x04 (no bitmap: every bit set)"),
+  ] as const),
+);
+const GT_ARRKEY = 0x01;
+const GT_ALLISTRUE = 0x04;
+
+/** gtsvectorout: "N unique words" for a key of lexeme hashes, else its signature's true and false bit counts. */
+function gtsvectorText(d: Uint8Array): string {
+  if (d.length < SignTSVector.size) throw new FormatError("DATUM_BAD_LENGTH", `gtsvector of ${d.length} bytes, less than its flag word`);
+  const flag = SignTSVector.decode(d, 0).flag;
+  const rest = d.length - SignTSVector.size;
+  if (flag & GT_ARRKEY) return `${Math.floor(rest / 4)} unique words`;
+  let ones = rest * 8;
+  if (!(flag & GT_ALLISTRUE)) {
+    ones = 0;
+    for (let i = SignTSVector.size; i < d.length; i++) for (let b = d[i]!; b; b &= b - 1) ones++;
+  }
+  return `${ones} true bits, ${rest * 8 - ones} false bits`;
+}
+
+export const TSVECTOR_DECODERS: DecoderTable = { 3614: tsvectorText, 3642: gtsvectorText };
