@@ -1,5 +1,6 @@
-// Index pages (and FSM/VM pages) in a dump: btree items as bt_page_items shows them, with keys
-// decoded through the index's descriptor; other access methods' special spaces decoded.
+// Index pages (and FSM/VM pages) in a dump: btree items as bt_page_items shows them, GiST and
+// hash items (plain IndexTupleData) as gist_page_items / hash_page_items, with keys decoded
+// through the index's descriptor; the other access methods' special spaces and metapages.
 import { FormatError, findingFrom } from "../../formats/schema/errors.js";
 import { detectPageKind, type AmName } from "../../formats/am/detect.js";
 import { BrinSpecialSpace, BrinMetaPageData, BRIN_PAGETYPE_META } from "../../formats/am/brin.js";
@@ -8,17 +9,23 @@ import { GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { HashPageOpaqueData, HashMetaPageData } from "../../formats/am/hash.js";
 import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
 import { btMetap, btPageStats, btItemAt, btItemsPageShape, readBtItemFields, type BtItemsPageShape } from "../../formats/nbtree/page-items.js";
-import { INDEX_ALT_TID_MASK, IndexTupleData, nattsOf } from "../../formats/nbtree/index-tuple.js";
+import { INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_VAR_MASK, IndexTupleData, indexTupleSize, nattsOf, tInfoOf } from "../../formats/nbtree/index-tuple.js";
+import { tidBlockAt, tidOffsetAt, tidText } from "../../formats/page/item-pointer.js";
 import { deformIndexTuple } from "../../formats/heap/index-deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText } from "../../formats/datum/index.js";
+import { gistInetKeyText } from "../../formats/datum/network.js";
 import { itemIdWord, maxOffsetNumber, pageView, pdSpecial } from "../../formats/page/page.js";
 import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
 import { BTDeletedPageData, pHasFullXid, readBTOpaque } from "../../formats/nbtree/opaque.js";
 import { lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
-import type { DumpValue } from "./model.js";
+import type { DumpValue, IndexItemDump } from "./model.js";
 import type { ItemRecord, PageRecord } from "./page-record.js";
 import type { PageDumpContext } from "./page-dump.js";
+
+/** inet and cidr: their GiST opclass (inet_ops) stores a GistInetKey under the declared type. */
+const INETOID = 869;
+const CIDROID = 650;
 
 const AMS = new Set(["heap", "btree", "hash", "gist", "gin", "spgist", "brin", "sequence"]);
 
@@ -66,11 +73,46 @@ export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpCo
   }
   if (!hasItems) return;
   const n = maxOffsetNumber(dv);
+  const tuples = ITUP_PAGES.get(rec.am)?.has(rec.kind) ?? false;
   for (let i = 1; i <= n; i++) {
     const w = itemIdWord(dv, i);
     const item = rec.addItem(i, lpOff(w), lpFlags(w), lpLen(w));
-    if (ctx.hex && !badItems.has(i) && item.lp_len) item.hex = Buffer.from(page.subarray(item.lp_off, item.lp_off + item.lp_len)).toString("hex");
+    if (badItems.has(i) || !item.lp_len) continue;
+    if (ctx.hex) item.hex = Buffer.from(page.subarray(item.lp_off, item.lp_off + item.lp_len)).toString("hex");
+    if (tuples) item.index = indexItem(page, item, ctx, loc, rec);
   }
+}
+
+/** Page kinds whose items are plain IndexTupleData, by access method (gistpage, hash bucket and overflow pages). */
+const ITUP_PAGES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["gist", new Set(["leaf", "internal"])],
+  ["hash", new Set(["bucket", "overflow"])],
+]);
+
+/** An IndexTupleData item's header and keys; null (and a finding) when its header does not fit. */
+function indexItem(page: Uint8Array, item: ItemRecord, ctx: PageDumpContext, loc: { file: string; block: number }, rec: PageRecord): IndexItemDump | null {
+  const tuple = page.subarray(item.lp_off, item.lp_off + item.lp_len);
+  let tInfo: number;
+  try {
+    tInfo = tInfoOf(tuple);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+    return null;
+  }
+  const at = item.lp_off + IndexTupleData.offsets.t_tid;
+  const ix: IndexItemDump = {
+    ctid: tidText({ block: tidBlockAt(page, at), offset: tidOffsetAt(page, at) }),
+    size: indexTupleSize(tInfo),
+    nulls: (tInfo & INDEX_NULL_MASK) !== 0,
+    vars: (tInfo & INDEX_VAR_MASK) !== 0,
+  };
+  if (ctx.indexDesc && ctx.values) {
+    const all = ctx.indexDesc.attrs.length;
+    const keys = indexKeys(tuple, rec.am === "gist" && rec.kind === "internal" ? Math.min(all, ctx.indexKeyAtts ?? all) : all, ctx, loc, item, rec);
+    if (keys) ix.keys = keys;
+  }
+  return ix;
 }
 
 function dumpBtree(page: Uint8Array, dv: DataView, rec: PageRecord, ctx: PageDumpContext, badItems: ReadonlySet<number>): void {
@@ -127,11 +169,25 @@ function dumpBtree(page: Uint8Array, dv: DataView, rec: PageRecord, ctx: PageDum
 }
 
 function btreeKeys(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: PageDumpContext, loc: { file: string; block: number }, rec: PageRecord): DumpValue[] | undefined {
+  const n = ctx.indexDesc!.attrs.length;
+  let tuple: Uint8Array;
+  let natts: number;
+  try {
+    tuple = btItemAt(page, item.lp);
+    natts = pivot ? nattsOf(tuple, n) : n;
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+    return undefined;
+  }
+  return indexKeys(tuple, natts, ctx, loc, item, rec);
+}
+
+/** The first `natts` key attributes of an index tuple as dump values (undefined, and a finding, when they cannot be read). */
+function indexKeys(tuple: Uint8Array, natts: number, ctx: PageDumpContext, loc: { file: string; block: number }, item: ItemRecord, rec: PageRecord): DumpValue[] | undefined {
   const desc = ctx.indexDesc!;
   const values = ctx.values!;
   try {
-    const tuple = btItemAt(page, item.lp);
-    const natts = pivot ? nattsOf(tuple, desc.attrs.length) : desc.attrs.length;
     const slots = deformIndexTuple(tuple, desc, natts);
     return slots.map((s, k): DumpValue => {
       const a = desc.attrs[k]!;
@@ -139,8 +195,9 @@ function btreeKeys(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: Page
       if (s.missing) v.missing = true;
       if (!s.isnull && !s.missing) {
         const d = datumBytes(tuple, s);
-        if (d.kind === "inline") v.value = datumToText(d.bytes, values.decodeAs ? values.decodeAs(a.typid) : a.typid, a.typmod, values.types);
-        else v.storage = "external";
+        if (d.kind !== "inline") v.storage = "external";
+        else if (rec.am === "gist" && (a.typid === INETOID || a.typid === CIDROID)) v.value = gistInetKeyText(d.bytes);
+        else v.value = datumToText(d.bytes, values.decodeAs ? values.decodeAs(a.typid) : a.typid, a.typmod, values.types);
       }
       return v;
     });

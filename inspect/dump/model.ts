@@ -95,6 +95,18 @@ export interface BtreeItemDump {
   keys?: DumpValue[];
 }
 
+/** An IndexTupleData item of a GiST or hash page: header fields as pg_filedump -i shows them, keys as gist_page_items / hash_page_items. */
+export interface IndexItemDump {
+  /** t_tid: the heap TID (GiST leaf, hash), or the child block with offset 65535 (GiST internal) */
+  ctid: string;
+  /** IndexTupleSize (t_info's size bits) */
+  size: number;
+  nulls: boolean;
+  vars: boolean;
+  /** the key attributes through the index's descriptor (a hash index stores the int4 hash code) */
+  keys?: DumpValue[];
+}
+
 export interface DumpItem {
   lp: number;
   lp_off: number;
@@ -103,6 +115,7 @@ export interface DumpItem {
   lp_len: number;
   heap?: HeapItemDump;
   btree?: BtreeItemDump;
+  index?: IndexItemDump;
   /** hex of the item bytes for kinds pgdisk does not decode item by item */
   hex?: string;
 }

@@ -28,6 +28,8 @@ export interface PageDumpContext {
   values?: ValueContext;
   /** index: descriptor of the index's key columns */
   indexDesc?: TupleDesc;
+  /** indnkeyatts of a GiST index: its internal tuples hold the key attributes only, not INCLUDE ones */
+  indexKeyAtts?: number;
   clog?: XactStatusLookup;
   /** verify pd_checksum (cluster has data checksums) */
   checksums: boolean;

@@ -7,7 +7,7 @@ import { LP_FLAG_NAMES } from "../../formats/page/item-id.js";
 import { btPostingTids, hexSpaced, type BtItemFields } from "../../formats/nbtree/page-items.js";
 import { tidText } from "../../formats/page/item-pointer.js";
 import type { Finding } from "../../formats/schema/errors.js";
-import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, DumpValue, HeapItemDump } from "./model.js";
+import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, DumpValue, HeapItemDump, IndexItemDump } from "./model.js";
 
 export interface HeapFields {
   t_xmin: number;
@@ -40,6 +40,8 @@ export interface ItemRecord {
   /** the decoded heap tuple header (points at heapBox) or null */
   heap: HeapFields | null;
   btree: BtreeFields | null;
+  /** a GiST or hash item (a fresh object: these pages are not the hot path) or null */
+  index: IndexItemDump | null;
   hex?: string;
   readonly heapBox: HeapFields;
   readonly btreeBox: BtreeFields;
@@ -100,7 +102,7 @@ export class PageRecord {
   addItem(lp: number, lp_off: number, lp_flags: number, lp_len: number): ItemRecord {
     let it = this.items[this.n];
     if (!it) {
-      it = { lp: 0, lp_off: 0, lp_flags: 0, lp_len: 0, heap: null, btree: null, hex: undefined, heapBox: newHeapFields(), btreeBox: newBtreeFields() };
+      it = { lp: 0, lp_off: 0, lp_flags: 0, lp_len: 0, heap: null, btree: null, index: null, hex: undefined, heapBox: newHeapFields(), btreeBox: newBtreeFields() };
       this.items.push(it);
     }
     this.n++;
@@ -110,6 +112,7 @@ export class PageRecord {
     it.lp_len = lp_len;
     it.heap = null;
     it.btree = null;
+    it.index = null;
     it.hex = undefined;
     return it;
   }
@@ -174,6 +177,7 @@ function toDumpItem(page: Uint8Array, dv: DataView, it: ItemRecord): DumpItem {
     };
     if (b.keys) d.btree.keys = b.keys;
   }
+  if (it.index) d.index = it.index;
   if (it.hex !== undefined) d.hex = it.hex;
   return d;
 }

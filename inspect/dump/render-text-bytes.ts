@@ -183,6 +183,7 @@ export class TextByteRenderer {
       return;
     }
     o.pos = p;
+    if (it.index) return o.text(this.strings.indexItemTail(it.index, it.hex));
     if (it.hex) this.dimmed(ascii(`  ${it.hex}`));
     o.byte(10);
   }

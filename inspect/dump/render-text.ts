@@ -3,7 +3,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import type { Finding } from "../../formats/schema/errors.js";
 import { describeLocation } from "../../formats/schema/errors.js";
 import type { DumpEvent } from "./dump.js";
-import type { DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue } from "./model.js";
+import type { DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue, IndexItemDump } from "./model.js";
 
 export interface TextOptions {
   /** show decoded values and keys */
@@ -98,7 +98,19 @@ export class TextRenderer {
       else if (b.data && (this.opts.values || this.opts.hex)) this.write(c.dim(`        data ${b.data}`) + "\n");
       return;
     }
+    if (it.index) {
+      this.write(line + this.indexItemTail(it.index, it.hex));
+      return;
+    }
     this.write(line + (it.hex ? c.dim(`  ${it.hex}`) : "") + "\n");
+  }
+
+  /** A GiST or hash item after its line pointer: the header fields, the hex, then one line per key. */
+  indexItemTail(ix: IndexItemDump, hex: string | undefined): string {
+    const c = this.c;
+    let s = `  ctid ${ix.ctid}  size ${ix.size}${ix.nulls ? "  nulls" : ""}${ix.vars ? "  vars" : ""}${hex ? c.dim(`  ${hex}`) : ""}\n`;
+    if (ix.keys && this.opts.values) for (const v of ix.keys) s += `        ${this.value(v)}\n`;
+    return s;
   }
 
   value(v: DumpValue): string {

@@ -117,6 +117,7 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
   const lookup = typeLookupFor(cat);
   if (rel.kind === "i") {
     ctx.indexDesc = indexDescriptor(cat, rel);
+    if (rel.amName === "gist") ctx.indexKeyAtts = cat.indexes().get(rel.oid)?.nkeyatts;
     ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, detoast: false };
     return ctx;
   }
