@@ -162,7 +162,7 @@ const ERROR_ROWS = [
     ["MULTIRANGE_BAD_ITEM", "a multirange's range item breaks its format"],
     ["STATS_EXT_MALFORMED", "a pg_ndistinct or pg_dependencies value breaks its format"],
     ["TSVECTOR_MALFORMED", "a tsvector's entries or positions break its format"],
-    ["EXTENSION_TYPE_MALFORMED", "a value of a contrib extension type (hstore, ltree, lquery, ltxtquery, cube, seg) breaks its format"],
+    ["EXTENSION_TYPE_MALFORMED", "a value of a contrib extension type (hstore, ltree, lquery, ltxtquery, cube, seg, gtrgm) breaks its format"],
     ["TOAST_POINTER_BAD_TAG", "an external datum has a vartag that cannot appear on disk"],
     ["TOAST_POINTER_BAD_RAWSIZE", "a TOAST pointer's va_rawsize is out of range"],
     ["TOAST_POINTER_BAD_SIZE", "a TOAST pointer's stored size is out of range"],

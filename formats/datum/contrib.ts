@@ -1,13 +1,15 @@
 // Output functions of contrib extension types: citext (contrib/citext/citext.c), hstore
 // (contrib/hstore/hstore.h, hstore_io.c), ltree and lquery (contrib/ltree/ltree.h,
-// ltree_io.c), cube (contrib/cube/cubedata.h, cube.c), seg (contrib/seg/segdata.h, seg.c).
+// ltree_io.c), cube (contrib/cube/cubedata.h, cube.c), seg (contrib/seg/segdata.h, seg.c), and
+// pg_trgm's GiST key gtrgm (contrib/pg_trgm/trgm.h), whose server output function only raises
+// an error, so pgdisk prints it its own way.
 // Extension types get new OIDs in every database, so they are found by the name of their
 // input function (pg_type.typinput's proname, TypeInfo.inputFunction), which the extension's
-// SQL script fixes. pg_trgm's gtrgm is left out: it is an index storage type whose output
-// function only raises an error.
+// SQL script fixes.
 // As everywhere in formats/datum, `d` is the payload after the varlena header; the structs'
 // offsets count from the 4-byte-header form, so payload offset = struct offset - 4.
 import { maxAlign } from "../page/page.js";
+import { quoteArrayElement } from "./arrays.js";
 import { bits32, defineStruct, f32, i16, i8, register, u16, u32, u8, i32 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
 import type { Decoder } from "./decoder.js";
@@ -445,6 +447,51 @@ const segText: Decoder = (d) => {
   return nul < 0 ? s : s.slice(0, nul);
 };
 
+// ---- pg_trgm's gtrgm ------------------------------------------------------------------------
+
+/** TRGM after vl_len_: a flag byte, then 3-byte trigrams or a signature bitmap (TRGMHDRSIZE is VARHDRSZ + 1). */
+export const TrgmHeader = register(
+  defineStruct("TRGM", "contrib/pg_trgm/trgm.h", [
+    u8("flag", "ARRKEY 0x01 (trigrams follow), SIGNKEY 0x02 (a signature bitmap follows), ALLISTRUE 0x04 (no bitmap: every bit set)"),
+  ] as const),
+);
+const TRGM_ARRKEY = 0x01;
+const TRGM_ALLISTRUE = 0x04;
+const TRGM_BYTES = 3;
+/** Server encodings of more than one byte per character: EUC_JP .. MULE_INTERNAL (pg_wchar.h pg_enc 1-7). */
+const multiByteEncoding = (enc: number): boolean => enc >= 1 && enc <= 7;
+/** ISPRINTABLECHAR under KEEPONLYALNUM, which trgm.h defines: an ASCII letter, digit or space. */
+const printable = (c: number): boolean => c === 0x20 || (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
+
+/**
+ * A gtrgm key: a leaf's trigrams printed as show_trgm prints the trigrams of its value (an array
+ * of text; a trigram with an unprintable byte as 0x%06x of its three bytes when the database
+ * encoding has multi-byte characters, pg_trgm's trgm2int), an internal key's signature as
+ * gtsvectorout counts bits, "all true bits" for an ALLISTRUE key, which carries no bitmap.
+ */
+const gtrgmText: Decoder = (d, ctx) => {
+  if (d.length < TrgmHeader.size) throw malformed("gtrgm", `${d.length} bytes, less than its flag byte`);
+  const flag = d[TrgmHeader.offsets.flag]!;
+  const body = d.subarray(TrgmHeader.size);
+  if (flag & TRGM_ARRKEY) {
+    if (body.length % TRGM_BYTES) throw malformed("gtrgm", `${body.length} bytes of trigrams, not a multiple of 3`, TrgmHeader.size);
+    const multi = multiByteEncoding(ctx.catalog?.encoding ?? 6);
+    const out: string[] = [];
+    for (let i = 0; i < body.length; i += TRGM_BYTES) {
+      const a = body[i]!, b = body[i + 1]!, c = body[i + 2]!;
+      const t = multi && !(printable(a) && printable(b) && printable(c))
+        ? "0x" + ((a << 16) | (b << 8) | c).toString(16).padStart(6, "0")
+        : String.fromCharCode(a, b, c);
+      out.push(quoteArrayElement(t));
+    }
+    return `{${out.join(",")}}`;
+  }
+  if (flag & TRGM_ALLISTRUE) return "all true bits";
+  let ones = 0;
+  for (let i = 0; i < body.length; i++) for (let x = body[i]!; x; x &= x - 1) ones++;
+  return `${ones} true bits, ${body.length * 8 - ones} false bits`;
+};
+
 // ---- the table ---------------------------------------------------------------------------
 
 /**
@@ -460,6 +507,7 @@ export const CONTRIB_LIBRARIES: ReadonlyMap<string, string> = new Map([
   ["ltxtq_in", "ltree"],
   ["cube_in", "cube"],
   ["seg_in", "seg"],
+  ["gtrgm_in", "pg_trgm"],
 ]);
 
 /** Output functions by the type's input function name (pg_proc.proname of typinput). */
@@ -471,6 +519,7 @@ export const CONTRIB_DECODERS: ReadonlyMap<string, Decoder> = new Map<string, De
   ["ltxtq_in", ltxtqueryText],
   ["cube_in", cubeText],
   ["seg_in", segText],
+  ["gtrgm_in", gtrgmText],
 ]);
 
 /** Writers of the contrib types whose output is their stored bytes. */

@@ -172,3 +172,14 @@ test("an ltxtquery whose operator has no operands, or that is truncated, is EXTE
   assert.throws(() => datumToText(label, ltxtq.oid, -1, types), malformed);
   assert.equal(datumToText(Uint8Array.of(...label, 0), ltxtq.oid, -1, types), "a");
 });
+
+test("a gtrgm key of trigrams that is not a whole number of trigrams is EXTENSION_TYPE_MALFORMED", () => {
+  const gtrgm: TypeInfo = { oid: 90002, name: "gtrgm", len: -1, byval: false, align: "i", elem: 0, typtype: "b", inputFunction: "gtrgm_in" };
+  const types = (oid: number) => (oid === gtrgm.oid ? gtrgm : undefined);
+  // flag ARRKEY, then "ab " and one byte too many
+  assert.throws(() => datumToText(Uint8Array.of(1, 0x61, 0x62, 0x20, 0x63), gtrgm.oid, -1, types), (e: unknown) => e instanceof FormatError && e.code === "EXTENSION_TYPE_MALFORMED");
+  // a multi-byte trigram (its 3-byte hash) as pg_trgm's show_trgm prints it; a signature as bit counts
+  assert.equal(datumToText(Uint8Array.of(1, 0x61, 0x62, 0x20, 0xc3, 0x0f, 0x6e), gtrgm.oid, -1, types), '{"ab ",0xc30f6e}');
+  assert.equal(datumToText(Uint8Array.of(2, 0xff, 0x01), gtrgm.oid, -1, types), "9 true bits, 7 false bits");
+  assert.equal(datumToText(Uint8Array.of(4), gtrgm.oid, -1, types), "all true bits");
+});

@@ -39,6 +39,16 @@ const SETUP = `
   SELECT count(*) FROM shapes WHERE b && box '((0,0),(50,50))';
   SELECT count(*) FROM shapes WHERE n = 7;
   CHECKPOINT;`;
+// pg_trgm in a database whose LC_CTYPE makes non-ASCII letters word characters, so that
+// multi-byte trigrams (stored as a 3-byte hash) occur
+const WORDS_DB = "words";
+const WORDS_SETUP = `
+  CREATE EXTENSION pg_trgm;
+  CREATE TABLE words (id int, w text);
+  INSERT INTO words SELECT i, CASE WHEN i % 17 = 0 THEN NULL WHEN i % 5 = 0 THEN 'ünï ☃ ' || i ELSE 'word' || i % 300 || ' "q" \\\\b{' || repeat('x', i % 4) END
+    FROM generate_series(1, 5000) i;
+  CREATE INDEX words_trgm ON words USING gist (w gist_trgm_ops);
+  CHECKPOINT;`;
 const GIST = ["shapes_b", "shapes_p", "shapes_r_inc", "shapes_bt", "shapes_c", "shapes_doc"];
 const HASH = ["shapes_n_hash", "shapes_label_hash"];
 
@@ -56,8 +66,8 @@ function keyValues(keys: DumpValue[], nkey: number): string {
   return keys.length > nkey ? `${k}) INCLUDE (${keys.slice(nkey).map(quoteKey).join(", ")}` : k;
 }
 
-function dumpJson(pgdata: string, index: string): DumpPage[] {
-  const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", pgdata, "-d", DB, "-t", index, "--format", "json", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
+function dumpJson(pgdata: string, index: string, db = DB): DumpPage[] {
+  const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", pgdata, "-d", db, "-t", index, "--format", "json", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout).relations[0].pages as DumpPage[];
 }
@@ -70,8 +80,11 @@ for (const version of [15, 18]) {
     before(async () => {
       srv = await PgServer.create(version === 15 ? {} : { version });
       srv.sql(SETUP);
+      srv.sql(`CREATE DATABASE ${WORDS_DB} TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
+      srv.sql(WORDS_SETUP, WORDS_DB);
       srv.stop();
       for (const ix of [...GIST, ...HASH, "shapes_ip"]) dumps.set(ix, dumpJson(srv.pgdata, ix));
+      dumps.set("words_trgm", dumpJson(srv.pgdata, "words_trgm", WORDS_DB));
       const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", srv.pgdata, "-d", DB, "-t", "shapes_r_inc", "--blocks", "0:3", "--jobs", "1"], { encoding: "utf8" });
       assert.equal(r.status, 0, r.stderr);
       text = r.stdout;
@@ -141,6 +154,29 @@ for (const version of [15, 18]) {
         }
       }
       assert.ok(keys > 3000, `${keys} keys`);
+    });
+
+    test("a pg_trgm key prints a leaf's trigrams as show_trgm prints its value's, an internal one's bits", () => {
+      const want = new Map(srv.rows("SELECT ctid, show_trgm(w) FROM words WHERE w IS NOT NULL", WORDS_DB).map(([c, t]) => [c!, t!]));
+      let leaves = 0;
+      let signatures = 0;
+      for (const p of dumps.get("words_trgm")!) {
+        if (p.kind !== "leaf" && p.kind !== "internal") continue;
+        assert.deepEqual(p.findings, [], `block ${p.block}`);
+        for (const it of p.items) {
+          const key = it.index!.keys![0]!;
+          if (key.isnull) continue; // a subtree of NULL keys only
+          if (p.kind === "internal") {
+            assert.match(key.value!, /^(\d+ true bits, \d+ false bits|all true bits)$/, `block ${p.block} item ${it.lp}`);
+            signatures++;
+          } else {
+            assert.equal(key.value, want.get(it.index!.ctid), `block ${p.block} item ${it.lp} (${it.index!.ctid})`);
+            leaves++;
+          }
+        }
+      }
+      assert.ok(leaves === want.size && signatures > 0, `${leaves} leaf keys of ${want.size} rows, ${signatures} signatures`);
+      assert.ok([...want.values()].some((t) => t.includes("0x")), "multi-byte trigrams printed as codes");
     });
 
     test("the text dump shows each GiST item's header and keys, INCLUDE columns on leaves", () => {
