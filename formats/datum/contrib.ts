@@ -336,14 +336,15 @@ export const SegStruct = register(
   ] as const),
 );
 
-const FLT_DIG = 6;
+/** float.h's FLT_DIG: the most significant digits seg keeps */
+export const FLT_DIG = 6;
 const F64_VIEW = new DataView(new ArrayBuffer(8));
 
 /**
  * C's `%.*e` of a double (glibc: exact value, ties to even): sign, digits and decimal
  * exponent, or null for inf/nan (which C prints as "inf", "-nan" ...).
  */
-function cExponential(v: number, prec: number): { neg: boolean; digits: string; exp: number } | null {
+export function cExponential(v: number, prec: number): { neg: boolean; digits: string; exp: number } | null {
   if (!Number.isFinite(v)) return null;
   const neg = v < 0 || Object.is(v, -0);
   const a = Math.abs(v);
@@ -381,7 +382,7 @@ function cExponential(v: number, prec: number): { neg: boolean; digits: string; 
 }
 
 /** `%.*e` text: d.ddde±XX. */
-const cExpText = (neg: boolean, digits: string, exp: number): string =>
+export const cExpText = (neg: boolean, digits: string, exp: number): string =>
   `${neg ? "-" : ""}${digits[0]}${digits.length > 1 ? "." + digits.slice(1) : ""}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
 
 /**

@@ -1,12 +1,13 @@
 // Input functions of contrib extension types, the inverse of contrib.ts, found like the output
 // functions by the name of the type's input function (InputTypeInfo.inputFunction): citextin
 // (contrib/citext/citext.c), hstore_in (contrib/hstore/hstore_io.c),
-// ltree_in (contrib/ltree/ltree_io.c), cube_in (contrib/cube/cube.c, cubescan.l, cubeparse.y). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
+// ltree_in (contrib/ltree/ltree_io.c), cube_in (contrib/cube/cube.c, cubescan.l, cubeparse.y),
+// seg_in (contrib/seg/seg.c, segscan.l, segparse.y). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
 // cidin), whose input differs between versions (15 reads xid and cid with strtoul(str, NULL, 0)
 // and no checks, 16 checks the range): pgdisk takes the spelling every version reads alike.
 import { FormatError } from "../schema/errors.js";
-import { float8In, textIn, type InputFunction } from "./input.js";
-import { HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, NdboxHeader } from "./contrib.js";
+import { float4In, float8In, textIn, type InputFunction } from "./input.js";
+import { cExponential, cExpText, FLT_DIG, HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, NdboxHeader, SegStruct } from "./contrib.js";
 import { maxAlign } from "../page/page.js";
 
 /**
@@ -321,6 +322,105 @@ const cubeIn: InputFunction = (text, ctx) => {
   return out;
 };
 
+// ---- seg (contrib/seg/segscan.l, segparse.y, seg.c: seg_in) ----
+
+/** segscan.l's tokens, longest first where they overlap: spaces, RANGE, PLUMIN, SEGFLOAT, EXTENSION, any other character. */
+const SEG_TOKEN = /[ \t\n\r\f]+|(\.\.\.?)|('\+-'|\(\+-\))|([+-]?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)|([<>~])|[^]/y;
+const segSyntax = (): FormatError => new FormatError("DATUM_BAD_INPUT", "bad seg representation");
+
+/** seg.c's significant_digits: digits after leading zeros, signs and a leading "0." (at least the zeros skipped, 1), at most FLT_DIG. */
+function segSigDigits(s: string): number {
+  let p = 0;
+  while (s[p] === "0" || s[p] === "+" || s[p] === "-") p++;
+  let zeroes = 1;
+  for (; s[p] === "0" || s[p] === "."; p++) if (s[p] === "0") zeroes++;
+  let n = 0;
+  for (; p < s.length && ((s[p]! >= "0" && s[p]! <= "9") || s[p] === "."); p++) if (s[p] !== ".") n++;
+  return Math.min(n || zeroes, FLT_DIG);
+}
+
+/** C's `%g` of a double (6 significant digits, trailing zeros removed; glibc's rounding). */
+function cG(v: number): string {
+  const e = cExponential(v, 5);
+  if (!e) return Number.isNaN(v) ? "nan" : v < 0 ? "-inf" : "inf";
+  const digits = e.digits.replace(/0+$/, "") || "0";
+  if (e.exp < -4 || e.exp >= 6) return cExpText(e.neg, digits, e.exp);
+  const sign = e.neg ? "-" : "";
+  if (e.exp < 0) return `${sign}0.${"0".repeat(-e.exp - 1)}${digits}`;
+  const int = digits.slice(0, e.exp + 1).padEnd(e.exp + 1, "0");
+  const frac = digits.slice(e.exp + 1);
+  return `${sign}${int}${frac ? "." + frac : ""}`;
+}
+
+interface SegBound {
+  val: number;
+  ext: number;
+  sigd: number;
+}
+
+/**
+ * seg_in: `x`, `x .. y`, `x ..`, `.. y` (each bound a number with an optional mark `<`, `>` or
+ * `~`), or `x (+-) d` / `x '+-' d` (the interval x - d .. x + d, in float arithmetic). Each
+ * number as float4in reads it, with the significant digits it was written with (at most 6).
+ */
+const segIn: InputFunction = (text, ctx) => {
+  type Tok = { kind: "range" | "plumin" | "float" | "ext" | "other"; text: string };
+  const toks: Tok[] = [];
+  SEG_TOKEN.lastIndex = 0;
+  for (let m; SEG_TOKEN.lastIndex < text.length && (m = SEG_TOKEN.exec(text)); ) {
+    const kind = m[1] ? "range" : m[2] ? "plumin" : m[3] ? "float" : m[4] ? "ext" : /^[ \t\n\r\f]/.test(m[0]) ? undefined : "other";
+    if (kind) toks.push({ kind, text: m[0] });
+  }
+  let p = 0;
+  const number = (t: Tok | undefined): SegBound => {
+    if (t?.kind !== "float") throw segSyntax();
+    return { val: new DataView(float4In(t.text, ctx).buffer).getFloat32(0, true), ext: 0, sigd: segSigDigits(t.text) };
+  };
+  const boundary = (): SegBound => {
+    if (toks[p]?.kind !== "ext") return number(toks[p++]);
+    const ext = toks[p++]!.text.charCodeAt(0);
+    return { ...number(toks[p++]), ext };
+  };
+  let lower: SegBound;
+  let upper: SegBound;
+  if (toks[0]?.kind === "range") {
+    p = 1;
+    upper = boundary();
+    lower = { val: -Infinity, ext: 0x2d, sigd: 0 };
+  } else {
+    lower = boundary();
+    const op = toks[p]?.kind;
+    if (op === undefined) upper = lower;
+    else if (op === "plumin") {
+      p++;
+      const x = lower;
+      const dev = number(toks[p++]);
+      const lo = Math.fround(x.val - dev.val);
+      const hi = Math.fround(x.val + dev.val);
+      const sig = Math.max(x.sigd, dev.sigd);
+      lower = { val: lo, ext: 0, sigd: Math.max(segSigDigits(cG(lo)), sig) };
+      upper = { val: hi, ext: 0, sigd: Math.max(segSigDigits(cG(hi)), sig) };
+    } else if (op === "range") {
+      p++;
+      if (p === toks.length) upper = { val: Infinity, ext: 0x2d, sigd: 0 };
+      else {
+        upper = boundary();
+        if (lower.val > upper.val) throw new FormatError("DATUM_BAD_INPUT", `swapped boundaries: ${cG(lower.val)} is greater than ${cG(upper.val)}`);
+      }
+    } else throw segSyntax();
+  }
+  if (p !== toks.length) throw segSyntax();
+  const out = new Uint8Array(SegStruct.size);
+  const dv = new DataView(out.buffer);
+  dv.setFloat32(SegStruct.offsets.lower, lower.val, true);
+  dv.setFloat32(SegStruct.offsets.upper, upper.val, true);
+  out[SegStruct.offsets.l_sigd] = lower.sigd;
+  out[SegStruct.offsets.u_sigd] = upper.sigd;
+  out[SegStruct.offsets.l_ext] = lower.ext;
+  out[SegStruct.offsets.u_ext] = upper.ext;
+  return out;
+};
+
 /** Contrib input functions by the name of the type's input function. */
 export const CONTRIB_INPUT: ReadonlyMap<string, InputFunction> = new Map<string, InputFunction>([
   // citext stores its text as text does; case folding happens only in comparisons
@@ -328,4 +428,5 @@ export const CONTRIB_INPUT: ReadonlyMap<string, InputFunction> = new Map<string,
   ["hstore_in", hstoreIn],
   ["ltree_in", ltreeIn],
   ["cube_in", cubeIn],
+  ["seg_in", segIn],
 ]);

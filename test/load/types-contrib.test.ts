@@ -1,4 +1,5 @@
-// `pgdisk load` of contrib extension types (formats/datum/input-contrib.ts: citext, and the xid
+// `pgdisk load` of contrib extension types (formats/datum/input-contrib.ts: citext, hstore, ltree,
+// cube and seg, and the xid
 // family xid, cid, xid8) held to COPY FROM: one file goes through `pgdisk load` into a copy of a
 // stopped PostgreSQL 15 cluster and through COPY FROM into a twin; the stored tuples' data bytes
 // and every row's text must be the twin's. Bad values exit 2, naming line and column, and
@@ -17,14 +18,15 @@ import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1200;
-const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt", "cu", "acu"];
+const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt", "cu", "acu", "sg", "asg"];
 const SETUP = `
 create extension pageinspect;
 create extension citext;
 create extension hstore;
 create extension ltree;
 create extension cube;
-create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[], cu cube, acu cube[]);
+create extension seg;
+create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[], cu cube, acu cube[], sg seg, asg seg[]);
 insert into g (n) values (0);
 `;
 
@@ -74,6 +76,32 @@ function rows(): Field[][] {
     if (d === 0) return r.pick(["()", "(),()", "[(),()]"]);
     return r.pick([`${c(a)},${s1()}${c(b)}`, `[${c(a)},${s1()}${c(b)}]`, c(a), a.join(","), ` ${c(a)} `]);
   };
+  // a seg number in one of the spellings segscan.l reads, with its value (for ordering bounds)
+  const segNum = (): [string, number] => {
+    const sign = r.pick(["", "", "-", "+"]);
+    const int = r.pick(["0", "1", "5", "12", "007", "123456", "1234567", "99999999", String(r.int(0, 9999))]);
+    const frac = r.pick(["", "", ".0", ".5", ".50", ".000123", `.${r.int(0, 999999)}`, ".25000"]);
+    const exp = r.pick(["", "", "", "e3", "E-2", "e+10", "e-30", "e38"]);
+    const t = `${sign}${int}${frac}${exp}`;
+    return Math.abs(Number(t)) > 3.4e38 || (Number(t) !== 0 && Math.abs(Number(t)) < 1.2e-38) ? ["1.5", 1.5] : [t, Number(t)];
+  };
+  const mark = (): string => r.pick(["", "", "", "<", ">", "~"]);
+  const sp = (): string => r.pick(["", " ", "  ", "\t"]);
+  const seg = (): string => {
+    const [a, av] = segNum();
+    const [b, bv] = segNum();
+    const [lo, hi] = av <= bv ? [a, b] : [b, a];
+    const dev = r.pick(["0", "0.3", "1", "2.50", "1e2", String(r.int(0, 99))]);
+    return r.pick([
+      `${mark()}${a}`,
+      `${sp()}${mark()}${lo}${sp()}..${sp()}${mark()}${hi}${sp()}`,
+      `${mark()}${lo}...${mark()}${hi}`,
+      `${mark()}${a} ..`,
+      `.. ${mark()}${b}`,
+      `${a}${sp()}(+-)${sp()}${dev}`,
+      `${mark()}${a} '+-' ${dev}`,
+    ]);
+  };
   const out: Field[][] = [];
   for (let i = 0; i < ROWS; i++) {
     out.push([
@@ -89,6 +117,8 @@ function rows(): Field[][] {
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${ltree()}"`)).join(",")}}`),
       nul(cube()),
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${cube()}"`)).join(",")}}`),
+      nul(seg()),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${seg()}"`)).join(",")}}`),
     ]);
   }
   return out;
@@ -159,6 +189,15 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
     [at(10, "1,(2)"), /invalid input syntax for cube/],
     [at(10, `(${Array.from({ length: 101 }, () => "1").join(",")})`), /invalid input syntax for cube/],
     [at(10, "(1e999)"), /"1e999" is out of range for type double precision \(input line 1, column cu/],
+    [at(12, "2 .. 1"), /swapped boundaries: 2 is greater than 1 \(input line 1, column sg/],
+    [at(12, "1.5e7 .. -3"), /swapped boundaries: 1\.5e\+07 is greater than -3/],
+    [at(12, "1 . 2"), /bad seg representation \(input line 1, column sg/],
+    [at(12, ".."), /bad seg representation/],
+    [at(12, "1."), /bad seg representation/],
+    [at(12, "~"), /bad seg representation/],
+    [at(12, "1 (+-) ~2"), /bad seg representation/],
+    [at(12, "1 2"), /bad seg representation/],
+    [at(12, "1e39"), /"1e39" is out of range for type real \(input line 1, column sg/],
   ] as const) {
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "-"], line);
     assert.equal(r.status, 2, `${line} ${r.stderr}`);
@@ -167,7 +206,7 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
   assert.deepEqual(fileDigests(pgdata), before0);
 });
 
-test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore, ltree and cube values", () => {
+test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore, ltree, cube and seg values", () => {
   const s = PgServer.attach(twinRoot);
   s.start();
   try {
@@ -196,6 +235,21 @@ test("the server reads xid spellings pgdisk refuses in its own way, and refuses 
       const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::cube`]);
       assert.notEqual(r.status, 0, text);
       assert.match(r.stderr, /invalid input syntax for cube|"1e999" is out of range for type double precision/, text);
+    }
+    for (const [text, pattern] of [
+      ["2 .. 1", /swapped boundaries: 2 is greater than 1/],
+      ["1.5e7 .. -3", /swapped boundaries: 1\.5e\+07 is greater than -3/],
+      ["1 . 2", /bad seg representation/],
+      ["..", /bad seg representation/],
+      ["1.", /bad seg representation/],
+      ["~", /bad seg representation/],
+      ["1 (+-) ~2", /bad seg representation/],
+      ["1 2", /bad seg representation/],
+      ["1e39", /"1e39" is out of range for type real/],
+    ] as const) {
+      const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::seg`]);
+      assert.notEqual(r.status, 0, text);
+      assert.match(r.stderr, pattern, text);
     }
     // PostgreSQL 15 refuses "-" (16 takes it) and, in this C-locale database, "é"
     for (const [text, pattern] of [
