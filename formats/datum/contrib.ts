@@ -130,15 +130,17 @@ export const LqueryVariant = register(
 );
 
 export const LTREE_FIRST = maxAlign(VARHDRSZ + LtreeHeader.size) - VARHDRSZ;
-const LQUERY_FIRST = maxAlign(VARHDRSZ + LqueryHeader.size) - VARHDRSZ;
-const LQL_HDRSIZE = maxAlign(LqueryLevel.size);
-const LVAR_HDRSIZE = maxAlign(LqueryVariant.size);
-const LQL_NOT = 0x10;
-const LQL_COUNT = 0x20;
-const LVAR_ANYEND = 0x01;
-const LVAR_INCASE = 0x02;
-const LVAR_SUBLEXEME = 0x04;
+export const LQUERY_FIRST = maxAlign(VARHDRSZ + LqueryHeader.size) - VARHDRSZ;
+export const LQL_HDRSIZE = maxAlign(LqueryLevel.size);
+export const LVAR_HDRSIZE = maxAlign(LqueryVariant.size);
+export const LQL_NOT = 0x10;
+export const LQL_COUNT = 0x20;
+export const LVAR_ANYEND = 0x01;
+export const LVAR_INCASE = 0x02;
+export const LVAR_SUBLEXEME = 0x04;
 export const LTREE_MAX_LEVELS = 0xffff;
+/** lquery.flag: some level has '!' */
+export const LQUERY_HASNOT = 0x01;
 
 /** ltree_out: the labels joined by dots (labels need no quoting: only label characters are accepted). */
 const ltreeText: Decoder = (d) => {
@@ -227,9 +229,9 @@ export const LtxtqueryItem = register(
   ] as const),
 );
 
-const LTXTQ_FIRST = maxAlign(VARHDRSZ + LtxtqueryHeader.size) - VARHDRSZ;
-const LTXTQ_VAL = 2;
-const LTXTQ_OPR = 3;
+export const LTXTQ_FIRST = maxAlign(VARHDRSZ + LtxtqueryHeader.size) - VARHDRSZ;
+export const LTXTQ_VAL = 2;
+export const LTXTQ_OPR = 3;
 
 /**
  * ltxtq_out: the polish-notation items printed infix. An operator item is followed by its right

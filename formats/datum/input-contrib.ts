@@ -1,14 +1,14 @@
 // Input functions of contrib extension types, the inverse of contrib.ts, found like the output
 // functions by the name of the type's input function (InputTypeInfo.inputFunction): citextin
 // (contrib/citext/citext.c), hstore_in (contrib/hstore/hstore_io.c),
-// ltree_in (contrib/ltree/ltree_io.c), cube_in (contrib/cube/cube.c, cubescan.l, cubeparse.y),
+// cube_in (contrib/cube/cube.c, cubescan.l, cubeparse.y),
 // seg_in (contrib/seg/seg.c, segscan.l, segparse.y). Also the xid family (src/backend/utils/adt/xid.c: xidin, xid8in,
 // cidin), whose input differs between versions (15 reads xid and cid with strtoul(str, NULL, 0)
 // and no checks, 16 checks the range): pgdisk takes the spelling every version reads alike.
 import { FormatError } from "../schema/errors.js";
 import { float4In, float8In, textIn, type InputFunction } from "./input.js";
-import { cExponential, cExpText, FLT_DIG, HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, LTREE_FIRST, LTREE_MAX_LEVELS, LtreeHeader, LtreeLevel, NdboxHeader, SegStruct } from "./contrib.js";
-import { maxAlign } from "../page/page.js";
+import { cExponential, cExpText, FLT_DIG, HEntry, HENTRY_ISFIRST, HENTRY_ISNULL, HS_FLAG_NEWVERSION, HStoreHeader, NdboxHeader, SegStruct } from "./contrib.js";
+import { LTREE_INPUT } from "./input-ltree.js";
 
 /**
  * xidin, cidin, xid8in: decimal digits within the type's range only. Versions read other
@@ -198,54 +198,6 @@ const hstoreIn: InputFunction = (text) => {
   return out;
 };
 
-// ---- ltree (contrib/ltree/ltree_io.c: ltree_in) ----
-
-/** PostgreSQL 15's LTREE_LABEL_MAX_CHARS (16 allows 1000). */
-const LTREE_LABEL_MAX = 255;
-const ltreeSyntax = (msg: string): FormatError => new FormatError("DATUM_BAD_INPUT", msg);
-
-/**
- * ltree_in: labels of letters, digits and "_" split by ".", none empty; the empty text is the
- * empty path. Where versions or locales differ pgdisk refuses by name: "-" (a label character
- * from PostgreSQL 16 on), and non-ASCII characters (labels in a letter-classifying locale);
- * labels longer than 255 characters get 15's error, though 16 takes up to 1000.
- */
-const ltreeIn: InputFunction = (text) => {
-  let dots = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0x2e) dots++;
-  if (dots + 1 > LTREE_MAX_LEVELS) throw ltreeSyntax(`number of ltree labels (${dots + 1}) exceeds the maximum allowed (${LTREE_MAX_LEVELS})`);
-  const labels: string[] = [];
-  if (text !== "") {
-    let start = 0;
-    for (let i = 0; i <= text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (i === text.length || c === 0x2e) {
-        if (i === start) throw ltreeSyntax(i === text.length ? "ltree syntax error" : `ltree syntax error at character ${i + 1}`);
-        if (i - start > LTREE_LABEL_MAX) throw ltreeSyntax("label string is too long");
-        labels.push(text.slice(start, i));
-        start = i + 1;
-        continue;
-      }
-      const label = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
-      if (label) continue;
-      if (c === 0x2d || c > 0x7f) throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads ltree labels only of A-Z, a-z, 0-9 and _ ("-" is a label character from PostgreSQL 16 on, other letters depend on the locale): "${text}"`);
-      throw ltreeSyntax(`ltree syntax error at character ${i + 1}`);
-    }
-  }
-  let size = LTREE_FIRST;
-  for (const l of labels) size += maxAlign(LtreeLevel.size + l.length);
-  const out = new Uint8Array(size);
-  const dv = new DataView(out.buffer);
-  dv.setUint16(LtreeHeader.offsets.numlevel, labels.length, true);
-  let p = LTREE_FIRST;
-  for (const l of labels) {
-    dv.setUint16(p + LtreeLevel.offsets.len, l.length, true);
-    for (let k = 0; k < l.length; k++) out[p + LtreeLevel.size + k] = l.charCodeAt(k);
-    p += maxAlign(LtreeLevel.size + l.length);
-  }
-  return out;
-};
-
 // ---- cube (contrib/cube/cubescan.l, cubeparse.y, cube.c: cube_in) ----
 
 /** CUBE_MAX_DIM */
@@ -426,7 +378,7 @@ export const CONTRIB_INPUT: ReadonlyMap<string, InputFunction> = new Map<string,
   // citext stores its text as text does; case folding happens only in comparisons
   ["citextin", textIn],
   ["hstore_in", hstoreIn],
-  ["ltree_in", ltreeIn],
+  ...LTREE_INPUT,
   ["cube_in", cubeIn],
   ["seg_in", segIn],
 ]);

@@ -7,6 +7,7 @@
 // right operand, its left operand), its operand strings in the order they were read.
 // White space is isspace() of the C locale; a value holding a non-ASCII character another locale
 // may call white space is refused by name rather than guessed.
+import { legacyCrc32 } from "./crc32.js";
 import { FormatError } from "../schema/errors.js";
 import type { InputFunction } from "./input.js";
 import { QueryOperand, QueryOperator } from "./tsquery.js";
@@ -264,24 +265,6 @@ export const tsvectorIn: InputFunction = (text) => {
   return out;
 };
 
-// The legacy CRC-32 of an operand (COMP_LEGACY_CRC32: the reflected polynomial's table driven
-// MSB-first, as the server has always computed it for tsquery operands).
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function legacyCrc(b: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const x of b) crc = (CRC_TABLE[((crc >>> 24) ^ x) & 0xff]! ^ (crc << 8)) >>> 0;
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
 type QueryItem = { kind: "val"; bytes: Uint8Array; weight: number; prefix: boolean; distance: number } | { kind: "opr"; oper: number; distance: number };
 
 /** get_modifiers: ":" then weight letters and "*"; returns where they end. */
@@ -439,7 +422,7 @@ export const tsqueryIn: InputFunction = (text) => {
       out[at] = QI_VAL;
       out[at + QueryOperand.offsets.weight] = it.weight;
       out[at + QueryOperand.offsets.prefix] = it.prefix ? 1 : 0;
-      dv.setUint32(at + QueryOperand.offsets.valcrc, legacyCrc(it.bytes), true);
+      dv.setUint32(at + QueryOperand.offsets.valcrc, legacyCrc32(it.bytes), true);
       dv.setUint32(at + QueryOperand.offsets.operand, ((it.distance << 12) | it.bytes.length) >>> 0, true);
       out.set(it.bytes, operandsAt + it.distance);
       return;

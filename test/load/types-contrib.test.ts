@@ -1,5 +1,5 @@
-// `pgdisk load` of contrib extension types (formats/datum/input-contrib.ts: citext, hstore, ltree,
-// cube and seg, and the xid
+// `pgdisk load` of contrib extension types (formats/datum/input-contrib.ts, input-ltree.ts: citext,
+// hstore, ltree, lquery, ltxtquery, cube and seg, and the xid
 // family xid, cid, xid8) held to COPY FROM: one file goes through `pgdisk load` into a copy of a
 // stopped PostgreSQL 15 cluster and through COPY FROM into a twin; the stored tuples' data bytes
 // and every row's text must be the twin's. Bad values exit 2, naming line and column, and
@@ -18,7 +18,7 @@ import { heapTuples, pgdiskLoad, removeTwins, tableDigest } from "./helpers.js";
 
 const DB = "app";
 const ROWS = 1200;
-const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt", "cu", "acu", "sg", "asg"];
+const COLUMNS = ["n", "ct", "act", "x", "c", "x8", "h", "ah", "lt", "alt", "cu", "acu", "sg", "asg", "lq", "alq", "tq", "atq"];
 const SETUP = `
 create extension pageinspect;
 create extension citext;
@@ -26,9 +26,35 @@ create extension hstore;
 create extension ltree;
 create extension cube;
 create extension seg;
-create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[], cu cube, acu cube[], sg seg, asg seg[]);
+create table g (n int4, ct citext, act citext[], x xid, c cid, x8 xid8, h hstore, ah hstore[], lt ltree, alt ltree[], cu cube, acu cube[], sg seg, asg seg[], lq lquery, alq lquery[], tq ltxtquery, atq ltxtquery[]);
 insert into g (n) values (0);
 `;
+
+const BAD_LQUERY: [string, RegExp][] = [
+  ["a..b", /lquery syntax error at character 3/],
+  ["a|", /lquery syntax error: Unexpected end of input|lquery syntax error/],
+  ["a@b", /lquery syntax error at character 3/],
+  ["*@", /lquery syntax error at character 2/],
+  ["!", /lquery syntax error at character 2/],
+  ["a.@", /lquery syntax error at character 3/],
+  ["a{2,1}", /Low limit \(2\) is greater than high limit \(1\)/],
+  ["a{70000}", /Low limit \(70000\) exceeds the maximum allowed \(65535\)/],
+  ["*{1,70000}", /High limit \(70000\) exceeds the maximum allowed \(65535\)/],
+  ["a{1", /lquery syntax error/],
+  ["a{1}b", /lquery syntax error at character 5/],
+  [`${"a".repeat(256)}`, /label string is too long/],
+];
+const BAD_LTXTQUERY: [string, RegExp][] = [
+  ["a &", /operand syntax error/],
+  ["", /operand syntax error/],
+  ["a b", /syntax error/],
+  ["(a", /syntax error/],
+  ["a)", /syntax error/],
+  ["a@b", /modifiers syntax error/],
+  ["a\v& b", /syntax error/],
+  ["a & ()", /operand syntax error/],
+  [`${"a".repeat(256)}`, /operand is too long/],
+];
 
 let srv: PgServer;
 let dir = "";
@@ -102,6 +128,25 @@ function rows(): Field[][] {
       `${mark()}${a} '+-' ${dev}`,
     ]);
   };
+  const flags = (): string => r.pick(["", "", "", "@", "*", "%", "@*", "%@*", "*@"]);
+  const qlabel = (): string => `${label()}${flags()}`;
+  const counts = (): string => r.pick(["", "", "{2}", "{,3}", "{1,}", "{,}", "{0,5}", "{3,3}", "{007}", "{65535}"]);
+  const lqLevel = (): string =>
+    r.chance(0.25)
+      ? `*${counts()}`
+      : `${r.chance(0.2) ? "!" : ""}${Array.from({ length: r.int(1, 3) }, qlabel).join("|")}${counts()}`;
+  const lquery = (): string => Array.from({ length: r.int(1, 5) }, lqLevel).join(".");
+  const tqOperand = (depth: number): string => {
+    const k = r.int(0, depth > 2 ? 1 : 4);
+    if (k <= 1) return `${r.chance(0.2) ? "!" : ""}${qlabel()}`;
+    if (k === 2) return `!(${tqExpr(depth + 1)})`;
+    return `(${r.pick(["", " "])}${tqExpr(depth + 1)}${r.pick(["", " "])})`;
+  };
+  const tqExpr = (depth: number): string => {
+    let e = tqOperand(depth);
+    for (let k = r.int(0, 4); k > 0; k--) e += `${r.pick(["", " ", "  "])}${r.pick(["&", "|"])}${r.pick(["", " "])}${tqOperand(depth)}`;
+    return e;
+  };
   const out: Field[][] = [];
   for (let i = 0; i < ROWS; i++) {
     out.push([
@@ -119,6 +164,10 @@ function rows(): Field[][] {
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${cube()}"`)).join(",")}}`),
       nul(seg()),
       nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${seg()}"`)).join(",")}}`),
+      nul(lquery()),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${lquery()}"`)).join(",")}}`),
+      nul(tqExpr(0)),
+      nul(`{${Array.from({ length: r.int(0, 3) }, () => (r.chance(0.1) ? "NULL" : `"${tqExpr(0)}"`)).join(",")}}`),
     ]);
   }
   return out;
@@ -198,6 +247,10 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
     [at(12, "1 (+-) ~2"), /bad seg representation/],
     [at(12, "1 2"), /bad seg representation/],
     [at(12, "1e39"), /"1e39" is out of range for type real \(input line 1, column sg/],
+    ...BAD_LQUERY.map(([v, re]) => [at(14, v), re] as const),
+    ...BAD_LTXTQUERY.map(([v, re]) => [at(16, v), re] as const),
+    [at(14, "a-b"), /pgdisk reads lquery labels only of A-Z, a-z, 0-9 and _/],
+    [at(16, "a & é"), /pgdisk reads ltxtquery labels only of A-Z, a-z, 0-9 and _/],
   ] as const) {
     const r = pgdiskLoad(["--pgdata", pgdata, "-d", DB, "-t", "g", "-"], line);
     assert.equal(r.status, 2, `${line} ${r.stderr}`);
@@ -206,7 +259,7 @@ test("bad contrib and xid-family values exit 2 with the server's error or a refu
   assert.deepEqual(fileDigests(pgdata), before0);
 });
 
-test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore, ltree, cube and seg values", () => {
+test("the server reads xid spellings pgdisk refuses in its own way, and refuses the bad hstore, ltree, lquery, ltxtquery, cube and seg values", () => {
   const s = PgServer.attach(twinRoot);
   s.start();
   try {
@@ -250,6 +303,13 @@ test("the server reads xid spellings pgdisk refuses in its own way, and refuses 
       const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::seg`]);
       assert.notEqual(r.status, 0, text);
       assert.match(r.stderr, pattern, text);
+    }
+    for (const [type, bad] of [["lquery", BAD_LQUERY], ["ltxtquery", BAD_LTXTQUERY]] as const) {
+      for (const [text, pattern] of bad) {
+        const r = s.toolResult("psql", [...s.connArgs(DB), "-X", "-c", `select '${text}'::${type}`]);
+        assert.notEqual(r.status, 0, text);
+        assert.match(r.stderr.replace(/\nDETAIL: +/, ": "), pattern, text);
+      }
     }
     // PostgreSQL 15 refuses "-" (16 takes it) and, in this C-locale database, "é"
     for (const [text, pattern] of [
