@@ -2,9 +2,9 @@
 // line_in, circle_in, path_in, poly_in), the inverse of geometry.ts. Coordinates are read as
 // float8in reads them (whitespace around each, NaN and the infinities); a pair is "x,y" or
 // "(x,y)"; a list of points takes one pair of parentheses or brackets around it, or none.
-// box_in puts the upper right corner first; poly_in computes the bounding box. line_in's
-// two-point form ("[(x1,y1),(x2,y2)]") derives the coefficients in floating point and is refused
-// by name: only "{A,B,C}" is read.
+// box_in puts the upper right corner first; poly_in computes the bounding box; line_in's
+// two-point form ("[(x1,y1),(x2,y2)]") derives the coefficients as line_construct does, in
+// float8 arithmetic with float.h's overflow and underflow checks.
 import { FormatError } from "../schema/errors.js";
 import { float8In, type InputFunction } from "./input.js";
 import { isSpace } from "./util.js";
@@ -146,11 +146,57 @@ const boxIn: InputFunction = (text) => {
   return float8s([x2, y2, x1, y1]);
 };
 
-/** line_in of "{A,B,C}"; A and B may not both be zero (FPzero: within 1e-6). */
+/** geo_decls.h's EPSILON: coordinates this close are equal (FPeq, FPzero) */
+const EPSILON = 1e-6;
+const fpEq = (a: number, b: number): boolean => a === b || Math.abs(a - b) <= EPSILON;
+const outOfRange = (what: "overflow" | "underflow"): FormatError => new FormatError("DATUM_BAD_INPUT", `value out of range: ${what}`);
+/** float8_mi, float8_mul, float8_div (utils/float.h): IEEE results, with the overflow, underflow and zero-divide errors */
+const float8Mi = (a: number, b: number): number => {
+  const r = a - b;
+  if (!Number.isFinite(r) && !Number.isNaN(r) && Number.isFinite(a) && Number.isFinite(b)) throw outOfRange("overflow");
+  return r;
+};
+const float8Mul = (a: number, b: number): number => {
+  const r = a * b;
+  const inf = (x: number): boolean => x === Infinity || x === -Infinity;
+  if (inf(r) && !inf(a) && !inf(b)) throw outOfRange("overflow");
+  if (r === 0 && a !== 0 && b !== 0) throw outOfRange("underflow");
+  return r;
+};
+const float8Div = (a: number, b: number): number => {
+  const inf = (x: number): boolean => x === Infinity || x === -Infinity;
+  if (b === 0 && !Number.isNaN(a)) throw new FormatError("DATUM_BAD_INPUT", "division by zero");
+  const r = a / b;
+  if (inf(r) && !inf(a)) throw outOfRange("overflow");
+  if (r === 0 && a !== 0 && !inf(b)) throw outOfRange("underflow");
+  return r;
+};
+/** float8_eq: NaN equals NaN */
+const float8Eq = (a: number, b: number): boolean => (Number.isNaN(a) ? Number.isNaN(b) : a === b);
+
+/**
+ * line_in: "{A,B,C}" (A and B may not both be zero: FPzero, within 1e-6), or two distinct points
+ * as a path of two, the line through them by point_sl's slope (infinite or zero when the x or y
+ * coordinates are FPeq) and line_construct's coefficients.
+ */
 const lineIn: InputFunction = (text) => {
   const g = new GeoText(text, "line");
   g.skipSpace();
-  if (g.s[g.p] !== "{") throw new FormatError("DATUM_BAD_INPUT", `pgdisk reads line input only as {A,B,C}, not as two points: "${text}"`);
+  if (g.s[g.p] !== "{") {
+    const p: number[] = [];
+    g.points(true, 2, p);
+    g.end();
+    const [x1, y1, x2, y2] = p as [number, number, number, number];
+    const nan = [x1, y1, x2, y2].some(Number.isNaN);
+    if (nan ? float8Eq(x1, x2) && float8Eq(y1, y2) : fpEq(x1, x2) && fpEq(y1, y2))
+      throw new FormatError("DATUM_BAD_INPUT", "invalid line specification: must be two distinct points");
+    const m = fpEq(x1, x2) ? Infinity : fpEq(y1, y2) ? 0 : float8Div(float8Mi(y1, y2), float8Mi(x1, x2));
+    if (m === Infinity || m === -Infinity) return float8s([-1, 0, x1]);
+    if (m === 0) return float8s([0, -1, y1]);
+    // "mx - y + yinter = 0"; a zero C is stored as +0
+    const c = float8Mi(y1, float8Mul(m, x1));
+    return float8s([m, -1, c === 0 ? 0 : c]);
+  }
   g.p++;
   const abc: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -159,7 +205,7 @@ const lineIn: InputFunction = (text) => {
   }
   g.skipSpace();
   g.end();
-  if (Math.abs(abc[0]!) <= 1e-6 && Math.abs(abc[1]!) <= 1e-6) throw new FormatError("DATUM_BAD_INPUT", "invalid line specification: A and B cannot both be zero");
+  if (Math.abs(abc[0]!) <= EPSILON && Math.abs(abc[1]!) <= EPSILON) throw new FormatError("DATUM_BAD_INPUT", "invalid line specification: A and B cannot both be zero");
   return float8s(abc);
 };
 

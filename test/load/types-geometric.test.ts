@@ -86,7 +86,13 @@ function rows(): Field[][] {
       nul(`${sp()}${pair()}${sp()}`),
       nul(list(2, ["[", "(", ""])),
       nul(list(2, ["(", ""])),
-      nul(`{${coord()},${r.pick(["1", "-2.5", "0.001"])},${coord()}}`),
+      nul(
+        r.chance(0.5)
+          ? `{${coord()},${r.pick(["1", "-2.5", "0.001"])},${coord()}}`
+          : r.chance(0.3)
+            ? r.pick([`[(1,${coord()}),(1.0000001,777.25)]`, `((${coord()},5),(12345.5,5))`, `(0,0),(${coord()},777.25)`])
+            : r.pick([`[${pair(true)},(${coord()},777.25)]`, `(${pair(true)},${sp()}(${coord()},777.25))`, `${coord()},${coord()},${coord()},777.25`]),
+      ),
       nul(r.pick([`<${pair(true)},${r.int(0, 99)}>`, `(${pair(true)},${r.int(0, 9)}.5)`, `${pair(true)},${r.int(0, 9)}`, `${coord()},${coord()},${r.int(0, 9)}`])),
       nul(list(r.int(1, 6), ["[", "(", ""])),
       nul(list(r.int(1, 6), ["(", ""])),
@@ -133,7 +139,9 @@ test("bad geometric, bit string, pg_lsn, tid and money values exit 2 with the se
     [at(1, "1e999,0"), /"1e999" is out of range for type double precision \(input line 1, column p/],
     [at(3, "[(1,2),(3,4)]"), /invalid input syntax for type box: "\[\(1,2\),\(3,4\)\]" \(input line 1, column b/],
     [at(4, "{0,0,1}"), /invalid line specification: A and B cannot both be zero \(input line 1, column ln/],
-    [at(4, "[(0,0),(1,1)]"), /pgdisk reads line input only as \{A,B,C\}/],
+    [at(4, "[(1,1),(1.0000005,1)]"), /invalid line specification: must be two distinct points \(input line 1, column ln/],
+    [at(4, "[(0,0),(1,1)"), /invalid input syntax for type line: "\[\(0,0\),\(1,1\)" \(input line 1, column ln/],
+    [at(4, "(1e308,0),(-1e308,1)"), /value out of range: overflow \(input line 1, column ln/],
     [at(5, "<(1,2),-1>"), /invalid input syntax for type circle: "<\(1,2\),-1>" \(input line 1, column c/],
     [at(6, "(1,2),(3,4"), /invalid input syntax for type path: "\(1,2\),\(3,4" \(input line 1, column pa/],
     [at(7, "1,2,3"), /invalid input syntax for type polygon: "1,2,3" \(input line 1, column pg/],
@@ -178,6 +186,9 @@ test("the server refuses the same bad values (stored in a column, where bit(n) d
     for (const [type, text, pattern] of [
       ["point", "(1,2", /invalid input syntax for type point/],
       ["box", "[(1,2),(3,4)]", /invalid input syntax for type box/],
+      ["line", "[(1,1),(1.0000005,1)]", /invalid line specification: must be two distinct points/],
+      ["line", "[(0,0),(1,1)", /invalid input syntax for type line/],
+      ["line", "(1e308,0),(-1e308,1)", /value out of range: overflow/],
       ["circle", "<(1,2),-1>", /invalid input syntax for type circle/],
       ["polygon", "1,2,3", /invalid input syntax for type polygon/],
       ["bit(3)", "1011", /bit string length 4 does not match type bit\(3\)/],
