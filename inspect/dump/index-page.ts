@@ -1,10 +1,12 @@
 // Index pages (and FSM/VM pages) in a dump: btree items as bt_page_items shows them, GiST and
-// hash items (plain IndexTupleData) as gist_page_items / hash_page_items, with keys decoded
-// through the index's descriptor; the other access methods' special spaces and metapages.
+// hash items (plain IndexTupleData) as gist_page_items / hash_page_items, GIN entries and posting
+// tree pages (gin-items.ts), with keys decoded through the index's descriptor; the other access
+// methods' special spaces and metapages.
 import { FormatError, findingFrom } from "../../formats/schema/errors.js";
 import { detectPageKind, type AmName } from "../../formats/am/detect.js";
 import { BrinSpecialSpace, BrinMetaPageData, BRIN_PAGETYPE_META } from "../../formats/am/brin.js";
-import { GinPageOpaqueData } from "../../formats/am/gin.js";
+import { GinMetaPageData, GinPageOpaqueData, GIN_META_OFFSET } from "../../formats/am/gin.js";
+import { ginDataPage, ginEntry } from "./gin-items.js";
 import { GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { HashPageOpaqueData, HashMetaPageData } from "../../formats/am/hash.js";
 import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
@@ -56,6 +58,8 @@ export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpCo
         break;
       case "gin":
         rec.special = plain(GinPageOpaqueData.decode(page, special));
+        if (rec.kind === "meta") rec.meta = plain(GinMetaPageData.decode(page, GIN_META_OFFSET));
+        else if (rec.kind === "data-leaf" || rec.kind === "data-internal") rec.ginData = ginDataPage(page, rec.kind === "data-leaf");
         break;
       case "spgist":
         rec.special = plain(SpGistPageOpaqueData.decode(page, special));
@@ -87,6 +91,7 @@ export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpCo
 const ITUP_PAGES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["gist", new Set(["leaf", "internal"])],
   ["hash", new Set(["bucket", "overflow"])],
+  ["gin", new Set(["entry-leaf", "entry-internal", "pending-list"])],
 ]);
 
 /** An IndexTupleData item's header and keys; null (and a finding) when its header does not fit. */
@@ -107,6 +112,18 @@ function indexItem(page: Uint8Array, item: ItemRecord, ctx: PageDumpContext, loc
     nulls: (tInfo & INDEX_NULL_MASK) !== 0,
     vars: (tInfo & INDEX_VAR_MASK) !== 0,
   };
+  if (rec.am === "gin") {
+    if (!ctx.indexDesc) return ix;
+    try {
+      const e = ginEntry(page, item.lp_off, item.lp_len, rec.kind, ctx.indexDesc, ctx);
+      ix.gin = e.gin;
+      if (e.key) ix.keys = [e.key];
+    } catch (err) {
+      if (!(err instanceof FormatError)) throw err;
+      rec.findings.push(findingFrom(err, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+    }
+    return ix;
+  }
   if (ctx.indexDesc && ctx.values) {
     const all = ctx.indexDesc.attrs.length;
     const keys = indexKeys(tuple, rec.am === "gist" && rec.kind === "internal" ? Math.min(all, ctx.indexKeyAtts ?? all) : all, ctx, loc, item, rec);

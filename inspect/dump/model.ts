@@ -103,8 +103,36 @@ export interface IndexItemDump {
   size: number;
   nulls: boolean;
   vars: boolean;
-  /** the key attributes through the index's descriptor (a hash index stores the int4 hash code) */
+  /** the key attributes through the index's descriptor (a hash index stores the int4 hash code; a GIN entry its key) */
   keys?: DumpValue[];
+  /** a GIN entry or pending-list tuple */
+  gin?: GinEntryDump;
+}
+
+/** What a GIN entry tuple's t_tid and key header hold (ginblock.h, gin_private.h). */
+export interface GinEntryDump {
+  /** index column of the key (1 in a one-column index) */
+  attnum: number;
+  /** GinNullCategory: key, null-key, empty-item or null-item */
+  category: "key" | "null-key" | "empty-item" | "null-item";
+  /** entry leaf: the heap TIDs of its posting list, in stored order */
+  tids?: string[];
+  /** entry leaf: the posting list is compressed (GinPostingList segments) */
+  compressed?: boolean;
+  /** entry leaf: the root block of the key's posting tree (t_tid offset GIN_TREE_POSTING) */
+  postingTree?: number;
+  /** entry internal: the child block (GinGetDownlink) */
+  child?: number;
+}
+
+/** A GIN posting tree page's contents (no line pointers): gin_leafpage_items' segments, or the downlinks. */
+export interface GinDataPageDump {
+  /** GinDataPageGetRightBound: the page's high key */
+  rightBound: string;
+  /** data leaf: each GinPostingList segment, its first TID, coded bytes and every TID */
+  segments?: { first_tid: string; nbytes: number; tids: string[] }[];
+  /** data internal: each PostingItem, its child block and the child's high key */
+  postingItems?: { child: number; key: string }[];
 }
 
 export interface DumpItem {
@@ -134,6 +162,8 @@ export interface DumpPage {
   /** decoded special space (btree opaque, hash/gist/gin/spgist/brin fields) or metapage */
   special?: Record<string, unknown>;
   meta?: Record<string, unknown>;
+  /** a GIN posting tree page */
+  ginData?: GinDataPageDump;
   findings: Finding[];
 }
 

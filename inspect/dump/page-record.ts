@@ -7,7 +7,7 @@ import { LP_FLAG_NAMES } from "../../formats/page/item-id.js";
 import { btPostingTids, hexSpaced, type BtItemFields } from "../../formats/nbtree/page-items.js";
 import { tidText } from "../../formats/page/item-pointer.js";
 import type { Finding } from "../../formats/schema/errors.js";
-import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, DumpValue, HeapItemDump, IndexItemDump } from "./model.js";
+import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, DumpValue, GinDataPageDump, HeapItemDump, IndexItemDump } from "./model.js";
 
 export interface HeapFields {
   t_xmin: number;
@@ -78,6 +78,7 @@ export class PageRecord {
   header: DumpHeader | undefined = undefined;
   special: Record<string, unknown> | undefined = undefined;
   meta: Record<string, unknown> | undefined = undefined;
+  ginData: GinDataPageDump | undefined = undefined;
   findings: Finding[] = [];
   /** items in use: items[0 .. n) */
   n = 0;
@@ -94,6 +95,7 @@ export class PageRecord {
     this.header = undefined;
     this.special = undefined;
     this.meta = undefined;
+    this.ginData = undefined;
     this.findings = [];
     this.n = 0;
   }
@@ -139,6 +141,7 @@ export function recordToDumpPage(r: PageRecord): DumpPage {
   if (r.header) out.header = r.header;
   if (r.special) out.special = r.special;
   if (r.meta) out.meta = r.meta;
+  if (r.ginData) out.ginData = r.ginData;
   return out;
 }
 

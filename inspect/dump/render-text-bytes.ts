@@ -150,7 +150,7 @@ export class TextByteRenderer {
     p = putField(dv, b, p, L.free, h.freeSpace);
     b[p++] = 10;
     o.pos = p;
-    if (r.meta || r.special) this.strings.metaAndSpecial(r);
+    if (r.meta || r.special || r.ginData) this.strings.metaAndSpecial(r);
   }
 
   private item(page: Uint8Array, it: ItemRecord): void {

@@ -50,7 +50,7 @@ export class TextRenderer {
   }
 
   /** The block line, page header, metapage and special space of a page. */
-  pageHead(p: Pick<DumpPage, "block" | "file" | "fileOffset" | "am" | "kind" | "isNew" | "header" | "meta" | "special">): void {
+  pageHead(p: Pick<DumpPage, "block" | "file" | "fileOffset" | "am" | "kind" | "isNew" | "header" | "meta" | "special" | "ginData">): void {
     const c = this.c;
     let s = c.bold.cyan(`Block ${p.block}`) + c.dim(` (${p.file} @ ${p.fileOffset})`) + `  ${p.am}/${p.kind}\n`;
     if (p.isNew) {
@@ -70,9 +70,15 @@ export class TextRenderer {
     return this.c.red(` MISMATCH, computed ${computed}`);
   }
 
-  metaAndSpecial(p: Pick<DumpPage, "meta" | "special">): void {
+  metaAndSpecial(p: Pick<DumpPage, "meta" | "special" | "ginData">): void {
     if (p.meta) this.write(`  meta    ${kv(p.meta)}\n`);
     if (p.special) this.write(`  special ${kv(p.special)}\n`);
+    const g = p.ginData;
+    if (!g) return;
+    let s = `  right bound ${g.rightBound}\n`;
+    g.segments?.forEach((seg, k) => (s += `  segment ${k + 1}  first_tid ${seg.first_tid}  nbytes ${seg.nbytes}  ${seg.tids.length} tids  ${seg.tids.join(" ")}\n`));
+    g.postingItems?.forEach((pi, k) => (s += `  downlink ${k + 1}  child ${pi.child}  key ${pi.key}\n`));
+    this.write(s);
   }
 
   item(it: DumpItem): void {
@@ -108,7 +114,18 @@ export class TextRenderer {
   /** A GiST or hash item after its line pointer: the header fields, the hex, then one line per key. */
   indexItemTail(ix: IndexItemDump, hex: string | undefined): string {
     const c = this.c;
-    let s = `  ctid ${ix.ctid}  size ${ix.size}${ix.nulls ? "  nulls" : ""}${ix.vars ? "  vars" : ""}${hex ? c.dim(`  ${hex}`) : ""}\n`;
+    const g = ix.gin;
+    // a GIN entry's t_tid is its posting list's place and count, or a downlink: its own fields say what it holds
+    let s = g ? `  size ${ix.size}${ix.nulls ? "  nulls" : ""}` : `  ctid ${ix.ctid}  size ${ix.size}${ix.nulls ? "  nulls" : ""}${ix.vars ? "  vars" : ""}`;
+    if (g) {
+      if (g.attnum !== 1) s += `  column ${g.attnum}`;
+      if (g.category !== "key") s += `  ${g.category}`;
+      if (g.child !== undefined) s += `  child ${g.child}`;
+      else if (g.postingTree !== undefined) s += `  posting tree ${g.postingTree}`;
+      else if (g.tids) s += `  ${g.tids.length} tids${g.compressed ? " (compressed)" : ""}  ${g.tids.join(" ")}`;
+      else s += `  ctid ${ix.ctid}`;
+    }
+    s += `${hex ? c.dim(`  ${hex}`) : ""}\n`;
     if (ix.keys && this.opts.values) for (const v of ix.keys) s += `        ${this.value(v)}\n`;
     return s;
   }
