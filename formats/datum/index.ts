@@ -30,7 +30,7 @@ import { JSONB_DECODERS, JSONB_WRITERS } from "./jsonb.js";
 import { MISC_DECODERS } from "./misc.js";
 import { NETWORK_DECODERS, NETWORK_WRITERS } from "./network.js";
 import { NUMERIC_DECODERS, NUMERIC_WRITERS } from "./numeric.js";
-import { multirangeText, rangeText } from "./ranges.js";
+import { multirangeText, POLYMORPHIC_RANGE_DECODERS, rangeText } from "./ranges.js";
 import { ACL_DECODERS } from "./acl.js";
 import { REG_DECODERS } from "./reg.js";
 import { STATISTICS_DECODERS } from "./statistics.js";
@@ -49,6 +49,7 @@ export type { TypeInfo, TypeLookup } from "./types.js";
 export { BUILTIN_TYPES, builtinTypeLookup } from "./builtin-types.js";
 
 const TABLES: DecoderTable[] = [
+  POLYMORPHIC_RANGE_DECODERS,
   INTEGER_DECODERS,
   FLOAT_DECODERS,
   NUMERIC_DECODERS,

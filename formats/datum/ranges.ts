@@ -139,6 +139,22 @@ export const rangeText: Decoder = (d, ctx) => {
   return boundsText(d, 4, d.length - 1, d[d.length - 1]!, subtype, ctx)[0];
 };
 
+const ANYRANGEOID = 3831;
+
+/**
+ * A datum declared anyrange (a BRIN inclusion opclass's stored union, a polymorphic column of
+ * a catalog): range_out of the range type its own header names.
+ */
+const anyrangeText: Decoder = (d, ctx) => {
+  if (d.length < 5) throw new FormatError("DATUM_TRUNCATED", `range datum needs at least 5 bytes, got ${d.length}`);
+  const rangetypid = view(d).getUint32(0, true);
+  if (rangetypid === ANYRANGEOID) throw new FormatError("RANGE_UNKNOWN_SUBTYPE", "an anyrange datum names anyrange as its range type");
+  return ctx.toText(d, rangetypid, -1);
+};
+
+/** The output functions of pseudo-types whose datums name their real type. */
+export const POLYMORPHIC_RANGE_DECODERS = { [ANYRANGEOID]: anyrangeText };
+
 export const multirangeText: Decoder = (d, ctx) => {
   if (d.length < 8) throw new FormatError("DATUM_TRUNCATED", `multirange datum needs at least 8 bytes, got ${d.length}`);
   const range = BUILTIN_MULTIRANGE_RANGES[ctx.typeOid] ?? ctx.catalog?.multirangeRange(ctx.typeOid);

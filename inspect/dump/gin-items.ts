@@ -11,10 +11,8 @@ import {
 import { tidBlockAt, tidOffsetAt, tidText } from "../../formats/page/item-pointer.js";
 import { ItemPointerData } from "../../formats/page/item-pointer.js";
 import { pdLower, pdSpecial } from "../../formats/page/page.js";
-import { readVarlenaHeader } from "../../formats/varlena/varlena.js";
-import { datumBytes } from "../../formats/heap/datum-bytes.js";
+import { datumTextAt } from "./datum-at.js";
 import { alignBytes, type TupleDesc } from "../../formats/heap/descriptor.js";
-import { datumToText } from "../../formats/datum/index.js";
 import type { DumpValue, GinDataPageDump, GinEntryDump } from "./model.js";
 import type { PageDumpContext } from "./page-dump.js";
 
@@ -63,10 +61,9 @@ export function ginEntry(page: Uint8Array, tup: number, len: number, kind: strin
   const a = desc.attrs[span.attnum - 1]!;
   const key: DumpValue = { attnum: a.attnum, name: a.name, type: ctx.values.types(a.typid)?.name ?? String(a.typid), isnull: span.category !== GIN_CAT_NORM_KEY };
   if (!key.isnull) {
-    const v = a.len === -1 ? readVarlenaHeader(page, span.off, span.off + span.len) : undefined;
-    const d = datumBytes(page, { attnum: a.attnum, isnull: false, missing: false, off: span.off, len: span.len, varlena: v, cstring: a.len === -2 });
-    if (d.kind !== "inline") key.storage = "external";
-    else key.value = datumToText(d.bytes, a.typid, a.typmod, ctx.values.types);
+    const text = datumTextAt(page, span.off, span.len, a.len, a.typid, a.typmod, ctx.values.types);
+    if (text === undefined) key.storage = "external";
+    else key.value = text;
   }
   return { gin, key };
 }

@@ -7,6 +7,7 @@ import { detectPageKind, type AmName } from "../../formats/am/detect.js";
 import { BrinSpecialSpace, BrinMetaPageData, BRIN_PAGETYPE_META } from "../../formats/am/brin.js";
 import { GinMetaPageData, GinPageOpaqueData, GIN_META_OFFSET } from "../../formats/am/gin.js";
 import { ginDataPage, ginEntry } from "./gin-items.js";
+import { brinItem, brinRevmap } from "./brin-items.js";
 import { GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { HashPageOpaqueData, HashMetaPageData } from "../../formats/am/hash.js";
 import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
@@ -68,6 +69,7 @@ export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpCo
         const s = BrinSpecialSpace.decode(page, special);
         rec.special = plain(s);
         if (dv.getUint16(page.length - 2, true) === BRIN_PAGETYPE_META) rec.meta = plain(BrinMetaPageData.decode(page, 24));
+        else if (rec.kind === "revmap") rec.revmap = brinRevmap(page);
         break;
       }
     }
@@ -84,6 +86,14 @@ export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpCo
     if (badItems.has(i) || !item.lp_len) continue;
     if (ctx.hex) item.hex = Buffer.from(page.subarray(item.lp_off, item.lp_off + item.lp_len)).toString("hex");
     if (tuples) item.index = indexItem(page, item, ctx, loc, rec);
+    else if (rec.am === "brin" && rec.kind === "regular" && ctx.indexDesc) {
+      try {
+        item.brin = brinItem(page, item.lp_off, item.lp_len, ctx);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+      }
+    }
   }
 }
 

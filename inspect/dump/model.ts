@@ -109,6 +109,18 @@ export interface IndexItemDump {
   gin?: GinEntryDump;
 }
 
+/** A BRIN range summary (BrinTuple on a regular page), as brin_page_items shows it. */
+export interface BrinItemDump {
+  /** bt_blkno: the first heap block of the range */
+  blknum: number;
+  /** BRIN_PLACEHOLDER_MASK: a placeholder tuple of a range being summarised */
+  placeholder: boolean;
+  /** BRIN_EMPTY_RANGE_MASK (PostgreSQL 16 on): the range has no tuples */
+  empty: boolean;
+  /** per index column: its null bits and its stored values as brin_page_items prints them ("{min .. max}"; null when all nulls) */
+  columns: { attnum: number; allnulls: boolean; hasnulls: boolean; value: string | null }[];
+}
+
 /** What a GIN entry tuple's t_tid and key header hold (ginblock.h, gin_private.h). */
 export interface GinEntryDump {
   /** index column of the key (1 in a one-column index) */
@@ -144,6 +156,7 @@ export interface DumpItem {
   heap?: HeapItemDump;
   btree?: BtreeItemDump;
   index?: IndexItemDump;
+  brin?: BrinItemDump;
   /** hex of the item bytes for kinds pgdisk does not decode item by item */
   hex?: string;
 }
@@ -164,6 +177,8 @@ export interface DumpPage {
   meta?: Record<string, unknown>;
   /** a GIN posting tree page */
   ginData?: GinDataPageDump;
+  /** a BRIN revmap page: its TIDs of range summaries up to the last valid one, as brin_revmap_data lists them */
+  revmap?: string[];
   findings: Finding[];
 }
 

@@ -30,6 +30,8 @@ export interface PageDumpContext {
   indexDesc?: TupleDesc;
   /** indnkeyatts of a GiST index: its internal tuples hold the key attributes only, not INCLUDE ones */
   indexKeyAtts?: number;
+  /** a BRIN index: each column's stored types (brinStoredTypes), undefined for an opclass pgdisk does not know */
+  brinStored?: (number[] | undefined)[];
   clog?: XactStatusLookup;
   /** verify pd_checksum (cluster has data checksums) */
   checksums: boolean;

@@ -7,7 +7,7 @@ import { LP_FLAG_NAMES } from "../../formats/page/item-id.js";
 import { btPostingTids, hexSpaced, type BtItemFields } from "../../formats/nbtree/page-items.js";
 import { tidText } from "../../formats/page/item-pointer.js";
 import type { Finding } from "../../formats/schema/errors.js";
-import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, DumpValue, GinDataPageDump, HeapItemDump, IndexItemDump } from "./model.js";
+import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, BrinItemDump, DumpValue, GinDataPageDump, HeapItemDump, IndexItemDump } from "./model.js";
 
 export interface HeapFields {
   t_xmin: number;
@@ -42,6 +42,8 @@ export interface ItemRecord {
   btree: BtreeFields | null;
   /** a GiST or hash item (a fresh object: these pages are not the hot path) or null */
   index: IndexItemDump | null;
+  /** a BRIN range summary, or null */
+  brin: BrinItemDump | null;
   hex?: string;
   readonly heapBox: HeapFields;
   readonly btreeBox: BtreeFields;
@@ -79,6 +81,7 @@ export class PageRecord {
   special: Record<string, unknown> | undefined = undefined;
   meta: Record<string, unknown> | undefined = undefined;
   ginData: GinDataPageDump | undefined = undefined;
+  revmap: string[] | undefined = undefined;
   findings: Finding[] = [];
   /** items in use: items[0 .. n) */
   n = 0;
@@ -96,6 +99,7 @@ export class PageRecord {
     this.special = undefined;
     this.meta = undefined;
     this.ginData = undefined;
+    this.revmap = undefined;
     this.findings = [];
     this.n = 0;
   }
@@ -104,7 +108,7 @@ export class PageRecord {
   addItem(lp: number, lp_off: number, lp_flags: number, lp_len: number): ItemRecord {
     let it = this.items[this.n];
     if (!it) {
-      it = { lp: 0, lp_off: 0, lp_flags: 0, lp_len: 0, heap: null, btree: null, index: null, hex: undefined, heapBox: newHeapFields(), btreeBox: newBtreeFields() };
+      it = { lp: 0, lp_off: 0, lp_flags: 0, lp_len: 0, heap: null, btree: null, index: null, brin: null, hex: undefined, heapBox: newHeapFields(), btreeBox: newBtreeFields() };
       this.items.push(it);
     }
     this.n++;
@@ -115,6 +119,7 @@ export class PageRecord {
     it.heap = null;
     it.btree = null;
     it.index = null;
+    it.brin = null;
     it.hex = undefined;
     return it;
   }
@@ -142,6 +147,7 @@ export function recordToDumpPage(r: PageRecord): DumpPage {
   if (r.special) out.special = r.special;
   if (r.meta) out.meta = r.meta;
   if (r.ginData) out.ginData = r.ginData;
+  if (r.revmap) out.revmap = r.revmap;
   return out;
 }
 
@@ -181,6 +187,7 @@ function toDumpItem(page: Uint8Array, dv: DataView, it: ItemRecord): DumpItem {
     if (b.keys) d.btree.keys = b.keys;
   }
   if (it.index) d.index = it.index;
+  if (it.brin) d.brin = it.brin;
   if (it.hex !== undefined) d.hex = it.hex;
   return d;
 }

@@ -150,7 +150,7 @@ export class TextByteRenderer {
     p = putField(dv, b, p, L.free, h.freeSpace);
     b[p++] = 10;
     o.pos = p;
-    if (r.meta || r.special || r.ginData) this.strings.metaAndSpecial(r);
+    if (r.meta || r.special || r.ginData || r.revmap) this.strings.metaAndSpecial(r);
   }
 
   private item(page: Uint8Array, it: ItemRecord): void {
@@ -184,6 +184,7 @@ export class TextByteRenderer {
     }
     o.pos = p;
     if (it.index) return o.text(this.strings.indexItemTail(it.index, it.hex));
+    if (it.brin) return o.text(this.strings.brinItemTail(it.brin, it.hex));
     if (it.hex) this.dimmed(ascii(`  ${it.hex}`));
     o.byte(10);
   }

@@ -3,7 +3,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import type { Finding } from "../../formats/schema/errors.js";
 import { describeLocation } from "../../formats/schema/errors.js";
 import type { DumpEvent } from "./dump.js";
-import type { DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue, IndexItemDump } from "./model.js";
+import type { BrinItemDump, DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue, IndexItemDump } from "./model.js";
 
 export interface TextOptions {
   /** show decoded values and keys */
@@ -50,7 +50,7 @@ export class TextRenderer {
   }
 
   /** The block line, page header, metapage and special space of a page. */
-  pageHead(p: Pick<DumpPage, "block" | "file" | "fileOffset" | "am" | "kind" | "isNew" | "header" | "meta" | "special" | "ginData">): void {
+  pageHead(p: Pick<DumpPage, "block" | "file" | "fileOffset" | "am" | "kind" | "isNew" | "header" | "meta" | "special" | "ginData" | "revmap">): void {
     const c = this.c;
     let s = c.bold.cyan(`Block ${p.block}`) + c.dim(` (${p.file} @ ${p.fileOffset})`) + `  ${p.am}/${p.kind}\n`;
     if (p.isNew) {
@@ -70,9 +70,10 @@ export class TextRenderer {
     return this.c.red(` MISMATCH, computed ${computed}`);
   }
 
-  metaAndSpecial(p: Pick<DumpPage, "meta" | "special" | "ginData">): void {
+  metaAndSpecial(p: Pick<DumpPage, "meta" | "special" | "ginData" | "revmap">): void {
     if (p.meta) this.write(`  meta    ${kv(p.meta)}\n`);
     if (p.special) this.write(`  special ${kv(p.special)}\n`);
+    if (p.revmap) this.write(`  revmap  ${p.revmap.length} entries  ${p.revmap.join(" ")}\n`);
     const g = p.ginData;
     if (!g) return;
     let s = `  right bound ${g.rightBound}\n`;
@@ -108,6 +109,10 @@ export class TextRenderer {
       this.write(line + this.indexItemTail(it.index, it.hex));
       return;
     }
+    if (it.brin) {
+      this.write(line + this.brinItemTail(it.brin, it.hex));
+      return;
+    }
     this.write(line + (it.hex ? c.dim(`  ${it.hex}`) : "") + "\n");
   }
 
@@ -127,6 +132,15 @@ export class TextRenderer {
     }
     s += `${hex ? c.dim(`  ${hex}`) : ""}\n`;
     if (ix.keys && this.opts.values) for (const v of ix.keys) s += `        ${this.value(v)}\n`;
+    return s;
+  }
+
+  /** A BRIN range summary after its line pointer: its first heap block and flags, then one line per column. */
+  brinItemTail(b: BrinItemDump, hex: string | undefined): string {
+    const c = this.c;
+    let s = `  blknum ${b.blknum}${b.placeholder ? "  placeholder" : ""}${b.empty ? "  empty" : ""}${hex ? c.dim(`  ${hex}`) : ""}\n`;
+    if (this.opts.values)
+      for (const col of b.columns) s += `        column ${col.attnum}${col.allnulls ? "  allnulls" : ""}${col.hasnulls ? "  hasnulls" : ""}${col.value !== null ? `  ${col.value}` : ""}\n`;
     return s;
   }
 

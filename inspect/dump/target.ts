@@ -1,6 +1,7 @@
 // What a dump (or a browse, or a verify) is about: a lone file, a relation of a cluster found by
 // name, or every relation of a database. Resolves names through the offline catalog and builds
 // the per-relation decoding context.
+import { brinStoredTypes, BRIN_OPCINFO_PROC } from "../../formats/am/brin.js";
 import { findPgdata } from "../../formats/catalog/locate.js";
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve, relative, sep } from "node:path";
@@ -118,6 +119,7 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
   if (rel.kind === "i") {
     ctx.indexDesc = indexDescriptor(cat, rel);
     if (rel.amName === "gist") ctx.indexKeyAtts = cat.indexes().get(rel.oid)?.nkeyatts;
+    if (rel.amName === "brin") ctx.brinStored = brinColumnsStored(cat, rel, ctx.indexDesc);
     ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, detoast: false };
     return ctx;
   }
@@ -144,6 +146,16 @@ export function openToastReader(cat: DatabaseCatalog, toast: RelationInfo, geome
  * An index's tuple descriptor. pg_attribute of an index already describes the stored key type
  * (index_create uses the opclass's opckeytype, e.g. cstring for name_ops).
  */
+/** Each BRIN index column's stored types, from its opclass's opcinfo support function. */
+function brinColumnsStored(cat: DatabaseCatalog, rel: RelationInfo, desc: TupleDesc): (number[] | undefined)[] {
+  const info = cat.indexes().get(rel.oid);
+  const opclasses = cat.opclasses();
+  return desc.attrs.map((a, k) => {
+    const opc = info ? opclasses.get(info.opclasses[k]!) : undefined;
+    return brinStoredTypes(opc ? cat.supportProc(opc.family, opc.intype, opc.intype, BRIN_OPCINFO_PROC) : undefined, a.typid);
+  });
+}
+
 export function indexDescriptor(cat: DatabaseCatalog, rel: RelationInfo): TupleDesc {
   return cat.descriptor(rel.oid);
 }
