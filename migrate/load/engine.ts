@@ -20,7 +20,8 @@ import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
 import { CopyParser, type CopyFormat } from "./copy-parse.js";
 import { resolveTarget } from "./target.js";
-import { badRow, rowDatums } from "./row-datums.js";
+import { badRow, rowValues } from "./row-datums.js";
+import { RowValues } from "./row-values.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
 import { IndexThreads, PARALLEL_MIN_ENTRIES } from "./index-threads.js";
@@ -128,16 +129,19 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     const appender = new HeapAppender(target.desc, { blockSize: bs, fillfactor: target.fillfactor, firstBlock: pagesBefore, checksums, stagePath, owner, dryRun: o.dryRun });
     let rows = 0;
     let bytes = 0;
+    // each row's datums, and a TOASTed row's stored ones (one buffer each, reused)
+    const values = new RowValues(target.columns.length);
+    const toasted = new RowValues(target.columns.length);
     const parser = new CopyParser(o.format, (row) => {
-      const datums = rowDatums(target, row);
-      let size = appender.size(datums);
+      rowValues(target, row, values);
+      let size = appender.size(values);
       // over TOAST_TUPLE_THRESHOLD the server compresses and moves values out of line (heap_prepare_insert)
-      const stored = size > threshold ? toaster.toastRow(datums, row.line) : null;
+      const stored = size > threshold ? toaster.toastRow(values.datums(), row.line) : null;
       if (stored) size = stored.size;
       if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}${target.rel.toastRelid ? "" : ` (table ${target.name} has no TOAST relation)`}`);
-      const tid = appender.add(stored ? stored.datums : datums, size);
+      const tid = appender.add(stored ? toasted.setAll(stored.datums) : values, size);
       // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
-      for (const l of loaders) l.addRow(datums, tid, row.line);
+      for (const l of loaders) l.addValues(values, tid, row.line);
       // enough rows for parallel index builds: the workers start now, while the rows are read
       if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length, { pgdata, database: o.database!, table: o.table!, columns: o.columns });
     });

@@ -9,7 +9,12 @@
 import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
-import { heapTupleSize, writeHeapTuple, type HeapTupleFields } from "../../formats/heap/form.js";
+import { tupleHoff, type HeapTupleFields } from "../../formats/heap/form.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
+import { HTH, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
+import { setTidAt } from "../../formats/page/item-pointer.js";
+import { setU16At, setU32At } from "../../formats/schema/bytes.js";
+import type { RowValues } from "./row-values.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { Tid } from "../../formats/page/item-pointer.js";
 import { maxAlign } from "../../formats/page/page.js";
@@ -48,6 +53,8 @@ export class HeapAppender {
   private readonly page: HeapPageBuilder;
   private readonly saveFree: number;
   private readonly maxTuple: number;
+  /** each attribute's alignment in bytes */
+  private readonly align: number[];
   private readonly batch: Uint8Array;
   private fill = 0;
   private fd = -1;
@@ -69,6 +76,7 @@ export class HeapAppender {
     // RelationGetTargetPageFreeSpace
     this.saveFree = Math.floor((o.blockSize * (100 - o.fillfactor)) / 100);
     this.maxTuple = maxHeapTupleSize(o.blockSize);
+    this.align = desc.attrs.map((a) => alignBytes(a.align));
     this.batch = new Uint8Array(Math.max(o.blockSize, Math.floor((o.batchBytes ?? 8 << 20) / o.blockSize) * o.blockSize));
     if (!o.dryRun) {
       this.fd = openSync(o.stagePath, "w", o.owner?.fileMode ?? 0o600);
@@ -84,25 +92,82 @@ export class HeapAppender {
     return this.o.firstBlock + this.pages;
   }
 
-  /** The length the tuple of these datums will have. */
-  size(datums: readonly (Uint8Array | null)[]): number {
-    return heapTupleSize(this.desc, datums);
+  /** The length the tuple of these datums will have (heapTupleSize over a RowValues). */
+  size(v: RowValues): number {
+    const attrs = this.desc.attrs;
+    const natts = attrs.length;
+    const len = v.len;
+    let hasNull = false;
+    for (let i = 0; i < natts; i++) if (len[i] < 0) hasNull = true;
+    let size = tupleHoff(natts, hasNull);
+    for (let i = 0; i < natts; i++) {
+      const n = len[i];
+      if (n < 0) continue;
+      size = this.datumAt(size, i, v) + n;
+    }
+    return size;
+  }
+
+  /** datumOffset over a RowValues: a 1-byte-header varlena, an external pointer or a cstring is not aligned. */
+  private datumAt(off: number, i: number, v: RowValues): number {
+    const a = this.desc.attrs[i];
+    if (a.len === -2 || (a.len === -1 && (v.buf[v.off[i]] & 1) === 1)) return off;
+    const al = this.align[i];
+    return (off + al - 1) & ~(al - 1);
   }
 
   /**
-   * Form the tuple of these datums (`size` bytes) straight into its place; returns its TID (one
-   * object, reused by the next add: read it before then).
+   * Form the tuple of these datums (`size` bytes) straight into its place, as writeHeapTuple
+   * does; returns its TID (one object, reused by the next add: read it before then).
    */
-  add(datums: readonly (Uint8Array | null)[], size: number): Readonly<Tid> {
+  add(v: RowValues, size: number): Readonly<Tid> {
     if (size > this.maxTuple) throw new FormatError("LOAD_ROW_TOO_BIG", `row is too big: size ${size}, maximum size ${this.maxTuple}`);
     if (!this.page.isEmpty && (heapFreeSpace(this.page) < maxAlign(size) + this.saveFree || !this.page.fits(size))) this.finishPage();
     const r = this.page.reserve(size);
     const tid = this.tid;
     tid.block = this.currentBlock;
     tid.offset = r.offnum;
-    writeHeapTuple(this.desc, datums, this.fields, this.page.page, r.off);
+    this.write(v, this.page.page, r.off);
     this.tuples++;
     return tid;
+  }
+
+  /** writeHeapTuple over a RowValues: `out` at `at` is zero (padding and the null bitmap are not cleared). */
+  private write(v: RowValues, out: Uint8Array, at: number): void {
+    const attrs = this.desc.attrs;
+    const natts = attrs.length;
+    const len = v.len;
+    const voff = v.off;
+    const src = v.buf;
+    let hasNull = false;
+    for (let i = 0; i < natts; i++) if (len[i] < 0) hasNull = true;
+    const hoff = tupleHoff(natts, hasNull);
+    const h = this.fields;
+    let infomask = h.xactBits;
+    let off = hoff;
+    for (let i = 0; i < natts; i++) {
+      const n = len[i];
+      if (n < 0) continue;
+      const a = attrs[i];
+      const s = voff[i];
+      if (hasNull) out[at + SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
+      if (a.len < 0) infomask |= HEAP_HASVARWIDTH;
+      if (a.len === -1 && src[s] === 0x01) infomask |= HEAP_HASEXTERNAL;
+      off = this.datumAt(off, i, v);
+      // a short datum (most of them) is cheaper copied bytewise than through set()
+      if (n <= 32) for (let k = 0, p = at + off; k < n; k++) out[p + k] = src[s + k];
+      else out.set(src.subarray(s, s + n), at + off);
+      off += n;
+    }
+    if (hasNull) infomask |= HEAP_HASNULL;
+    // the header bytes written directly (a DataView per tuple costs more than the tuple's data)
+    setU32At(out, at + HTH.t_xmin, h.xmin >>> 0);
+    setU32At(out, at + HTH.t_xmax, h.xmax >>> 0);
+    setU32At(out, at + HTH.t_field3, h.field3 >>> 0);
+    setTidAt(out, at + HTH.t_ctid, h.ctid.block, h.ctid.offset);
+    setU16At(out, at + HTH.t_infomask2, natts | (h.infomask2Bits ?? 0));
+    setU16At(out, at + HTH.t_infomask, infomask);
+    out[at + HTH.t_hoff] = hoff;
   }
 
   private finishPage(): void {

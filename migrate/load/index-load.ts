@@ -38,6 +38,7 @@ import type { ClusterOwner } from "../file-owner.js";
 import { STAGE_SUFFIX } from "./plan.js";
 import { orderByNumber } from "./number-order.js";
 import { NUMBER_KEY_OPCLASSES } from "../../formats/order/number-key.js";
+import { RowValues } from "./row-values.js";
 
 const NAMEOID = 19;
 const IT = IndexTupleData.offsets;
@@ -133,7 +134,9 @@ export class IndexLoader {
   private store = new TupleStore();
   private readonly maxItem: number;
   /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
-  private numKey: ((d: Uint8Array) => number) | null = null;
+  private numKey: ((d: Uint8Array, off: number) => number) | null = null;
+  /** addRow's datums, packed */
+  private scratch: RowValues | null = null;
   /** index_form_tuple compresses a varlena key larger than TOAST_INDEX_TARGET (MaxHeapTupleSize / 16) */
   private readonly toastIndexTarget: number;
   /** expression columns and the predicate (null for a plain index) */
@@ -161,27 +164,34 @@ export class IndexLoader {
   }
 
   /** A new row's stored datum as the expressions read it (values are never compressed here). */
-  private exprValue(datums: readonly (Uint8Array | null)[], attnum: number): ExprValue {
-    const d = datums[attnum - 1];
-    if (d === null || d === undefined) return null;
-    const ha = this.heapAttrs[attnum - 1];
-    if (ha.len !== -1) return decodeExprValue(d, 0, d.length, ha.typid);
-    const hdr = d[0] & 1 ? 1 : 4;
-    return decodeExprValue(d, hdr, d.length - hdr, ha.typid);
+  private exprValue(v: RowValues, attnum: number): ExprValue {
+    const i = attnum - 1;
+    if (i >= v.n || v.len[i] < 0) return null;
+    const ha = this.heapAttrs[i];
+    const off = v.off[i];
+    if (ha.len !== -1) return decodeExprValue(v.buf, off, v.len[i], ha.typid);
+    const hdr = v.buf[off] & 1 ? 1 : 4;
+    return decodeExprValue(v.buf, off + hdr, v.len[i] - hdr, ha.typid);
+  }
+
+  /** Form the index tuple of one new row (its stored heap datums, as arrays) at `tid`. */
+  addRow(datums: readonly (Uint8Array | null)[], tid: Tid, line: number): void {
+    this.addValues((this.scratch ??= new RowValues(datums.length)).setAll(datums), tid, line);
   }
 
   /** Form the index tuple of one new row (its stored heap datums) at `tid`; a row outside a partial index's predicate has none. */
-  addRow(datums: readonly (Uint8Array | null)[], tid: Tid, line: number): void {
+  addValues(rv: RowValues, tid: Tid, line: number): void {
     const v = this.values;
     v.n = this.index.natts;
     let nextExpr = 0;
     // made only for an index with expressions (a closure per row costs, even unused)
-    const row = this.exprs ? (attnum: number): ExprValue => this.exprValue(datums, attnum) : null;
+    const row = this.exprs ? (attnum: number): ExprValue => this.exprValue(rv, attnum) : null;
     try {
       if (this.exprs?.pred && this.exprs.pred(row!) !== true) return;
     } catch (e) {
       throw this.exprError(e, line);
     }
+    const buf = rv.buf;
     for (let k = 0; k < v.n; k++) {
       if (this.index.keys[k] === 0) {
         const x = this.exprs!.exprs[nextExpr++]!;
@@ -194,35 +204,38 @@ export class IndexLoader {
         setExprResult(v, k, r, x.typid, this.attrs[k]);
         continue;
       }
-      const ha = this.heapAttrs[this.index.keys[k] - 1];
+      const a = this.index.keys[k] - 1;
+      const ha = this.heapAttrs[a];
       const ia = this.attrs[k];
-      const d = datums[this.index.keys[k] - 1];
-      if (d === null) v.set(k, VAL_NULL);
+      const n = rv.len[a];
+      const off = rv.off[a];
+      if (n < 0) v.set(k, VAL_NULL);
       else if (ia.len === -2 && ha.typid === NAMEOID) {
-        const nul = d.indexOf(0);
-        v.set(k, VAL_CSTRING, d, 0, (nul < 0 ? d.length : nul) + 1);
+        let nul = off;
+        while (nul < off + n && buf[nul] !== 0) nul++;
+        v.set(k, VAL_CSTRING, buf, off, nul - off + 1);
       } else if (ha.len === -1) {
-        const hdr = d[0] & 1 ? 1 : 4;
-        if (d.length > this.toastIndexTarget && (ia.storage === "x" || ia.storage === "m")) {
-          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${d.length - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`);
+        const hdr = buf[off] & 1 ? 1 : 4;
+        if (n > this.toastIndexTarget && (ia.storage === "x" || ia.storage === "m")) {
+          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${n - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`);
         }
-        v.set(k, VAL_VARLENA, d, hdr, d.length - hdr);
-      } else v.set(k, VAL_FIXED, d, 0, d.length);
+        v.set(k, VAL_VARLENA, buf, off + hdr, n - hdr);
+      } else v.set(k, VAL_FIXED, buf, off, n);
     }
     let x = 0;
     if (this.numKey) {
-      const d = datums[this.index.keys[0] - 1];
-      x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
+      const a = this.index.keys[0] - 1;
+      x = rv.len[a] < 0 ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(buf, rv.off[a]) : this.numKey(buf, rv.off[a]);
       if (Number.isNaN(x)) this.numKey = null;
     }
     // formed in place in the store (no scratch buffer, no copy)
     const st = this.store;
-    const buf = st.reserve(indexTupleBound(v));
+    const out = st.reserve(indexTupleBound(v));
     const at = st.used;
-    const n = formIndexTupleAt(this.attrs, v, buf, at);
-    if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
-    setTidAt(buf, at + IT.t_tid, tid.block, tid.offset);
-    st.add(n, line, x);
+    const len = formIndexTupleAt(this.attrs, v, out, at);
+    if (len > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${len} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
+    setTidAt(out, at + IT.t_tid, tid.block, tid.offset);
+    st.add(len, line, x);
   }
 
   /** The new rows' tuples, for a build in another thread (this loader is done with them). */
