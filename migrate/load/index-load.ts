@@ -7,12 +7,12 @@
 // another input row already has (exit 2, the key and the input line), before anything is
 // switched. The new index files are staged under temporary names.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
+import { alignBytes, type AttrDesc } from "../../formats/heap/descriptor.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { grown } from "../../formats/schema/bytes.js";
 import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
 import { readTid as readItemPointer, setTidAt, type Tid } from "../../formats/page/item-pointer.js";
-import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
+import { INDEX_SIZE_MASK, IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import { lpOff, lpFlags, LP_NORMAL } from "../../formats/page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
 import { HTH } from "../../formats/heap/tuple-header.js";
@@ -135,6 +135,8 @@ export class IndexLoader {
   private readonly maxItem: number;
   /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
   private numKey: ((d: Uint8Array, off: number) => number) | null = null;
+  /** the layout of an index of fixed-length columns only (addFixed), else null */
+  private fixed: { n: number; attr: Int32Array; at: Int32Array; len: Int32Array; size: number } | null = null;
   /** addRow's datums, packed */
   private scratch: RowValues | null = null;
   /** index_form_tuple compresses a varlena key larger than TOAST_INDEX_TARGET (MaxHeapTupleSize / 16) */
@@ -161,6 +163,23 @@ export class IndexLoader {
     this.exprs = indexExprs(index.exprs, index.pred, false, exprContextOf(cat));
     const nk = index.nkeyatts === 1 && !this.exprs ? NUMBER_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
     if (nk && nk.typid === heapAttrs[index.keys[0] - 1]?.typid) this.numKey = nk.read;
+    // every column a fixed-length attribute stored as is: the tuple's layout is the same for every row without NULLs
+    if (!this.exprs && index.natts > 0 && this.attrs.every((ia, k) => index.keys[k] > 0 && ia.len > 0 && heapAttrs[index.keys[k] - 1]?.len === ia.len)) {
+      const n = index.natts;
+      const f = { n, attr: new Int32Array(n), at: new Int32Array(n), len: new Int32Array(n), size: 0 };
+      let pos = 8;
+      for (let k = 0; k < n; k++) {
+        const al = alignBytes(this.attrs[k].align);
+        pos = (pos + al - 1) & ~(al - 1);
+        f.attr[k] = index.keys[k] - 1;
+        f.at[k] = pos;
+        f.len[k] = this.attrs[k].len;
+        pos += this.attrs[k].len;
+      }
+      f.size = (pos + 7) & ~7;
+      // t_info's size field holds it (INDEX_SIZE_MASK): always, for fixed-length keys
+      if (f.size <= INDEX_SIZE_MASK) this.fixed = f;
+    }
   }
 
   /** A new row's stored datum as the expressions read it (values are never compressed here). */
@@ -181,6 +200,7 @@ export class IndexLoader {
 
   /** Form the index tuple of one new row (its stored heap datums) at `tid`; a row outside a partial index's predicate has none. */
   addValues(rv: RowValues, tid: Tid, line: number): void {
+    if (this.fixed && this.addFixed(rv, tid, line)) return;
     const v = this.values;
     v.n = this.index.natts;
     let nextExpr = 0;
@@ -236,6 +256,39 @@ export class IndexLoader {
     if (len > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${len} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
     setTidAt(out, at + IT.t_tid, tid.block, tid.offset);
     st.add(len, line, x);
+  }
+
+  /**
+   * The tuple of a row whose keys are all fixed-length and not NULL, formed as formIndexTupleAt
+   * forms it (t_tid, t_info the size, each key at its offset, zero padding) without the general
+   * loop; false for a row with a NULL key (the general way).
+   */
+  private addFixed(rv: RowValues, tid: Tid, line: number): boolean {
+    const f = this.fixed!;
+    const len = rv.len;
+    for (let k = 0; k < f.n; k++) if (len[f.attr[k]] < 0) return false;
+    const st = this.store;
+    const size = f.size;
+    const out = st.reserve(size);
+    const at = st.used;
+    for (let i = at + 8; i < at + size; i++) out[i] = 0;
+    const src = rv.buf;
+    for (let k = 0; k < f.n; k++) {
+      const s = rv.off[f.attr[k]];
+      const p = at + f.at[k];
+      for (let b = 0, n = f.len[k]; b < n; b++) out[p + b] = src[s + b];
+    }
+    setTidAt(out, at + IT.t_tid, tid.block, tid.offset);
+    out[at + 6] = size & 0xff;
+    out[at + 7] = size >>> 8;
+    let x = 0;
+    if (this.numKey) {
+      const a = f.attr[0];
+      x = this.keys.desc[0] ? -this.numKey(src, rv.off[a]) : this.numKey(src, rv.off[a]);
+      if (Number.isNaN(x)) this.numKey = null;
+    }
+    st.add(size, line, x);
+    return true;
   }
 
   /** The new rows' tuples, for a build in another thread (this loader is done with them). */
