@@ -146,11 +146,14 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
       if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length, { pgdata, database: o.database!, table: o.table!, columns: o.columns });
     });
     const tRows = performance.now();
+    let pagesAdded = 0;
     try {
       let lastTick = performance.now();
       for await (const chunk of o.input) {
         bytes += chunk.length;
         parser.push(chunk);
+        // at most two batches of heap pages being written behind the parse
+        if (appender.pendingWrites > 2) await appender.drain(2);
         // at most five progress reports a second
         if (o.progress && performance.now() - lastTick >= 200) {
           lastTick = performance.now();
@@ -159,12 +162,12 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
         await safePoint(o.abort);
       }
       parser.end();
+      pagesAdded = await appender.finish();
     } catch (e) {
       appender.close();
       toaster.close();
       throw e;
     }
-    const pagesAdded = appender.finish();
     faultPoint("load-heap-staged");
     const secRows = (performance.now() - tRows) / 1000;
 
@@ -231,6 +234,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     addSteps(toast.steps);
     const secToast = (performance.now() - tToast) / 1000;
 
+    // the heap's fsync, started after the rows phase, is done
+    await appender.synced();
     await safePoint(o.abort);
     const report: LoadReport = {
       schema: "pgdisk.load/1",

@@ -6,7 +6,7 @@
 // HEAP_XMAX_INVALID, cmin 0, t_ctid pointing at itself; pages carry PD_ALL_VISIBLE. Pages are
 // numbered after the table's last block and written, checksummed, to a staging file (the load
 // plan appends it to the relation in its switch).
-import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { close as closeFd, closeSync, fchmodSync, fchownSync, fsync, openSync, write } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
 import { tupleHoff, type HeapTupleFields } from "../../formats/heap/form.js";
@@ -40,7 +40,7 @@ export interface HeapAppendOptions {
   /** block number of the first new page (the table's block count) */
   firstBlock: number;
   checksums: boolean;
-  /** staging file of the new pages (created; fsynced by finish()) */
+  /** staging file of the new pages (created; written as batches fill, fsynced after finish()) */
   stagePath: string;
   owner?: ClusterOwner;
   /** batch size of the staging writes */
@@ -55,9 +55,21 @@ export class HeapAppender {
   private readonly maxTuple: number;
   /** each attribute's alignment in bytes */
   private readonly align: number[];
-  private readonly batch: Uint8Array;
+  private batch: Uint8Array;
   private fill = 0;
   private fd = -1;
+  /** batches whose write finished, for reuse */
+  private readonly spare: Uint8Array[] = [];
+  /** writes under way (the libuv thread pool copies them while this thread forms pages) */
+  private writing = 0;
+  /** bytes of the staging file written or being written */
+  private issued = 0;
+  private writeError: Error | null = null;
+  private readonly waiters: (() => void)[] = [];
+  /** the fsync finish() started (the file is closed when it is done) */
+  private syncing: Promise<void> | null = null;
+  /** close() came while writes were under way: the last one closes the file */
+  private closeWhenIdle = false;
   /** pages finished (written or batched) */
   pages = 0;
   tuples = 0;
@@ -185,27 +197,77 @@ export class HeapAppender {
     this.page.setFlags(PD_ALL_VISIBLE);
   }
 
+  /** Start writing the filled part of the batch (at its place in the file) and go on in another batch. */
   private flush(): void {
-    let done = 0;
-    while (done < this.fill) done += writeSync(this.fd, this.batch, done, this.fill - done);
+    if (this.fill === 0) return;
+    const buf = this.batch;
+    const len = this.fill;
+    const at = this.issued;
+    this.issued += len;
     this.fill = 0;
+    this.writing++;
+    const fd = this.fd;
+    const done = (err: Error | null): void => {
+      this.writing--;
+      if (err) this.writeError ??= err;
+      else this.spare.push(buf);
+      if (this.writing === 0 && this.closeWhenIdle) this.closeNow();
+      for (const w of this.waiters.splice(0)) w();
+    };
+    const more = (off: number): void =>
+      write(fd, buf, off, len - off, at + off, (err, n) => {
+        if (err) return done(err);
+        if (off + n < len) more(off + n);
+        else done(null);
+      });
+    more(0);
+    this.batch = this.spare.pop() ?? new Uint8Array(buf.length);
   }
 
-  /** Finish the last page, flush and fsync the staging file; returns the number of new pages. */
-  finish(): number {
+  /** Writes under way. */
+  get pendingWrites(): number {
+    return this.writing;
+  }
+
+  /** Wait until at most `max` writes are under way (a write error is thrown here). */
+  async drain(max: number): Promise<void> {
+    while (this.writing > max) await new Promise<void>((r) => this.waiters.push(r));
+    if (this.writeError) throw this.writeError;
+  }
+
+  /** Finish the last page and write everything; the fsync is started (synced() waits for it). Returns the number of new pages. */
+  async finish(): Promise<number> {
     if (!this.page.isEmpty) this.finishPage();
     if (this.fd >= 0) {
       this.flush();
-      fsyncSync(this.fd);
-      closeSync(this.fd);
+      await this.drain(0);
+      const fd = this.fd;
       this.fd = -1;
+      const p = new Promise<void>((resolve, reject) =>
+        fsync(fd, (err) => {
+          closeFd(fd, () => (err ? reject(err) : resolve()));
+        }),
+      );
+      // an error is kept for synced() (not an unhandled rejection meanwhile)
+      p.catch(() => {});
+      this.syncing = p;
     }
     return this.pages;
   }
 
-  /** Close the staging file without finishing (the caller removes it). */
-  close(): void {
+  /** The staging file is durable (finish() done and its fsync finished). */
+  async synced(): Promise<void> {
+    await this.syncing;
+  }
+
+  private closeNow(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+  }
+
+  /** Close the staging file without finishing (the caller removes it); writes under way finish first. */
+  close(): void {
+    if (this.writing > 0) this.closeWhenIdle = true;
+    else this.closeNow();
   }
 }
