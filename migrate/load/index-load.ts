@@ -80,6 +80,14 @@ class TupleStore {
     this.num[i] = num;
     this.used += n;
   }
+  /** The one length of every tuple, stored one after another from 0 (start[i] = i * length), else 0. */
+  uniformLen(): number {
+    const n = this.n;
+    if (n === 0) return 0;
+    const L = this.len[0];
+    for (let i = 0; i < n; i++) if (this.len[i] !== L || this.start[i] !== i * L) return 0;
+    return L;
+  }
   tuple(i: number): Uint8Array {
     return this.buf.subarray(this.start[i], this.start[i] + this.len[i]);
   }
@@ -99,6 +107,29 @@ class TupleStore {
     if (d.num) s.num = d.num;
     return s;
   }
+}
+
+function isIdentity(order: Uint32Array): boolean {
+  for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
+  return true;
+}
+
+/** The `len`-byte tuples buf[i * len, (i + 1) * len) in the order `order`, in a new buffer. */
+function gather(buf: Uint8Array, len: number, order: Uint32Array): Uint8Array {
+  const n = order.length;
+  const out = new Uint8Array(n * len);
+  if (len % 4 === 0 && buf.byteOffset % 4 === 0) {
+    // four bytes at a time (tuples are MAXALIGNed: their length is a multiple of 8)
+    const w = len >>> 2;
+    const src = new Int32Array(buf.buffer, buf.byteOffset, (n * len) >>> 2);
+    const dst = new Int32Array(out.buffer);
+    for (let p = 0; p < n; p++) {
+      const from = order[p] * w;
+      const to = p * w;
+      for (let k = 0; k < w; k++) dst[to + k] = src[from + k];
+    }
+  } else for (let p = 0; p < n; p++) out.set(buf.subarray(order[p] * len, (order[p] + 1) * len), p * len);
+  return out;
 }
 
 /** The new rows' index tuples of one index, handed to the thread that builds it. */
@@ -406,30 +437,43 @@ export class IndexLoader {
         const hv = new DataView(page.buffer, page.byteOffset + off);
         return tupleState(hv.getUint32(HTH.t_xmin, true), hv.getUint32(HTH.t_xmax, true), hv.getUint16(HTH.t_infomask, true), o.clog) === "live";
       };
-      // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references
+      // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references;
+      // tuples of one size out of input order are first gathered in key order into a buffer of their own, so that the
+      // merge and the builder read them sequentially (one random read per tuple instead of one per array and pass)
+      const L = s.uniformLen();
+      const gathered = L > 0 && !isIdentity(order) ? gather(s.buf, L, order) : null;
+      const nb = gathered ?? s.buf;
       let p = 0;
       let e = existing.next();
       const merged: LeafSource = {
         next(out: TupleRef): boolean {
           if (e.done) {
             if (p >= order.length) return false;
-            const i = order[p++];
-            out.buf = s.buf;
-            out.off = s.start[i];
-            out.len = s.len[i];
+            out.buf = nb;
+            if (gathered) {
+              out.off = p * L;
+              out.len = L;
+              p++;
+            } else {
+              const i = order[p++];
+              out.off = s.start[i];
+              out.len = s.len[i];
+            }
             return true;
           }
           const et = e.value.tuple;
           if (p < order.length) {
             const i = order[p];
-            load(xa, va, s.buf, s.start[i], s.len[i]);
+            const off = gathered ? p * L : s.start[i];
+            const len = gathered ? L : s.len[i];
+            load(xa, va, nb, off, len);
             load(xb, vb, et, 0, et.length);
             const c = keyCmp();
             if (c < 0) {
               p++;
-              out.buf = s.buf;
-              out.off = s.start[i];
-              out.len = s.len[i];
+              out.buf = nb;
+              out.off = off;
+              out.len = len;
               return true;
             }
             if (c === 0 && self.index.unique && !self.hasNullKey(va) && isLive(et)) throw self.violation(s.tuple(i), s.line[i], "already exists");
