@@ -36,7 +36,7 @@ import { OrderedPageSink } from "../btree/page-sink.js";
 import { selfCheck } from "../btree/convert.js";
 import type { ClusterOwner } from "../file-owner.js";
 import { STAGE_SUFFIX } from "./plan.js";
-import { orderByNumber } from "./number-order.js";
+import { orderByNumber, sortRecordsByNumber } from "./number-order.js";
 import { NUMBER_KEY_OPCLASSES } from "../../formats/order/number-key.js";
 import { RowValues } from "./row-values.js";
 
@@ -108,6 +108,9 @@ class TupleStore {
     return s;
   }
 }
+
+/** `order` of tuples sortRecordsByNumber moved to their places (no order array: every use reads the moved tuples) */
+const IN_PLACE = new Uint32Array(0);
 
 function isIdentity(order: Uint32Array): boolean {
   for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
@@ -384,7 +387,11 @@ export class IndexLoader {
     const keyCmp = (): number => btCompare(k, xa, va, nk, NO_TID, xb, vb);
     // a stable sort on the key alone keeps equal keys in TID (input) order
     let order: Uint32Array;
-    if (this.numKey) order = orderByNumber(s.num.subarray(0, s.n));
+    // tuples of one size (fixed-length keys) of a non-unique index, keys counting-sortable: moved to their places in one pass
+    const L = s.uniformLen();
+    const placed = this.numKey && L > 0 && !this.index.unique ? sortRecordsByNumber(s.num.subarray(0, s.n), s.buf, L) : null;
+    if (placed) order = IN_PLACE;
+    else if (this.numKey) order = orderByNumber(s.num.subarray(0, s.n));
     else {
       const byKey = Array.from({ length: s.n }, (_, i) => i);
       byKey.sort((i, j) => {
@@ -440,15 +447,15 @@ export class IndexLoader {
       // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references;
       // tuples of one size out of input order are first gathered in key order into a buffer of their own, so that the
       // merge and the builder read them sequentially (one random read per tuple instead of one per array and pass)
-      const L = s.uniformLen();
-      const gathered = L > 0 && !isIdentity(order) ? gather(s.buf, L, order) : null;
+      const gathered = placed ?? (L > 0 && !isIdentity(order) ? gather(s.buf, L, order) : null);
       const nb = gathered ?? s.buf;
+      const n = s.n;
       let p = 0;
       let e = existing.next();
       const merged: LeafSource = {
         next(out: TupleRef): boolean {
           if (e.done) {
-            if (p >= order.length) return false;
+            if (p >= n) return false;
             out.buf = nb;
             if (gathered) {
               out.off = p * L;
@@ -462,8 +469,9 @@ export class IndexLoader {
             return true;
           }
           const et = e.value.tuple;
-          if (p < order.length) {
-            const i = order[p];
+          if (p < n) {
+            // (sortRecordsByNumber is for non-unique indexes only: i is not needed past the order then)
+            const i = placed ? p : order[p];
             const off = gathered ? p * L : s.start[i];
             const len = gathered ? L : s.len[i];
             load(xa, va, nb, off, len);
@@ -507,7 +515,7 @@ export class IndexLoader {
           },
         );
         const staged = sink ? sink.stage(STAGE_SUFFIX) : { n: res.nblocks, files: [], stale: [] };
-        return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: order.length, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
+        return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: n, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
       } catch (e) {
         sink?.dispose();
         throw e;
