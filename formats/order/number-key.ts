@@ -9,23 +9,23 @@ import { i16At, i32At, u32At } from "../schema/bytes.js";
 export interface NumberKey {
   /** the type the opclass compares (the column must be of it) */
   typid: number;
-  /** the datum's key: exact, or NaN */
-  read: (d: Uint8Array) => number;
+  /** the key of the datum at d[off]: exact, or NaN */
+  read: (d: Uint8Array, off: number) => number;
 }
 
 /** A little-endian int8 as a number; NaN when it is not exact as a double. */
-function readInt8(d: Uint8Array): number {
-  const lo = u32At(d, 0);
-  const hi = i32At(d, 4);
+function readInt8(d: Uint8Array, off: number): number {
+  const lo = u32At(d, off);
+  const hi = i32At(d, off + 4);
   return hi >= -0x200000 && hi < 0x200000 ? hi * 4294967296 + lo : NaN;
 }
 
 /** By pg_opclass.opcname of the built-in btree opclasses. */
 export const NUMBER_KEY_OPCLASSES: ReadonlyMap<string, NumberKey> = new Map([
-  ["int2_ops", { typid: 21, read: (d: Uint8Array) => i16At(d, 0) }],
-  ["int4_ops", { typid: 23, read: (d: Uint8Array) => i32At(d, 0) }],
-  ["date_ops", { typid: 1082, read: (d: Uint8Array) => i32At(d, 0) }],
-  ["oid_ops", { typid: 26, read: (d: Uint8Array) => u32At(d, 0) }],
+  ["int2_ops", { typid: 21, read: (d: Uint8Array, off: number) => i16At(d, off) }],
+  ["int4_ops", { typid: 23, read: (d: Uint8Array, off: number) => i32At(d, off) }],
+  ["date_ops", { typid: 1082, read: (d: Uint8Array, off: number) => i32At(d, off) }],
+  ["oid_ops", { typid: 26, read: (d: Uint8Array, off: number) => u32At(d, off) }],
   ["int8_ops", { typid: 20, read: readInt8 }],
   ["timestamp_ops", { typid: 1114, read: readInt8 }],
   ["timestamptz_ops", { typid: 1184, read: readInt8 }],

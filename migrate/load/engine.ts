@@ -20,7 +20,8 @@ import { safePoint } from "../interrupt.js";
 import { faultPoint } from "../fault-point.js";
 import { CopyParser, type CopyFormat } from "./copy-parse.js";
 import { resolveTarget } from "./target.js";
-import { badRow, rowDatums } from "./row-datums.js";
+import { badRow, rowValues } from "./row-datums.js";
+import { RowValues } from "./row-values.js";
 import { HeapAppender } from "./heap-append.js";
 import { IndexLoader, type IndexLoadResult } from "./index-load.js";
 import { IndexThreads, PARALLEL_MIN_ENTRIES } from "./index-threads.js";
@@ -128,25 +129,31 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     const appender = new HeapAppender(target.desc, { blockSize: bs, fillfactor: target.fillfactor, firstBlock: pagesBefore, checksums, stagePath, owner, dryRun: o.dryRun });
     let rows = 0;
     let bytes = 0;
+    // each row's datums, and a TOASTed row's stored ones (one buffer each, reused)
+    const values = new RowValues(target.columns.length);
+    const toasted = new RowValues(target.columns.length);
     const parser = new CopyParser(o.format, (row) => {
-      const datums = rowDatums(target, row);
-      let size = appender.size(datums);
+      rowValues(target, row, values);
+      let size = appender.size(values);
       // over TOAST_TUPLE_THRESHOLD the server compresses and moves values out of line (heap_prepare_insert)
-      const stored = size > threshold ? toaster.toastRow(datums, row.line) : null;
+      const stored = size > threshold ? toaster.toastRow(values.datums(), row.line) : null;
       if (stored) size = stored.size;
       if (size > maxTuple) throw badRow(row, `row is too big: size ${size}, maximum size ${maxTuple}${target.rel.toastRelid ? "" : ` (table ${target.name} has no TOAST relation)`}`);
-      const tid = appender.add(stored ? stored.datums : datums, size);
+      const tid = appender.add(stored ? toasted.setAll(stored.datums) : values, size);
       // index tuples are formed from the values before TOAST (index_form_tuple compresses on its own)
-      for (const l of loaders) l.addRow(datums, tid, row.line);
+      for (const l of loaders) l.addValues(values, tid, row.line);
       // enough rows for parallel index builds: the workers start now, while the rows are read
       if (++rows === (o.parallelMinEntries ?? PARALLEL_MIN_ENTRIES) && loaders.length > 1) threads = IndexThreads.forIndexes(loaders.length, { pgdata, database: o.database!, table: o.table!, columns: o.columns });
     });
     const tRows = performance.now();
+    let pagesAdded = 0;
     try {
       let lastTick = performance.now();
       for await (const chunk of o.input) {
         bytes += chunk.length;
         parser.push(chunk);
+        // at most two batches of heap pages being written behind the parse
+        if (appender.pendingWrites > 2) await appender.drain(2);
         // at most five progress reports a second
         if (o.progress && performance.now() - lastTick >= 200) {
           lastTick = performance.now();
@@ -155,12 +162,12 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
         await safePoint(o.abort);
       }
       parser.end();
+      pagesAdded = await appender.finish();
     } catch (e) {
       appender.close();
       toaster.close();
       throw e;
     }
-    const pagesAdded = appender.finish();
     faultPoint("load-heap-staged");
     const secRows = (performance.now() - tRows) / 1000;
 
@@ -227,6 +234,8 @@ export async function loadTable(o: LoadOptions): Promise<LoadReport> {
     addSteps(toast.steps);
     const secToast = (performance.now() - tToast) / 1000;
 
+    // the heap's fsync, started after the rows phase, is done
+    await appender.synced();
     await safePoint(o.abort);
     const report: LoadReport = {
       schema: "pgdisk.load/1",

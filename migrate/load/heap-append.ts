@@ -6,10 +6,15 @@
 // HEAP_XMAX_INVALID, cmin 0, t_ctid pointing at itself; pages carry PD_ALL_VISIBLE. Pages are
 // numbered after the table's last block and written, checksummed, to a staging file (the load
 // plan appends it to the relation in its switch).
-import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { close as closeFd, closeSync, fchmodSync, fchownSync, fsync, openSync, write } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
-import { heapTupleSize, writeHeapTuple, type HeapTupleFields } from "../../formats/heap/form.js";
+import { tupleHoff, type HeapTupleFields } from "../../formats/heap/form.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
+import { HTH, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
+import { setTidAt } from "../../formats/page/item-pointer.js";
+import { setU16At, setU32At } from "../../formats/schema/bytes.js";
+import type { RowValues } from "./row-values.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { Tid } from "../../formats/page/item-pointer.js";
 import { maxAlign } from "../../formats/page/page.js";
@@ -35,7 +40,7 @@ export interface HeapAppendOptions {
   /** block number of the first new page (the table's block count) */
   firstBlock: number;
   checksums: boolean;
-  /** staging file of the new pages (created; fsynced by finish()) */
+  /** staging file of the new pages (created; written as batches fill, fsynced after finish()) */
   stagePath: string;
   owner?: ClusterOwner;
   /** batch size of the staging writes */
@@ -48,9 +53,23 @@ export class HeapAppender {
   private readonly page: HeapPageBuilder;
   private readonly saveFree: number;
   private readonly maxTuple: number;
-  private readonly batch: Uint8Array;
+  /** each attribute's alignment in bytes */
+  private readonly align: number[];
+  private batch: Uint8Array;
   private fill = 0;
   private fd = -1;
+  /** batches whose write finished, for reuse */
+  private readonly spare: Uint8Array[] = [];
+  /** writes under way (the libuv thread pool copies them while this thread forms pages) */
+  private writing = 0;
+  /** bytes of the staging file written or being written */
+  private issued = 0;
+  private writeError: Error | null = null;
+  private readonly waiters: (() => void)[] = [];
+  /** the fsync finish() started (the file is closed when it is done) */
+  private syncing: Promise<void> | null = null;
+  /** close() came while writes were under way: the last one closes the file */
+  private closeWhenIdle = false;
   /** pages finished (written or batched) */
   pages = 0;
   tuples = 0;
@@ -69,6 +88,7 @@ export class HeapAppender {
     // RelationGetTargetPageFreeSpace
     this.saveFree = Math.floor((o.blockSize * (100 - o.fillfactor)) / 100);
     this.maxTuple = maxHeapTupleSize(o.blockSize);
+    this.align = desc.attrs.map((a) => alignBytes(a.align));
     this.batch = new Uint8Array(Math.max(o.blockSize, Math.floor((o.batchBytes ?? 8 << 20) / o.blockSize) * o.blockSize));
     if (!o.dryRun) {
       this.fd = openSync(o.stagePath, "w", o.owner?.fileMode ?? 0o600);
@@ -84,25 +104,82 @@ export class HeapAppender {
     return this.o.firstBlock + this.pages;
   }
 
-  /** The length the tuple of these datums will have. */
-  size(datums: readonly (Uint8Array | null)[]): number {
-    return heapTupleSize(this.desc, datums);
+  /** The length the tuple of these datums will have (heapTupleSize over a RowValues). */
+  size(v: RowValues): number {
+    const attrs = this.desc.attrs;
+    const natts = attrs.length;
+    const len = v.len;
+    let hasNull = false;
+    for (let i = 0; i < natts; i++) if (len[i] < 0) hasNull = true;
+    let size = tupleHoff(natts, hasNull);
+    for (let i = 0; i < natts; i++) {
+      const n = len[i];
+      if (n < 0) continue;
+      size = this.datumAt(size, i, v) + n;
+    }
+    return size;
+  }
+
+  /** datumOffset over a RowValues: a 1-byte-header varlena, an external pointer or a cstring is not aligned. */
+  private datumAt(off: number, i: number, v: RowValues): number {
+    const a = this.desc.attrs[i];
+    if (a.len === -2 || (a.len === -1 && (v.buf[v.off[i]] & 1) === 1)) return off;
+    const al = this.align[i];
+    return (off + al - 1) & ~(al - 1);
   }
 
   /**
-   * Form the tuple of these datums (`size` bytes) straight into its place; returns its TID (one
-   * object, reused by the next add: read it before then).
+   * Form the tuple of these datums (`size` bytes) straight into its place, as writeHeapTuple
+   * does; returns its TID (one object, reused by the next add: read it before then).
    */
-  add(datums: readonly (Uint8Array | null)[], size: number): Readonly<Tid> {
+  add(v: RowValues, size: number): Readonly<Tid> {
     if (size > this.maxTuple) throw new FormatError("LOAD_ROW_TOO_BIG", `row is too big: size ${size}, maximum size ${this.maxTuple}`);
     if (!this.page.isEmpty && (heapFreeSpace(this.page) < maxAlign(size) + this.saveFree || !this.page.fits(size))) this.finishPage();
     const r = this.page.reserve(size);
     const tid = this.tid;
     tid.block = this.currentBlock;
     tid.offset = r.offnum;
-    writeHeapTuple(this.desc, datums, this.fields, this.page.page, r.off);
+    this.write(v, this.page.page, r.off);
     this.tuples++;
     return tid;
+  }
+
+  /** writeHeapTuple over a RowValues: `out` at `at` is zero (padding and the null bitmap are not cleared). */
+  private write(v: RowValues, out: Uint8Array, at: number): void {
+    const attrs = this.desc.attrs;
+    const natts = attrs.length;
+    const len = v.len;
+    const voff = v.off;
+    const src = v.buf;
+    let hasNull = false;
+    for (let i = 0; i < natts; i++) if (len[i] < 0) hasNull = true;
+    const hoff = tupleHoff(natts, hasNull);
+    const h = this.fields;
+    let infomask = h.xactBits;
+    let off = hoff;
+    for (let i = 0; i < natts; i++) {
+      const n = len[i];
+      if (n < 0) continue;
+      const a = attrs[i];
+      const s = voff[i];
+      if (hasNull) out[at + SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
+      if (a.len < 0) infomask |= HEAP_HASVARWIDTH;
+      if (a.len === -1 && src[s] === 0x01) infomask |= HEAP_HASEXTERNAL;
+      off = this.datumAt(off, i, v);
+      // a short datum (most of them) is cheaper copied bytewise than through set()
+      if (n <= 32) for (let k = 0, p = at + off; k < n; k++) out[p + k] = src[s + k];
+      else out.set(src.subarray(s, s + n), at + off);
+      off += n;
+    }
+    if (hasNull) infomask |= HEAP_HASNULL;
+    // the header bytes written directly (a DataView per tuple costs more than the tuple's data)
+    setU32At(out, at + HTH.t_xmin, h.xmin >>> 0);
+    setU32At(out, at + HTH.t_xmax, h.xmax >>> 0);
+    setU32At(out, at + HTH.t_field3, h.field3 >>> 0);
+    setTidAt(out, at + HTH.t_ctid, h.ctid.block, h.ctid.offset);
+    setU16At(out, at + HTH.t_infomask2, natts | (h.infomask2Bits ?? 0));
+    setU16At(out, at + HTH.t_infomask, infomask);
+    out[at + HTH.t_hoff] = hoff;
   }
 
   private finishPage(): void {
@@ -120,27 +197,77 @@ export class HeapAppender {
     this.page.setFlags(PD_ALL_VISIBLE);
   }
 
+  /** Start writing the filled part of the batch (at its place in the file) and go on in another batch. */
   private flush(): void {
-    let done = 0;
-    while (done < this.fill) done += writeSync(this.fd, this.batch, done, this.fill - done);
+    if (this.fill === 0) return;
+    const buf = this.batch;
+    const len = this.fill;
+    const at = this.issued;
+    this.issued += len;
     this.fill = 0;
+    this.writing++;
+    const fd = this.fd;
+    const done = (err: Error | null): void => {
+      this.writing--;
+      if (err) this.writeError ??= err;
+      else this.spare.push(buf);
+      if (this.writing === 0 && this.closeWhenIdle) this.closeNow();
+      for (const w of this.waiters.splice(0)) w();
+    };
+    const more = (off: number): void =>
+      write(fd, buf, off, len - off, at + off, (err, n) => {
+        if (err) return done(err);
+        if (off + n < len) more(off + n);
+        else done(null);
+      });
+    more(0);
+    this.batch = this.spare.pop() ?? new Uint8Array(buf.length);
   }
 
-  /** Finish the last page, flush and fsync the staging file; returns the number of new pages. */
-  finish(): number {
+  /** Writes under way. */
+  get pendingWrites(): number {
+    return this.writing;
+  }
+
+  /** Wait until at most `max` writes are under way (a write error is thrown here). */
+  async drain(max: number): Promise<void> {
+    while (this.writing > max) await new Promise<void>((r) => this.waiters.push(r));
+    if (this.writeError) throw this.writeError;
+  }
+
+  /** Finish the last page and write everything; the fsync is started (synced() waits for it). Returns the number of new pages. */
+  async finish(): Promise<number> {
     if (!this.page.isEmpty) this.finishPage();
     if (this.fd >= 0) {
       this.flush();
-      fsyncSync(this.fd);
-      closeSync(this.fd);
+      await this.drain(0);
+      const fd = this.fd;
       this.fd = -1;
+      const p = new Promise<void>((resolve, reject) =>
+        fsync(fd, (err) => {
+          closeFd(fd, () => (err ? reject(err) : resolve()));
+        }),
+      );
+      // an error is kept for synced() (not an unhandled rejection meanwhile)
+      p.catch(() => {});
+      this.syncing = p;
     }
     return this.pages;
   }
 
-  /** Close the staging file without finishing (the caller removes it). */
-  close(): void {
+  /** The staging file is durable (finish() done and its fsync finished). */
+  async synced(): Promise<void> {
+    await this.syncing;
+  }
+
+  private closeNow(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+  }
+
+  /** Close the staging file without finishing (the caller removes it); writes under way finish first. */
+  close(): void {
+    if (this.writing > 0) this.closeWhenIdle = true;
+    else this.closeNow();
   }
 }

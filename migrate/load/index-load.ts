@@ -7,12 +7,12 @@
 // another input row already has (exit 2, the key and the input line), before anything is
 // switched. The new index files are staged under temporary names.
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import type { AttrDesc } from "../../formats/heap/descriptor.js";
+import { alignBytes, type AttrDesc } from "../../formats/heap/descriptor.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { grown } from "../../formats/schema/bytes.js";
 import { RelationFork, scanBlocks, type Geometry } from "../../formats/storage/relfile.js";
 import { readTid as readItemPointer, setTidAt, type Tid } from "../../formats/page/item-pointer.js";
-import { IndexTupleData } from "../../formats/nbtree/index-tuple.js";
+import { INDEX_SIZE_MASK, IndexTupleData } from "../../formats/nbtree/index-tuple.js";
 import { lpOff, lpFlags, LP_NORMAL } from "../../formats/page/item-id.js";
 import { itemIdWord, maxOffsetNumber, pageIsNew, pageView } from "../../formats/page/page.js";
 import { HTH } from "../../formats/heap/tuple-header.js";
@@ -36,8 +36,9 @@ import { OrderedPageSink } from "../btree/page-sink.js";
 import { selfCheck } from "../btree/convert.js";
 import type { ClusterOwner } from "../file-owner.js";
 import { STAGE_SUFFIX } from "./plan.js";
-import { orderByNumber } from "./number-order.js";
+import { orderByNumber, sortRecordsByNumber } from "./number-order.js";
 import { NUMBER_KEY_OPCLASSES } from "../../formats/order/number-key.js";
+import { RowValues } from "./row-values.js";
 
 const NAMEOID = 19;
 const IT = IndexTupleData.offsets;
@@ -79,6 +80,14 @@ class TupleStore {
     this.num[i] = num;
     this.used += n;
   }
+  /** The one length of every tuple, stored one after another from 0 (start[i] = i * length), else 0. */
+  uniformLen(): number {
+    const n = this.n;
+    if (n === 0) return 0;
+    const L = this.len[0];
+    for (let i = 0; i < n; i++) if (this.len[i] !== L || this.start[i] !== i * L) return 0;
+    return L;
+  }
   tuple(i: number): Uint8Array {
     return this.buf.subarray(this.start[i], this.start[i] + this.len[i]);
   }
@@ -98,6 +107,32 @@ class TupleStore {
     if (d.num) s.num = d.num;
     return s;
   }
+}
+
+/** `order` of tuples sortRecordsByNumber moved to their places (no order array: every use reads the moved tuples) */
+const IN_PLACE = new Uint32Array(0);
+
+function isIdentity(order: Uint32Array): boolean {
+  for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
+  return true;
+}
+
+/** The `len`-byte tuples buf[i * len, (i + 1) * len) in the order `order`, in a new buffer. */
+function gather(buf: Uint8Array, len: number, order: Uint32Array): Uint8Array {
+  const n = order.length;
+  const out = new Uint8Array(n * len);
+  if (len % 4 === 0 && buf.byteOffset % 4 === 0) {
+    // four bytes at a time (tuples are MAXALIGNed: their length is a multiple of 8)
+    const w = len >>> 2;
+    const src = new Int32Array(buf.buffer, buf.byteOffset, (n * len) >>> 2);
+    const dst = new Int32Array(out.buffer);
+    for (let p = 0; p < n; p++) {
+      const from = order[p] * w;
+      const to = p * w;
+      for (let k = 0; k < w; k++) dst[to + k] = src[from + k];
+    }
+  } else for (let p = 0; p < n; p++) out.set(buf.subarray(order[p] * len, (order[p] + 1) * len), p * len);
+  return out;
 }
 
 /** The new rows' index tuples of one index, handed to the thread that builds it. */
@@ -133,7 +168,11 @@ export class IndexLoader {
   private store = new TupleStore();
   private readonly maxItem: number;
   /** how to read the key as a number, while every key so far was exact (null: compare tuples) */
-  private numKey: ((d: Uint8Array) => number) | null = null;
+  private numKey: ((d: Uint8Array, off: number) => number) | null = null;
+  /** the layout of an index of fixed-length columns only (addFixed), else null */
+  private fixed: { n: number; attr: Int32Array; at: Int32Array; len: Int32Array; size: number } | null = null;
+  /** addRow's datums, packed */
+  private scratch: RowValues | null = null;
   /** index_form_tuple compresses a varlena key larger than TOAST_INDEX_TARGET (MaxHeapTupleSize / 16) */
   private readonly toastIndexTarget: number;
   /** expression columns and the predicate (null for a plain index) */
@@ -158,30 +197,55 @@ export class IndexLoader {
     this.exprs = indexExprs(index.exprs, index.pred, false, exprContextOf(cat));
     const nk = index.nkeyatts === 1 && !this.exprs ? NUMBER_KEY_OPCLASSES.get(index.opclassNames[0] ?? "") : undefined;
     if (nk && nk.typid === heapAttrs[index.keys[0] - 1]?.typid) this.numKey = nk.read;
+    // every column a fixed-length attribute stored as is: the tuple's layout is the same for every row without NULLs
+    if (!this.exprs && index.natts > 0 && this.attrs.every((ia, k) => index.keys[k] > 0 && ia.len > 0 && heapAttrs[index.keys[k] - 1]?.len === ia.len)) {
+      const n = index.natts;
+      const f = { n, attr: new Int32Array(n), at: new Int32Array(n), len: new Int32Array(n), size: 0 };
+      let pos = 8;
+      for (let k = 0; k < n; k++) {
+        const al = alignBytes(this.attrs[k].align);
+        pos = (pos + al - 1) & ~(al - 1);
+        f.attr[k] = index.keys[k] - 1;
+        f.at[k] = pos;
+        f.len[k] = this.attrs[k].len;
+        pos += this.attrs[k].len;
+      }
+      f.size = (pos + 7) & ~7;
+      // t_info's size field holds it (INDEX_SIZE_MASK): always, for fixed-length keys
+      if (f.size <= INDEX_SIZE_MASK) this.fixed = f;
+    }
   }
 
   /** A new row's stored datum as the expressions read it (values are never compressed here). */
-  private exprValue(datums: readonly (Uint8Array | null)[], attnum: number): ExprValue {
-    const d = datums[attnum - 1];
-    if (d === null || d === undefined) return null;
-    const ha = this.heapAttrs[attnum - 1];
-    if (ha.len !== -1) return decodeExprValue(d, 0, d.length, ha.typid);
-    const hdr = d[0] & 1 ? 1 : 4;
-    return decodeExprValue(d, hdr, d.length - hdr, ha.typid);
+  private exprValue(v: RowValues, attnum: number): ExprValue {
+    const i = attnum - 1;
+    if (i >= v.n || v.len[i] < 0) return null;
+    const ha = this.heapAttrs[i];
+    const off = v.off[i];
+    if (ha.len !== -1) return decodeExprValue(v.buf, off, v.len[i], ha.typid);
+    const hdr = v.buf[off] & 1 ? 1 : 4;
+    return decodeExprValue(v.buf, off + hdr, v.len[i] - hdr, ha.typid);
+  }
+
+  /** Form the index tuple of one new row (its stored heap datums, as arrays) at `tid`. */
+  addRow(datums: readonly (Uint8Array | null)[], tid: Tid, line: number): void {
+    this.addValues((this.scratch ??= new RowValues(datums.length)).setAll(datums), tid, line);
   }
 
   /** Form the index tuple of one new row (its stored heap datums) at `tid`; a row outside a partial index's predicate has none. */
-  addRow(datums: readonly (Uint8Array | null)[], tid: Tid, line: number): void {
+  addValues(rv: RowValues, tid: Tid, line: number): void {
+    if (this.fixed && this.addFixed(rv, tid, line)) return;
     const v = this.values;
     v.n = this.index.natts;
     let nextExpr = 0;
     // made only for an index with expressions (a closure per row costs, even unused)
-    const row = this.exprs ? (attnum: number): ExprValue => this.exprValue(datums, attnum) : null;
+    const row = this.exprs ? (attnum: number): ExprValue => this.exprValue(rv, attnum) : null;
     try {
       if (this.exprs?.pred && this.exprs.pred(row!) !== true) return;
     } catch (e) {
       throw this.exprError(e, line);
     }
+    const buf = rv.buf;
     for (let k = 0; k < v.n; k++) {
       if (this.index.keys[k] === 0) {
         const x = this.exprs!.exprs[nextExpr++]!;
@@ -194,35 +258,71 @@ export class IndexLoader {
         setExprResult(v, k, r, x.typid, this.attrs[k]);
         continue;
       }
-      const ha = this.heapAttrs[this.index.keys[k] - 1];
+      const a = this.index.keys[k] - 1;
+      const ha = this.heapAttrs[a];
       const ia = this.attrs[k];
-      const d = datums[this.index.keys[k] - 1];
-      if (d === null) v.set(k, VAL_NULL);
+      const n = rv.len[a];
+      const off = rv.off[a];
+      if (n < 0) v.set(k, VAL_NULL);
       else if (ia.len === -2 && ha.typid === NAMEOID) {
-        const nul = d.indexOf(0);
-        v.set(k, VAL_CSTRING, d, 0, (nul < 0 ? d.length : nul) + 1);
+        let nul = off;
+        while (nul < off + n && buf[nul] !== 0) nul++;
+        v.set(k, VAL_CSTRING, buf, off, nul - off + 1);
       } else if (ha.len === -1) {
-        const hdr = d[0] & 1 ? 1 : 4;
-        if (d.length > this.toastIndexTarget && (ia.storage === "x" || ia.storage === "m")) {
-          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${d.length - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`);
+        const hdr = buf[off] & 1 ? 1 : 4;
+        if (n > this.toastIndexTarget && (ia.storage === "x" || ia.storage === "m")) {
+          throw new FormatError("LOAD_UNSUPPORTED", `index "${this.name}": the key value of column "${ha.name}" at input line ${line} is ${n - hdr} bytes, which the server would compress in the index; pgdisk does not compress index keys yet`);
         }
-        v.set(k, VAL_VARLENA, d, hdr, d.length - hdr);
-      } else v.set(k, VAL_FIXED, d, 0, d.length);
+        v.set(k, VAL_VARLENA, buf, off + hdr, n - hdr);
+      } else v.set(k, VAL_FIXED, buf, off, n);
     }
     let x = 0;
     if (this.numKey) {
-      const d = datums[this.index.keys[0] - 1];
-      x = d === null ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(d) : this.numKey(d);
+      const a = this.index.keys[0] - 1;
+      x = rv.len[a] < 0 ? (this.keys.nullsFirst[0] ? -Infinity : Infinity) : this.keys.desc[0] ? -this.numKey(buf, rv.off[a]) : this.numKey(buf, rv.off[a]);
       if (Number.isNaN(x)) this.numKey = null;
     }
     // formed in place in the store (no scratch buffer, no copy)
     const st = this.store;
-    const buf = st.reserve(indexTupleBound(v));
+    const out = st.reserve(indexTupleBound(v));
     const at = st.used;
-    const n = formIndexTupleAt(this.attrs, v, buf, at);
-    if (n > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${n} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
-    setTidAt(buf, at + IT.t_tid, tid.block, tid.offset);
-    st.add(n, line, x);
+    const len = formIndexTupleAt(this.attrs, v, out, at);
+    if (len > this.maxItem) throw new FormatError("LOAD_BAD_INPUT", `index row size ${len} exceeds btree version ${BTREE_VERSION} maximum ${this.maxItem} for index "${this.rel.name}" (input line ${line})`);
+    setTidAt(out, at + IT.t_tid, tid.block, tid.offset);
+    st.add(len, line, x);
+  }
+
+  /**
+   * The tuple of a row whose keys are all fixed-length and not NULL, formed as formIndexTupleAt
+   * forms it (t_tid, t_info the size, each key at its offset, zero padding) without the general
+   * loop; false for a row with a NULL key (the general way).
+   */
+  private addFixed(rv: RowValues, tid: Tid, line: number): boolean {
+    const f = this.fixed!;
+    const len = rv.len;
+    for (let k = 0; k < f.n; k++) if (len[f.attr[k]] < 0) return false;
+    const st = this.store;
+    const size = f.size;
+    const out = st.reserve(size);
+    const at = st.used;
+    for (let i = at + 8; i < at + size; i++) out[i] = 0;
+    const src = rv.buf;
+    for (let k = 0; k < f.n; k++) {
+      const s = rv.off[f.attr[k]];
+      const p = at + f.at[k];
+      for (let b = 0, n = f.len[k]; b < n; b++) out[p + b] = src[s + b];
+    }
+    setTidAt(out, at + IT.t_tid, tid.block, tid.offset);
+    out[at + 6] = size & 0xff;
+    out[at + 7] = size >>> 8;
+    let x = 0;
+    if (this.numKey) {
+      const a = f.attr[0];
+      x = this.keys.desc[0] ? -this.numKey(src, rv.off[a]) : this.numKey(src, rv.off[a]);
+      if (Number.isNaN(x)) this.numKey = null;
+    }
+    st.add(size, line, x);
+    return true;
   }
 
   /** The new rows' tuples, for a build in another thread (this loader is done with them). */
@@ -287,7 +387,11 @@ export class IndexLoader {
     const keyCmp = (): number => btCompare(k, xa, va, nk, NO_TID, xb, vb);
     // a stable sort on the key alone keeps equal keys in TID (input) order
     let order: Uint32Array;
-    if (this.numKey) order = orderByNumber(s.num.subarray(0, s.n));
+    // tuples of one size (fixed-length keys) of a non-unique index, keys counting-sortable: moved to their places in one pass
+    const L = s.uniformLen();
+    const placed = this.numKey && L > 0 && !this.index.unique ? sortRecordsByNumber(s.num.subarray(0, s.n), s.buf, L) : null;
+    if (placed) order = IN_PLACE;
+    else if (this.numKey) order = orderByNumber(s.num.subarray(0, s.n));
     else {
       const byKey = Array.from({ length: s.n }, (_, i) => i);
       byKey.sort((i, j) => {
@@ -340,30 +444,44 @@ export class IndexLoader {
         const hv = new DataView(page.buffer, page.byteOffset + off);
         return tupleState(hv.getUint32(HTH.t_xmin, true), hv.getUint32(HTH.t_xmax, true), hv.getUint16(HTH.t_infomask, true), o.clog) === "live";
       };
-      // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references
+      // the new tuples (in the store's buffer, by `order`) merged with the existing ones, handed to the builder as references;
+      // tuples of one size out of input order are first gathered in key order into a buffer of their own, so that the
+      // merge and the builder read them sequentially (one random read per tuple instead of one per array and pass)
+      const gathered = placed ?? (L > 0 && !isIdentity(order) ? gather(s.buf, L, order) : null);
+      const nb = gathered ?? s.buf;
+      const n = s.n;
       let p = 0;
       let e = existing.next();
       const merged: LeafSource = {
         next(out: TupleRef): boolean {
           if (e.done) {
-            if (p >= order.length) return false;
-            const i = order[p++];
-            out.buf = s.buf;
-            out.off = s.start[i];
-            out.len = s.len[i];
+            if (p >= n) return false;
+            out.buf = nb;
+            if (gathered) {
+              out.off = p * L;
+              out.len = L;
+              p++;
+            } else {
+              const i = order[p++];
+              out.off = s.start[i];
+              out.len = s.len[i];
+            }
             return true;
           }
           const et = e.value.tuple;
-          if (p < order.length) {
-            const i = order[p];
-            load(xa, va, s.buf, s.start[i], s.len[i]);
+          if (p < n) {
+            // (sortRecordsByNumber is for non-unique indexes only: i is not needed past the order then)
+            const i = placed ? p : order[p];
+            const off = gathered ? p * L : s.start[i];
+            const len = gathered ? L : s.len[i];
+            load(xa, va, nb, off, len);
             load(xb, vb, et, 0, et.length);
             const c = keyCmp();
             if (c < 0) {
               p++;
-              out.buf = s.buf;
-              out.off = s.start[i];
-              out.len = s.len[i];
+              out.buf = nb;
+              out.off = off;
+              out.len = len;
               return true;
             }
             if (c === 0 && self.index.unique && !self.hasNullKey(va) && isLive(et)) throw self.violation(s.tuple(i), s.line[i], "already exists");
@@ -397,7 +515,7 @@ export class IndexLoader {
           },
         );
         const staged = sink ? sink.stage(STAGE_SUFFIX) : { n: res.nblocks, files: [], stale: [] };
-        return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: order.length, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
+        return { index: this.name, oid: this.rel.oid, unique: this.index.unique, prefix, existingEntries, newEntries: n, pagesBefore, pagesAfter: staged.n, staged: { files: staged.files, stale: staged.stale } };
       } catch (e) {
         sink?.dispose();
         throw e;

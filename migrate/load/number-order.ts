@@ -80,3 +80,44 @@ export function orderByNumber(keys: ArrayLike<number>): Uint32Array {
   }
   return order;
 }
+
+/**
+ * For `len`-byte records buf[i * len, (i + 1) * len) with integer keys[i] in a range the counting
+ * sort takes (as orderByNumber decides it): the records in key order, ties in index order, in a
+ * new buffer, scattered straight to their places (no order array, no second pass); null when
+ * the keys are already in order or not such integers (orderByNumber then).
+ */
+export function sortRecordsByNumber(keys: ArrayLike<number>, buf: Uint8Array, len: number): Uint8Array | null {
+  const n = keys.length;
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if (keys[i] < keys[i - 1]) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted || len % 4 !== 0 || buf.byteOffset % 4 !== 0) return null;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    if (k !== Math.floor(k)) return null;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  if (!(max - min < COUNTING_MAX_RANGE && max - min <= 4 * n)) return null;
+  const count = new Uint32Array(max - min + 2);
+  for (let i = 0; i < n; i++) count[keys[i] - min + 1]++;
+  for (let d = 1; d < count.length; d++) count[d] += count[d - 1];
+  // four bytes at a time (records are index tuples: MAXALIGNed)
+  const w = len >>> 2;
+  const src = new Int32Array(buf.buffer, buf.byteOffset, n * w);
+  const out = new Uint8Array(n * len);
+  const dst = new Int32Array(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const to = count[keys[i] - min]++ * w;
+    const from = i * w;
+    for (let k = 0; k < w; k++) dst[to + k] = src[from + k];
+  }
+  return out;
+}

@@ -6,6 +6,8 @@
 import { FormatError } from "../../formats/schema/errors.js";
 import { FIELD_NULL, FIELD_PLAIN, type CopyRow } from "./copy-parse.js";
 import type { LoadTarget } from "./target.js";
+import type { RowValues } from "./row-values.js";
+import { bytesIntoBound } from "../../formats/datum/input-bytes.js";
 
 const clip = (s: string): string => (s.length > 100 ? `${s.slice(0, 100)}...` : s);
 
@@ -14,33 +16,49 @@ export function badRow(row: { line: number }, message: string, column?: { attnum
   return new FormatError("LOAD_BAD_INPUT", `${message} (input ${where})`, {}, detail);
 }
 
-/** The stored datum of every attribute (null: SQL NULL) for one input row. */
-export function rowDatums(t: LoadTarget, row: CopyRow): (Uint8Array | null)[] {
+/** The stored datum of every attribute (len -1: SQL NULL) for one input row, into `out` (reused). */
+export function rowValues(t: LoadTarget, row: CopyRow, out: RowValues): void {
   const n = row.count;
   if (n > t.inputAttrs.length) throw badRow(row, "extra data after last expected column");
   if (n < t.inputAttrs.length) throw badRow(row, `missing data for column "${t.inputAttrs[n].name}"`, t.inputAttrs[n]);
-  const out: (Uint8Array | null)[] = new Array(t.columns.length);
-  for (let i = 0; i < t.columns.length; i++) {
-    const c = t.columns[i];
-    let d: Uint8Array | null = null;
-    if (c.source.kind === "constant") d = c.source.stored;
-    else {
-      const f = c.source.field;
-      const kind = row.kind[f];
-      if (kind === FIELD_PLAIN && c.encodeBytes) d = c.encodeBytes(row.raw, row.start[f], row.end[f]);
-      if (d === null && kind !== FIELD_NULL) {
-        const text = row.text(f)!;
-        try {
-          d = c.encode!(text);
-        } catch (e) {
-          if (e instanceof FormatError && e.code === "DATUM_BAD_INPUT") throw badRow(row, e.message, c.attr, text, e.detail);
-          throw e;
-        }
+  const cols = t.columns;
+  out.reset(cols.length);
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i];
+    const src = c.source;
+    if (src.kind === "constant") {
+      if (src.stored === null) {
+        out.setNull(i);
+        if (c.attr.notnull) throw badRow(row, `null value in column "${c.attr.name}" of relation "${t.rel.name}" violates not-null constraint`, c.attr);
+      } else out.setBytes(i, src.stored);
+      continue;
+    }
+    const f = src.field;
+    const kind = row.kind[f];
+    if (kind === FIELD_NULL) {
+      out.setNull(i);
+      if (c.nullError) throw badRow(row, c.nullError, c.attr);
+      if (c.attr.notnull) throw badRow(row, `null value in column "${c.attr.name}" of relation "${t.rel.name}" violates not-null constraint`, c.attr);
+      continue;
+    }
+    if (kind === FIELD_PLAIN && c.encodeInto) {
+      const start = row.start[f];
+      const end = row.end[f];
+      const buf = out.reserve(bytesIntoBound(end - start));
+      const w = c.encodeInto(row.raw, start, end, buf, out.used);
+      if (w >= 0) {
+        out.keep(i, w);
+        continue;
       }
     }
-    if (d === null && c.nullError && c.source.kind === "input") throw badRow(row, c.nullError, c.attr);
-    if (d === null && c.attr.notnull) throw badRow(row, `null value in column "${c.attr.name}" of relation "${t.rel.name}" violates not-null constraint`, c.attr);
-    out[i] = d;
+    const text = row.text(f)!;
+    let d: Uint8Array;
+    try {
+      d = c.encode!(text);
+    } catch (e) {
+      if (e instanceof FormatError && e.code === "DATUM_BAD_INPUT") throw badRow(row, e.message, c.attr, text, e.detail);
+      throw e;
+    }
+    out.setBytes(i, d);
   }
-  return out;
 }

@@ -9,7 +9,7 @@ import { PG_ATTRIBUTE_OID, PG_CLASS_OID } from "../../formats/catalog/bootstrap.
 import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import { varlenaAlloc, varlenaStored } from "../../formats/heap/form.js";
 import { resolveInput, type InputTypes } from "../../formats/datum/input-types.js";
-import { bytesInputFor, type BytesInput } from "../../formats/datum/input-bytes.js";
+import { bytesIntoFor, type BytesInto } from "../../formats/datum/input-bytes.js";
 import { inputTypesFor, typeUnderDomains } from "../../formats/catalog/input-types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import { dateOrderSetting, sessionSetting } from "../server-conf.js";
@@ -26,8 +26,8 @@ export interface TargetColumn {
   source: ColumnSource;
   /** text -> stored datum bytes (varlena header included); only for input columns */
   encode?: (text: string) => Uint8Array;
-  /** the same from an ASCII byte span of the input, for the common form of a few types (null: use encode) */
-  encodeBytes?: BytesInput | null;
+  /** the same from an ASCII byte span of the input written into a buffer, for the common form of a few types (null, or -1 from it: use encode) */
+  encodeInto?: BytesInto | null;
   /** the error a NULL input gets though the column allows NULLs (a NOT NULL domain) */
   nullError?: string;
   /** the type's name, for messages */
@@ -94,7 +94,7 @@ function madeOf(cat: DatabaseCatalog, oid: number, part: number, depth = 0): boo
 }
 
 /** text -> stored datum for an attribute, or a refusal naming the column and its type. */
-function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string, dateOrder: DateOrder): { encode: (text: string) => Uint8Array; encodeBytes: BytesInput | null; typeName: string; nullError?: string } {
+function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string, dateOrder: DateOrder): { encode: (text: string) => Uint8Array; encodeInto: BytesInto | null; typeName: string; nullError?: string } {
   const t = cat.types.get(a.typid);
   const typeName = t?.name ?? String(a.typid);
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
@@ -120,12 +120,12 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
         utf8.encodeInto(text, v.out.subarray(v.at));
         return v.out;
       },
-      encodeBytes: bytesInputFor(a),
+      encodeInto: bytesIntoFor(a),
       typeName,
     };
   }
   const encode = a.len === -1 ? (text: string) => varlenaStored(a, input(text, ctx)) : (text: string) => input(text, ctx);
-  return { encode, encodeBytes: bytesInputFor(a), typeName, nullError };
+  return { encode, encodeInto: bytesIntoFor(a), typeName, nullError };
 }
 
 /**
