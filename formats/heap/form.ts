@@ -107,6 +107,11 @@ export function writeHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | n
     off += n;
   }
   if (hasNull) infomask |= HEAP_HASNULL;
+  writeHeapTupleHeader(out, at, h, natts, infomask, hoff);
+}
+
+/** The header of a tuple being formed at `at`: `h`'s fields, natts, the data's infomask bits and t_hoff. */
+export function writeHeapTupleHeader(out: Uint8Array, at: number, h: HeapTupleFields, natts: number, infomask: number, hoff: number): void {
   // the header bytes written directly (a DataView per tuple costs more than the tuple's data)
   setU32At(out, at + HTH.t_xmin, h.xmin >>> 0);
   setU32At(out, at + HTH.t_xmax, h.xmax >>> 0);

@@ -9,11 +9,9 @@
 import { close as closeFd, closeSync, fchmodSync, fchownSync, fsync, openSync, write } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
-import { tupleHoff, type HeapTupleFields } from "../../formats/heap/form.js";
+import { tupleHoff, writeHeapTupleHeader, type HeapTupleFields } from "../../formats/heap/form.js";
 import { alignBytes } from "../../formats/heap/descriptor.js";
-import { HTH, HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
-import { setTidAt } from "../../formats/page/item-pointer.js";
-import { setU16At, setU32At } from "../../formats/schema/bytes.js";
+import { HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import type { RowValues } from "./row-values.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { Tid } from "../../formats/page/item-pointer.js";
@@ -172,14 +170,7 @@ export class HeapAppender {
       off += n;
     }
     if (hasNull) infomask |= HEAP_HASNULL;
-    // the header bytes written directly (a DataView per tuple costs more than the tuple's data)
-    setU32At(out, at + HTH.t_xmin, h.xmin >>> 0);
-    setU32At(out, at + HTH.t_xmax, h.xmax >>> 0);
-    setU32At(out, at + HTH.t_field3, h.field3 >>> 0);
-    setTidAt(out, at + HTH.t_ctid, h.ctid.block, h.ctid.offset);
-    setU16At(out, at + HTH.t_infomask2, natts | (h.infomask2Bits ?? 0));
-    setU16At(out, at + HTH.t_infomask, infomask);
-    out[at + HTH.t_hoff] = hoff;
+    writeHeapTupleHeader(out, at, h, natts, infomask, hoff);
   }
 
   private finishPage(): void {

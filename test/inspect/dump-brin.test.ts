@@ -4,13 +4,10 @@
 // every revmap page brin_revmap_data; the text dump shows them.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { PgServer } from "../../samples/pg-server.js";
+import type { PgServer } from "../../samples/pg-server.js";
+import { indexDumpFixture } from "./index-dumps.js";
 import type { DumpPage } from "../../inspect/dump/model.js";
 
-const BIN = join(import.meta.dirname, "../../bin/pgdisk");
-const DB = "postgres";
 const SETUP = `
   CREATE EXTENSION pageinspect;
   CREATE TABLE r (n int, t text, ts timestamptz, x numeric, b box, ip inet, rg int4range, sparse int);
@@ -22,28 +19,16 @@ const SETUP = `
   CREATE INDEX r_minmax ON r USING brin (n, t, ts, x, sparse) WITH (pages_per_range = 2);
   CREATE INDEX r_incl ON r USING brin (b, ip inet_inclusion_ops, rg) WITH (pages_per_range = 4);
   CHECKPOINT;`;
+const TEXT_REL = "r_minmax";
 const INDEXES = ["r_minmax", "r_incl"];
-
-function dumpJson(pgdata: string, index: string): DumpPage[] {
-  const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", pgdata, "-d", DB, "-t", index, "--format", "json", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout).relations[0].pages as DumpPage[];
-}
 
 for (const version of [15, 18]) {
   describe(`PostgreSQL ${version}`, () => {
     let srv: PgServer;
-    const dumps = new Map<string, DumpPage[]>();
+    let dumps: Map<string, DumpPage[]>;
     let text = "";
     before(async () => {
-      srv = await PgServer.create(version === 15 ? {} : { version });
-      srv.sql(SETUP);
-      srv.stop();
-      for (const ix of INDEXES) dumps.set(ix, dumpJson(srv.pgdata, ix));
-      const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", srv.pgdata, "-d", DB, "-t", "r_minmax", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
-      assert.equal(r.status, 0, r.stderr);
-      text = r.stdout;
-      srv.start();
+      ({ srv, dumps, text } = await indexDumpFixture(version, SETUP, INDEXES, TEXT_REL));
     });
     after(() => srv?.destroy());
 

@@ -5,13 +5,10 @@
 // posting tree leaves equal gin_leafpage_items, the metapage gin_metapage_info.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { PgServer } from "../../samples/pg-server.js";
+import type { PgServer } from "../../samples/pg-server.js";
+import { indexDumpFixture } from "./index-dumps.js";
 import type { DumpPage } from "../../inspect/dump/model.js";
 
-const BIN = join(import.meta.dirname, "../../bin/pgdisk");
-const DB = "postgres";
 const ROWS = 6000;
 const ROW = (from: number, to: number): string => `
   INSERT INTO docs SELECT i,
@@ -26,13 +23,8 @@ const SETUP = `
   CREATE INDEX docs_multi ON docs USING gin (tags, words);
   ${ROW(ROWS + 1, ROWS + 300)}
   CHECKPOINT;`;
+const TEXT_REL = "docs_multi";
 const INDEXES = ["docs_tags", "docs_multi"];
-
-function dumpJson(pgdata: string, index: string): DumpPage[] {
-  const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", pgdata, "-d", DB, "-t", index, "--format", "json", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout).relations[0].pages as DumpPage[];
-}
 
 /** "column|key-or-category|tid" of every entry the dump shows, posting trees followed from their roots. */
 function dumpedEntries(pages: DumpPage[]): { entries: string[]; kinds: Set<string> } {
@@ -60,17 +52,10 @@ function dumpedEntries(pages: DumpPage[]): { entries: string[]; kinds: Set<strin
 for (const version of [15, 18]) {
   describe(`PostgreSQL ${version}`, () => {
     let srv: PgServer;
-    const dumps = new Map<string, DumpPage[]>();
+    let dumps: Map<string, DumpPage[]>;
     let text = "";
     before(async () => {
-      srv = await PgServer.create(version === 15 ? {} : { version });
-      srv.sql(SETUP);
-      srv.stop();
-      for (const ix of INDEXES) dumps.set(ix, dumpJson(srv.pgdata, ix));
-      const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", srv.pgdata, "-d", DB, "-t", "docs_multi", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
-      assert.equal(r.status, 0, r.stderr);
-      text = r.stdout;
-      srv.start();
+      ({ srv, dumps, text } = await indexDumpFixture(version, SETUP, INDEXES, TEXT_REL));
     });
     after(() => srv?.destroy());
 

@@ -4,13 +4,10 @@
 // on real PostgreSQL 15 and 18 clusters; the text dump shows each item's header and keys.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
+import { dumpIndexJson, dumpRelationText } from "./index-dumps.js";
 import type { DumpItem, DumpPage, DumpValue } from "../../inspect/dump/model.js";
 
-const BIN = join(import.meta.dirname, "../../bin/pgdisk");
-const DB = "postgres";
 
 const SETUP = `
   CREATE TABLE shapes (id int, b box, p point, r int4range, t tsrange, c circle, label text, n int, ip inet, doc tsvector);
@@ -66,11 +63,6 @@ function keyValues(keys: DumpValue[], nkey: number): string {
   return keys.length > nkey ? `${k}) INCLUDE (${keys.slice(nkey).map(quoteKey).join(", ")}` : k;
 }
 
-function dumpJson(pgdata: string, index: string, db = DB): DumpPage[] {
-  const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", pgdata, "-d", db, "-t", index, "--format", "json", "--jobs", "1"], { encoding: "utf8", maxBuffer: 1 << 30 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout).relations[0].pages as DumpPage[];
-}
 
 for (const version of [15, 18]) {
   describe(`PostgreSQL ${version}`, () => {
@@ -83,11 +75,9 @@ for (const version of [15, 18]) {
       srv.sql(`CREATE DATABASE ${WORDS_DB} TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
       srv.sql(WORDS_SETUP, WORDS_DB);
       srv.stop();
-      for (const ix of [...GIST, ...HASH, "shapes_ip"]) dumps.set(ix, dumpJson(srv.pgdata, ix));
-      dumps.set("words_trgm", dumpJson(srv.pgdata, "words_trgm", WORDS_DB));
-      const r = spawnSync(BIN, ["inspect", "dump", "--pgdata", srv.pgdata, "-d", DB, "-t", "shapes_r_inc", "--blocks", "0:3", "--jobs", "1"], { encoding: "utf8" });
-      assert.equal(r.status, 0, r.stderr);
-      text = r.stdout;
+      for (const ix of [...GIST, ...HASH, "shapes_ip"]) dumps.set(ix, dumpIndexJson(srv.pgdata, ix));
+      dumps.set("words_trgm", dumpIndexJson(srv.pgdata, "words_trgm", WORDS_DB));
+      text = dumpRelationText(srv.pgdata, "shapes_r_inc", ["--blocks", "0:3"]);
       srv.start();
       srv.sql("CREATE EXTENSION pageinspect");
     });
