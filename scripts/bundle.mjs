@@ -36,6 +36,12 @@ await build({
 // react (browse) are left out: a snapshot cannot import() them, and browse runs from the bundle.
 // snapshot.node names the node that built the blob and has its binary's modification time:
 // bin/pgdisk uses the blob only with that node (another version refuses the blob and exits).
+// Its first line is the V8 flags of the build, which every run from the blob must pass too (V8
+// refuses a blob built under other flags): 8 times V8's interrupt budget (67584), so that the
+// catalog read of a short run is not compiled by TurboFan: with the default budget readCatalog's
+// loops reached it, and the compile on a background thread (which the exit waits for) cost
+// about 60 ms of CPU, more than the catalog read itself (docs/dump-performance.md).
+const SNAPSHOT_V8_FLAGS = ["--interrupt-budget=540672"];
 const script = join(out, "snapshot.cjs");
 const blob = join(out, "snapshot.blob");
 const stamp = join(out, "snapshot.node");
@@ -57,9 +63,9 @@ await build({
 });
 // (node warns that some built-in modules, e.g. child_process that commander loads, are not
 // verified in snapshots: they are loaded, not used, while building)
-const r = spawnSync(process.execPath, ["--no-warnings", "--snapshot-blob", blob, "--build-snapshot", script], { cwd: out, stdio: ["ignore", "inherit", "inherit"] });
+const r = spawnSync(process.execPath, ["--no-warnings", ...SNAPSHOT_V8_FLAGS, "--snapshot-blob", blob, "--build-snapshot", script], { cwd: out, stdio: ["ignore", "inherit", "inherit"] });
 if (r.status === 0) {
-  writeFileSync(stamp, `${process.version} ${process.execPath}\n`);
+  writeFileSync(stamp, `${SNAPSHOT_V8_FLAGS.join(" ")}\n${process.version} ${process.execPath}\n`);
   const t = statSync(process.execPath, { bigint: true });
   // to the nanosecond, as bash's -nt compares (touch -r where there is one)
   if (spawnSync("touch", ["-r", process.execPath, stamp]).status !== 0) utimesSync(stamp, Number(t.atimeMs) / 1000, Number(t.mtimeMs) / 1000);
