@@ -14,9 +14,12 @@ import { pathToFileURL } from "node:url";
 import { makeInspectCommand } from "./inspect.js";
 import { rootCommand, runProgram } from "./program.js";
 
+// the command tree is built while the snapshot is (commander reads the environment, argv and
+// stdout only when it parses and prints)
+const program = rootCommand();
+program.addCommand(makeInspectCommand());
+
 startupSnapshot.setDeserializeMainFunction(() => {
   (globalThis as { __pgdiskMetaUrl?: string }).__pgdiskMetaUrl = pathToFileURL(process.argv[1]!).href;
-  const program = rootCommand();
-  program.addCommand(makeInspectCommand());
   void runProgram(program);
 });
