@@ -12,7 +12,6 @@ import { dumpSpecialFile, specialFileKind, type SpecialFileDump } from "../inspe
 import { listCluster, renderListText } from "../inspect/list.js";
 import { parseBlockRange, parseBlockSize, parsePositiveInt } from "./args.js";
 import { EXIT_DAMAGE, EXIT_OK, UsageError, reportError } from "./exit.js";
-import { dumpParallel } from "../inspect/dump/parallel.js";
 import { availableParallelism } from "node:os";
 import { statSync } from "node:fs";
 import { openDumpOutput } from "./dump-output.js";
@@ -182,6 +181,9 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
   try {
     if (parallel) {
       const sink = { event: (e: DumpEvent) => renderer.event(e), fragmentBytes: (b: Uint8Array, empty: boolean, continued: boolean) => (json ? json.fragmentBytes(b, empty, continued) : passThrough(b)) };
+      // loaded here: worker_threads must not load while the startup snapshot is built (the
+      // deserialised module has lost its shared cwd counter), and a small dump never needs it
+      const { dumpParallel } = await import("../inspect/dump/parallel.js");
       summary = await dumpParallel(rels, opts, { jobs, format: o.format as "text" | "json" | "copy", copy, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {

@@ -2,10 +2,12 @@
 // that a run loads one file per thread instead of ~150 (module loading was a quarter of
 // `pgdisk verify`'s start-up). Run by `npm run build` / `prepare` after tsc; bin/pgdisk uses the
 // bundle when it is newer than the sources. Native and optional packages stay external.
+// Then the startup snapshot of `pgdisk inspect …` (cli/snapshot.ts), for the node that builds.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { rmSync } from "node:fs";
+import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "bundle");
@@ -26,3 +28,49 @@ await build({
   logLevel: "warning",
   legalComments: "none",
 });
+
+// The startup snapshot: cli/snapshot.ts and what it imports as one CommonJS script (a snapshot
+// is built from one script that loads only node's built-in modules), evaluated by
+// `node --build-snapshot` into snapshot.blob. import.meta.url is a global there, set to the
+// script's own URL while building and to the bundle's at each start (cli/snapshot.ts); ink and
+// react (browse) are left out: a snapshot cannot import() them, and browse runs from the bundle.
+// snapshot.node names the node that built the blob and has its binary's modification time:
+// bin/pgdisk uses the blob only with that node (another version refuses the blob and exits).
+// Its first line is the V8 flags of the build, which every run from the blob must pass too (V8
+// refuses a blob built under other flags): 8 times V8's interrupt budget (67584), so that the
+// catalog read of a short run is not compiled by TurboFan: with the default budget readCatalog's
+// loops reached it, and the compile on a background thread (which the exit waits for) cost
+// about 60 ms of CPU, more than the catalog read itself (docs/dump-performance.md).
+const SNAPSHOT_V8_FLAGS = ["--interrupt-budget=540672"];
+const script = join(out, "snapshot.cjs");
+const blob = join(out, "snapshot.blob");
+const stamp = join(out, "snapshot.node");
+await build({
+  absWorkingDir: root,
+  entryPoints: ["dist/cli/snapshot.js"],
+  outfile: script,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: ["lz4-napi", "@antoniomuso/*", "react-devtools-core", "ink", "react"],
+  define: { "import.meta.url": "globalThis.__pgdiskMetaUrl" },
+  banner: { js: 'globalThis.__pgdiskMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // import.meta.resolve and .dirname are read only when running from the TypeScript sources
+  logOverride: { "empty-import-meta": "silent" },
+  logLevel: "warning",
+  legalComments: "none",
+});
+// (node warns that some built-in modules, e.g. child_process that commander loads, are not
+// verified in snapshots: they are loaded, not used, while building)
+const r = spawnSync(process.execPath, ["--no-warnings", ...SNAPSHOT_V8_FLAGS, "--snapshot-blob", blob, "--build-snapshot", script], { cwd: out, stdio: ["ignore", "inherit", "inherit"] });
+if (r.status === 0) {
+  writeFileSync(stamp, `${SNAPSHOT_V8_FLAGS.join(" ")}\n${process.version} ${process.execPath}\n`);
+  const t = statSync(process.execPath, { bigint: true });
+  // to the nanosecond, as bash's -nt compares (touch -r where there is one)
+  if (spawnSync("touch", ["-r", process.execPath, stamp]).status !== 0) utimesSync(stamp, Number(t.atimeMs) / 1000, Number(t.mtimeMs) / 1000);
+} else {
+  console.warn(`scripts/bundle.mjs: no startup snapshot (node ${process.version} --build-snapshot exited ${r.status ?? r.signal}); bin/pgdisk runs the bundle`);
+  rmSync(blob, { force: true });
+}
+// (snapshot.cjs stays: the stack traces of a run from the snapshot point into it)

@@ -118,6 +118,8 @@ export class Cluster {
   readonly profile: VersionProfile;
   private dbs?: DatabaseInfo[];
   private readonly catalogs = new Map<number, DatabaseCatalog>();
+  /** the pg_filenode.map files read, by directory (a catalog read no longer reads them again) */
+  private readonly relmaps = new Map<string, ReadonlyMap<number, number>>();
   /**
    * With `tolerant`, catalog pages and tuples that cannot be read are left out and listed here
    * (verify reports them); without, reading such a catalog throws.
@@ -150,8 +152,15 @@ export class Cluster {
     return new RelationFork(path, this.geometry);
   }
 
+  /** oid → filenode of the pg_filenode.map in `dir` (global/ or base/<db>/), read once */
+  relMap(dir: string): ReadonlyMap<number, number> {
+    let map = this.relmaps.get(dir);
+    if (!map) this.relmaps.set(dir, (map = readRelMap(join(dir, "pg_filenode.map"), this.profile.relmapMappings)));
+    return map;
+  }
+
   private scanMapped(dir: string, catalogOid: number, desc: TupleDesc, columns?: readonly string[], match?: ScanOptions["match"]): CatalogRow[] {
-    const map = readRelMap(join(dir, "pg_filenode.map"), this.profile.relmapMappings);
+    const map = this.relMap(dir);
     const filenode = map.get(catalogOid);
     if (filenode === undefined) throw new FormatError("RELMAP_MISSING_CATALOG", `${dir}/pg_filenode.map has no entry for catalog ${catalogOid}`, { file: join(dir, "pg_filenode.map") });
     const fork = this.openFork(join(dir, String(filenode)));
@@ -235,8 +244,8 @@ export class DatabaseCatalog {
     this.namespaces = new Map(nsRows.map((r) => [r.oid as number, r.nspname as string]));
     const amRows = this.scanByOid(rawClasses, PG_AM_OID, catalogs.pg_am);
     const amNames = new Map(amRows.map((r) => [r.oid as number, r.amname as string]));
-    const map = readRelMap(join(cluster.pgdata, "base", String(db.oid), "pg_filenode.map"), cluster.profile.relmapMappings);
-    const sharedMap = readRelMap(join(cluster.pgdata, "global", "pg_filenode.map"), cluster.profile.relmapMappings);
+    const map = cluster.relMap(join(cluster.pgdata, "base", String(db.oid)));
+    const sharedMap = cluster.relMap(join(cluster.pgdata, "global"));
     this.classes = new Map();
     for (const r of classRows) {
       const oid = r.oid as number;
@@ -321,12 +330,12 @@ export class DatabaseCatalog {
     return this.scanCatalog(oid, this.descriptor(oid), columns);
   }
 
-  private scanCatalog(oid: number, desc: TupleDesc, columns?: readonly string[]): CatalogRow[] {
+  private scanCatalog(oid: number, desc: TupleDesc, columns?: readonly string[], match?: ScanOptions["match"]): CatalogRow[] {
     const rel = this.classes.get(oid);
     if (!rel) throw new FormatError("CATALOG_MISSING", `pg_class has no row for catalog ${oid}`, {});
     const fork = this.cluster.openFork(this.path(rel));
     try {
-      return readCatalog(fork, desc, { clog: this.cluster.clog, columns, problems: this.cluster.catalogProblems });
+      return readCatalog(fork, desc, { clog: this.cluster.clog, columns, match, problems: this.cluster.catalogProblems });
     } finally {
       fork.close();
     }
@@ -387,36 +396,39 @@ export class DatabaseCatalog {
   }
 
   indexes(): Map<number, IndexInfo> {
-    if (!this.indexCache) {
-      const opc = this.opclasses();
-      this.indexCache = new Map(
-        this.scanCatalog(PG_INDEX_OID, this.cluster.profile.catalogs.pg_index).map((r) => {
-          // a damaged row can decode with NULL arrays: empty, so that verify reports the row
-          const opclasses = (r.indclass as number[] | null) ?? [];
-          return [
-            r.indexrelid as number,
-            {
-              indexOid: r.indexrelid as number,
-              tableOid: r.indrelid as number,
-              natts: r.indnatts as number,
-              nkeyatts: r.indnkeyatts as number,
-              unique: r.indisunique as boolean,
-              nullsNotDistinct: (r.indnullsnotdistinct as boolean | undefined) ?? false,
-              primary: r.indisprimary as boolean,
-              valid: r.indisvalid as boolean,
-              keys: (r.indkey as number[] | null) ?? [],
-              collations: (r.indcollation as number[] | null) ?? [],
-              opclasses,
-              opclassNames: opclasses.map((o) => opc.get(o)?.name ?? String(o)),
-              options: (r.indoption as number[] | null) ?? [],
-              exprs: r.indexprs as string | null,
-              pred: r.indpred as string | null,
-            },
-          ];
-        }),
-      );
-    }
+    this.indexCache ??= this.readIndexes();
     return this.indexCache;
+  }
+
+  /** pg_index rows as IndexInfo by index OID: all, or those whose `match` column has the value. */
+  private readIndexes(match?: ScanOptions["match"]): Map<number, IndexInfo> {
+    const opc = this.opclasses();
+    return new Map(
+      this.scanCatalog(PG_INDEX_OID, this.cluster.profile.catalogs.pg_index, undefined, match).map((r) => {
+        // a damaged row can decode with NULL arrays: empty, so that verify reports the row
+        const opclasses = (r.indclass as number[] | null) ?? [];
+        return [
+          r.indexrelid as number,
+          {
+            indexOid: r.indexrelid as number,
+            tableOid: r.indrelid as number,
+            natts: r.indnatts as number,
+            nkeyatts: r.indnkeyatts as number,
+            unique: r.indisunique as boolean,
+            nullsNotDistinct: (r.indnullsnotdistinct as boolean | undefined) ?? false,
+            primary: r.indisprimary as boolean,
+            valid: r.indisvalid as boolean,
+            keys: (r.indkey as number[] | null) ?? [],
+            collations: (r.indcollation as number[] | null) ?? [],
+            opclasses,
+            opclassNames: opclasses.map((o) => opc.get(o)?.name ?? String(o)),
+            options: (r.indoption as number[] | null) ?? [],
+            exprs: r.indexprs as string | null,
+            pred: r.indpred as string | null,
+          },
+        ];
+      }),
+    );
   }
 
   opclasses(): Map<number, OpclassInfo> {
@@ -480,7 +492,13 @@ export class DatabaseCatalog {
 
   /** The valid index of a TOAST relation. */
   toastIndexOf(toastOid: number): IndexInfo | undefined {
-    const list = this.indexesOf(toastOid);
+    // before every index is read (indexes()), and unless the scan is tolerant (verify reports
+    // every row's problems), only the TOAST relation's own rows of pg_index: a dump's detoasting
+    // needs no more
+    const list =
+      this.indexCache || this.cluster.catalogProblems
+        ? this.indexesOf(toastOid)
+        : [...this.readIndexes({ column: "indrelid", value: toastOid }).values()].filter((i) => i.tableOid === toastOid).sort((a, b) => a.indexOid - b.indexOid);
     return list.find((i) => i.valid) ?? list[0];
   }
 }

@@ -181,6 +181,18 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
         continue;
       }
       const infomask = dv.getUint16(off + HTH.t_infomask, true);
+      // a row of another relation, read at its fixed offset when it can be (header as expected,
+      // no NULL up to the column), is skipped before anything else; else decoded, then compared
+      if (matchAt >= 0) {
+        const hoff = page[off + HTH.t_hoff];
+        const hasnull = (infomask & HEAP_HASNULL) !== 0;
+        const natts = dv.getUint16(off + HTH.t_infomask2, true) & HEAP_NATTS_MASK;
+        if (hoff === expectedHoff(natts, hasnull) && hoff <= len && matchAt < natts && hoff + prefix[matchAt] + 4 <= len) {
+          let nullBefore = false;
+          if (hasnull) for (let k = 0; k <= matchAt && !nullBefore; k++) nullBefore = (page[off + SizeofHeapTupleHeader + (k >> 3)] & (1 << (k & 7))) === 0;
+          if (!nullBefore && u32At(page, off + hoff + prefix[matchAt]) !== matchValue) continue;
+        }
+      }
       const state = tupleState(dv.getUint32(off + HTH.t_xmin, true), dv.getUint32(off + HTH.t_xmax, true), infomask, opts.clog);
       if (state !== "live") continue;
       const tuple = page.subarray(off, off + len);
@@ -192,8 +204,6 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
         // attributes before this one are present (not NULL) and inside the tuple's natts
         let present = Math.min(natts, prefix.length);
         if (hasnull) for (let k = 0; k < present; k++) if (attIsNullAt(tuple, k)) present = k;
-        // a row of another relation (read at its fixed offset when it can be; else decoded, then compared)
-        if (matchAt >= 0 && plain && matchAt < present && hoff + prefix[matchAt] + 4 <= len && u32At(tuple, hoff + prefix[matchAt]) !== matchValue) continue;
         let layout: TupleLayout | null = null;
         const row: CatalogRow = {};
         for (const k of want) {

@@ -16,10 +16,10 @@
 import { createRequire } from "node:module";
 
 // lz4-napi (a native addon) is loaded on first use: most runs never need it (verify validates
-// in TypeScript), and loading it cost every thread ~14 ms at start-up
-const requireNative = createRequire(import.meta.url);
+// in TypeScript), and loading it cost every thread ~14 ms at start-up; import.meta.url is read
+// then too (in the startup snapshot, cli/snapshot.ts, it is set at each start)
 let native: typeof import("lz4-napi") | undefined;
-const lz4napi = (): typeof import("lz4-napi") => (native ??= requireNative("lz4-napi") as typeof import("lz4-napi"));
+const lz4napi = (): typeof import("lz4-napi") => (native ??= createRequire(import.meta.url)("lz4-napi") as typeof import("lz4-napi"));
 import { fail, lastLiteralsError, matchInLastLiterals, offsetBeyond, offsetZero, sizeMismatch, truncatedLength } from "./lz4-errors.js";
 
 const MINMATCH = 4;
