@@ -7,6 +7,7 @@ import "./am/sequence.js";
 import "./am/spgist.js";
 import "./datum/acl.js";
 import "./datum/arrays.js";
+import "./datum/brin-summary.js";
 import "./datum/contrib.js";
 import "./datum/datetime.js";
 import "./datum/jsonb.js";

@@ -31,6 +31,7 @@ import { MISC_DECODERS } from "./misc.js";
 import { NETWORK_DECODERS, NETWORK_WRITERS } from "./network.js";
 import { NUMERIC_DECODERS, NUMERIC_WRITERS } from "./numeric.js";
 import { multirangeText, POLYMORPHIC_RANGE_DECODERS, rangeText } from "./ranges.js";
+import { BRIN_SUMMARY_DECODERS } from "./brin-summary.js";
 import { ACL_DECODERS } from "./acl.js";
 import { REG_DECODERS } from "./reg.js";
 import { STATISTICS_DECODERS } from "./statistics.js";
@@ -50,6 +51,7 @@ export { BUILTIN_TYPES, builtinTypeLookup } from "./builtin-types.js";
 
 const TABLES: DecoderTable[] = [
   POLYMORPHIC_RANGE_DECODERS,
+  BRIN_SUMMARY_DECODERS,
   INTEGER_DECODERS,
   FLOAT_DECODERS,
   NUMERIC_DECODERS,

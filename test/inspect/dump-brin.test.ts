@@ -1,5 +1,5 @@
 // BRIN pages in the dump, against pageinspect on real PostgreSQL 15 and 18 clusters: every range
-// summary of minmax and inclusion opclasses (integers, text, timestamps, numeric, box, inet,
+// summary of minmax, inclusion, bloom and minmax-multi opclasses (integers, text, timestamps, numeric, box, inet,
 // ranges; all-null and has-null columns; several columns in one index) equals brin_page_items,
 // every revmap page brin_revmap_data; the text dump shows them.
 import { after, before, describe, test } from "node:test";
@@ -18,9 +18,11 @@ const SETUP = `
   FROM generate_series(1, 8000) i;
   CREATE INDEX r_minmax ON r USING brin (n, t, ts, x, sparse) WITH (pages_per_range = 2);
   CREATE INDEX r_incl ON r USING brin (b, ip inet_inclusion_ops, rg) WITH (pages_per_range = 4);
+  CREATE INDEX r_bloom ON r USING brin (n int4_bloom_ops, t text_bloom_ops) WITH (pages_per_range = 4);
+  CREATE INDEX r_multi ON r USING brin (n int4_minmax_multi_ops, ts timestamptz_minmax_multi_ops, x numeric_minmax_multi_ops, t text_minmax_ops) WITH (pages_per_range = 8);
   CHECKPOINT;`;
 const TEXT_REL = "r_minmax";
-const INDEXES = ["r_minmax", "r_incl"];
+const INDEXES = ["r_minmax", "r_incl", "r_bloom", "r_multi"];
 
 for (const version of [15, 18]) {
   describe(`PostgreSQL ${version}`, () => {
