@@ -114,6 +114,11 @@ export interface BrinStoredShape {
   align: number;
 }
 
+/** A stored type and its shape. */
+export interface BrinStoredType extends BrinStoredShape {
+  typid: number;
+}
+
 /**
  * brin_deconstruct_tuple: the BrinTuple at `tup` (its item length `itemLen`) as columns. With
  * BRIN_NULLS_MASK a bitmap follows bt_info: bit k set means column k is all nulls, bit

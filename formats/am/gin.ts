@@ -8,6 +8,7 @@ import { maxAlign } from "../page/page.js";
 import { IndexTupleData, INDEX_NULL_MASK, SizeOfIndexTupleData, indexDataOffset, indexTupleSize } from "../nbtree/index-tuple.js";
 import { flagNames } from "./util.js";
 import { grown } from "../schema/bytes.js";
+import { alignBytes, type AttrDesc } from "../heap/descriptor.js";
 
 export const GinPageOpaqueData = register(
   defineStruct("GinPageOpaqueData", "src/include/access/ginblock.h", [
@@ -195,6 +196,18 @@ function varlenaSizeAt(b: Uint8Array, off: number): number {
   if (b0 === 0x01) return 2 + (b[off + 1] === 18 ? 16 : b[off + 1] === 19 ? 18 : 8);
   if (b0 & 1) return b0 >>> 1;
   return ((b0 | (b[off + 1]! << 8) | (b[off + 2]! << 16) | (b[off + 3]! << 24)) >>> 2) & 0x3fffffff;
+}
+
+/** What ginEntryKey needs of an index's columns: one column or several, each stored key's attlen and alignment in bytes. */
+export interface GinKeyShape {
+  oneCol: boolean;
+  keyLen: number[];
+  keyAlign: number[];
+}
+
+/** The GinKeyShape of an index whose key columns are `attrs` (its pg_attribute rows: the stored key types). */
+export function ginKeyShape(attrs: readonly AttrDesc[]): GinKeyShape {
+  return { oneCol: attrs.length === 1, keyLen: attrs.map((a) => a.len), keyAlign: attrs.map((a) => alignBytes(a.align)) };
 }
 
 /**

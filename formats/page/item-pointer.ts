@@ -47,6 +47,10 @@ export function writeTid(dv: DataView, off: number, t: Tid): void {
   dv.setUint16(off + 4, t.offset, true);
 }
 export const tidText = (t: Tid): string => `(${t.block},${t.offset})`;
+/** tidText of a tidKey. */
+export const tidKeyText = (k: number): string => `(${Math.floor(k / 65536)},${k % 65536})`;
+/** tidText of the TID at `at`. */
+export const tidTextAt = (b: Uint8Array, at: number): string => `(${tidBlockAt(b, at)},${tidOffsetAt(b, at)})`;
 export function parseTid(s: string): Tid | null {
   const m = /^\(?\s*(\d+)\s*,\s*(\d+)\s*\)?$/.exec(s);
   return m ? { block: Number(m[1]), offset: Number(m[2]) } : null;

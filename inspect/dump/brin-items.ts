@@ -2,9 +2,8 @@
 // column's null bits and stored values, "{min .. max}" for minmax), a revmap page's TIDs as
 // brin_revmap_data lists them.
 import { FormatError } from "../../formats/schema/errors.js";
-import { brinDeform, BrinTupleData, BRIN_EMPTY_RANGE_MASK, BRIN_PLACEHOLDER_MASK, BRIN_REVMAP_OFFSET, brinRevmapMaxItems, type BrinColumn, type BrinStoredShape } from "../../formats/am/brin.js";
-import { alignBytes } from "../../formats/heap/descriptor.js";
-import { tidBlockAt, tidOffsetAt, tidText, ItemPointerData } from "../../formats/page/item-pointer.js";
+import { brinDeform, BrinTupleData, BRIN_EMPTY_RANGE_MASK, BRIN_PLACEHOLDER_MASK, BRIN_REVMAP_OFFSET, brinRevmapMaxItems, type BrinColumn } from "../../formats/am/brin.js";
+import { ItemPointerData, tidKeyAt, tidTextAt } from "../../formats/page/item-pointer.js";
 import type { BrinItemDump } from "./model.js";
 import type { PageDumpContext } from "./page-dump.js";
 import { datumTextAt } from "./datum-at.js";
@@ -15,10 +14,8 @@ export function brinRevmap(page: Uint8Array): string[] {
   let last = -1;
   for (let i = 0, n = brinRevmapMaxItems(page.length); i < n; i++) {
     const at = BRIN_REVMAP_OFFSET + i * ItemPointerData.size;
-    const block = tidBlockAt(page, at);
-    const offset = tidOffsetAt(page, at);
-    tids.push(tidText({ block, offset }));
-    if (block !== 0 || offset !== 0) last = i;
+    tids.push(tidTextAt(page, at));
+    if (tidKeyAt(page, at) !== 0) last = i;
   }
   return tids.slice(0, last + 1);
 }
@@ -30,21 +27,15 @@ export function brinItem(page: Uint8Array, off: number, len: number, ctx: PageDu
   const desc = ctx.indexDesc;
   const types = ctx.values?.types;
   const stored = ctx.brinStored ?? [];
-  const shapes: (BrinStoredShape[] | undefined)[] = stored.map((ts) =>
-    ts?.map((t) => {
-      const ti = types?.(t);
-      return ti ? { len: ti.len, align: alignBytes(ti.align) } : { len: 0, align: 1 };
-    }),
-  );
   const columns: BrinColumn[] = [];
-  const whole = brinDeform(page, off, len, shapes, columns);
+  const whole = brinDeform(page, off, len, stored, columns);
   const out: BrinItemDump = { blknum: BrinTupleData.get.bt_blkno(page, off), placeholder: (info & BRIN_PLACEHOLDER_MASK) !== 0, empty: (info & BRIN_EMPTY_RANGE_MASK) !== 0, columns: [] };
   columns.forEach((c, k) => {
     let value: string | null = null;
     if (!c.allnulls && types && desc) {
       const texts = c.datums.map((d, j) => {
         const t = stored[k]![j]!;
-        return datumTextAt(page, d.off, d.len, types(t)?.len ?? -1, t, j === 0 ? desc.attrs[k]!.typmod : -1, types) ?? "(external)";
+        return datumTextAt(page, d.off, d.len, t.len, t.typid, j === 0 ? desc.attrs[k]!.typmod : -1, types) ?? "(external)";
       });
       value = `{${texts.join(" .. ")}}`;
     }

@@ -6,34 +6,25 @@ import { FormatError } from "../../formats/schema/errors.js";
 import {
   decodeGinPostingList, GIN_CAT_NORM_KEY, GIN_DATA_ITEMS_OFFSET, GIN_DATA_RIGHTBOUND_OFFSET, GIN_TREE_POSTING, ginCodeToTidKey, ginEntryKey, GinKeySpan,
   GinPageOpaqueData, GinPostingListData, ginPostingListSize, GinPostingDecode, ginTupleBlock, ginTupleCompressed, ginTupleNPosting, ginTuplePostingOffset,
-  GIN_COMPRESSED, POSTING_ITEM_KEY, postingItemChild, SizeOfPostingItem,
+  GIN_COMPRESSED, POSTING_ITEM_KEY, postingItemChild, SizeOfPostingItem, type GinKeyShape,
 } from "../../formats/am/gin.js";
-import { tidBlockAt, tidOffsetAt, tidText } from "../../formats/page/item-pointer.js";
-import { ItemPointerData } from "../../formats/page/item-pointer.js";
+import { ItemPointerData, tidKeyText, tidTextAt } from "../../formats/page/item-pointer.js";
 import { pdLower, pdSpecial } from "../../formats/page/page.js";
 import { datumTextAt } from "./datum-at.js";
-import { alignBytes, type TupleDesc } from "../../formats/heap/descriptor.js";
+import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { DumpValue, GinDataPageDump, GinEntryDump } from "./model.js";
 import type { PageDumpContext } from "./page-dump.js";
 
 const CATEGORY = ["key", "null-key", "empty-item", "null-item"] as const;
-const tidKeyText = (k: number): string => `(${Math.floor(k / 65536)},${k % 65536})`;
-const tidAt = (page: Uint8Array, at: number): string => tidText({ block: tidBlockAt(page, at), offset: tidOffsetAt(page, at) });
-
-/** The key columns' attlen and alignment, as ginEntryKey reads them. */
-export function ginKeyShape(desc: TupleDesc): { keyLen: number[]; keyAlign: number[] } {
-  return { keyLen: desc.attrs.map((a) => a.len), keyAlign: desc.attrs.map((a) => alignBytes(a.align)) };
-}
 
 /**
  * The entry tuple of lp_len `len` at `tup`: its column, category and key, and on an entry leaf
  * its heap TIDs (or posting tree), on an internal page its child. A pending-list tuple is a leaf
  * tuple whose t_tid is the heap TID itself. Throws FormatError when its bytes break the format.
  */
-export function ginEntry(page: Uint8Array, tup: number, len: number, kind: string, desc: TupleDesc, ctx: PageDumpContext): { gin: GinEntryDump; key?: DumpValue } {
-  const { keyLen, keyAlign } = ginKeyShape(desc);
+export function ginEntry(page: Uint8Array, tup: number, len: number, kind: string, desc: TupleDesc, shape: GinKeyShape, ctx: PageDumpContext): { gin: GinEntryDump; key?: DumpValue } {
   const span = new GinKeySpan();
-  if (!ginEntryKey(page, tup, len, desc.attrs.length === 1, keyLen, keyAlign, span))
+  if (!ginEntryKey(page, tup, len, shape.oneCol, shape.keyLen, shape.keyAlign, span))
     throw new FormatError("GIN_TUPLE_CORRUPT", "the entry tuple's column number, key or null category does not fit its length", { offset: tup });
   const gin: GinEntryDump = { attnum: span.attnum, category: CATEGORY[span.category]! };
   if (kind === "entry-internal") gin.child = ginTupleBlock(page, tup);
@@ -52,7 +43,7 @@ export function ginEntry(page: Uint8Array, tup: number, len: number, kind: strin
       } else {
         const at = tup + ginTuplePostingOffset(page, tup);
         if (at + n * ItemPointerData.size > tup + len) throw new FormatError("GIN_POSTING_TRUNCATED", `${n} uncompressed TIDs run past the entry tuple`, { offset: tup });
-        for (let i = 0; i < n; i++) tids.push(tidAt(page, at + i * ItemPointerData.size));
+        for (let i = 0; i < n; i++) tids.push(tidTextAt(page, at + i * ItemPointerData.size));
       }
       gin.tids = tids;
     }
@@ -71,7 +62,7 @@ export function ginEntry(page: Uint8Array, tup: number, len: number, kind: strin
 /** A posting tree page: its right bound, then a leaf's segments (compressed leaves) or an internal page's downlinks. */
 export function ginDataPage(page: Uint8Array, leaf: boolean): GinDataPageDump {
   const dv = new DataView(page.buffer, page.byteOffset, page.byteLength);
-  const out: GinDataPageDump = { rightBound: tidAt(page, GIN_DATA_RIGHTBOUND_OFFSET) };
+  const out: GinDataPageDump = { rightBound: tidTextAt(page, GIN_DATA_RIGHTBOUND_OFFSET) };
   const special = pdSpecial(dv);
   const flags = GinPageOpaqueData.get.flags(page, special);
   const lower = Math.min(pdLower(dv), special);
@@ -86,7 +77,7 @@ export function ginDataPage(page: Uint8Array, leaf: boolean): GinDataPageDump {
       if (d.truncated) throw new FormatError("GIN_POSTING_TRUNCATED", "a posting list segment runs past pd_lower", { offset: d.stopAt });
       const tids: string[] = [];
       for (let i = 0; i < d.n; i++) tids.push(tidKeyText(ginCodeToTidKey(d.codes[i]!)));
-      out.segments.push({ first_tid: tidAt(page, at), nbytes: GinPostingListData.get.nbytes(page, at), tids });
+      out.segments.push({ first_tid: tidTextAt(page, at), nbytes: GinPostingListData.get.nbytes(page, at), tids });
     }
     return out;
   }
@@ -95,7 +86,7 @@ export function ginDataPage(page: Uint8Array, leaf: boolean): GinDataPageDump {
   for (let i = 0; i < maxoff; i++) {
     const at = GIN_DATA_ITEMS_OFFSET + i * SizeOfPostingItem;
     if (at + SizeOfPostingItem > special) throw new FormatError("GIN_DATA_PD_LOWER", `PostingItem ${i + 1} of ${maxoff} runs into the special space`, { offset: at });
-    out.postingItems.push({ child: postingItemChild(page, at), key: tidAt(page, at + POSTING_ITEM_KEY) });
+    out.postingItems.push({ child: postingItemChild(page, at), key: tidTextAt(page, at + POSTING_ITEM_KEY) });
   }
   return out;
 }

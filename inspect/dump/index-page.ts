@@ -4,7 +4,7 @@
 // methods' special spaces and metapages.
 import { FormatError, findingFrom } from "../../formats/schema/errors.js";
 import { detectPageKind, type AmName } from "../../formats/am/detect.js";
-import { BrinSpecialSpace, BrinMetaPageData, BRIN_PAGETYPE_META } from "../../formats/am/brin.js";
+import { BrinSpecialSpace, BrinMetaPageData, BRIN_META_OFFSET, BRIN_PAGETYPE_META } from "../../formats/am/brin.js";
 import { GinMetaPageData, GinPageOpaqueData, GIN_META_OFFSET } from "../../formats/am/gin.js";
 import { ginDataPage, ginEntry } from "./gin-items.js";
 import { brinItem, brinRevmap } from "./brin-items.js";
@@ -68,7 +68,7 @@ export function dumpIndexPage(page: Uint8Array, rec: PageRecord, ctx: PageDumpCo
       case "brin": {
         const s = BrinSpecialSpace.decode(page, special);
         rec.special = plain(s);
-        if (dv.getUint16(page.length - 2, true) === BRIN_PAGETYPE_META) rec.meta = plain(BrinMetaPageData.decode(page, 24));
+        if (dv.getUint16(page.length - 2, true) === BRIN_PAGETYPE_META) rec.meta = plain(BrinMetaPageData.decode(page, BRIN_META_OFFSET));
         else if (rec.kind === "revmap") rec.revmap = brinRevmap(page);
         break;
       }
@@ -123,9 +123,9 @@ function indexItem(page: Uint8Array, item: ItemRecord, ctx: PageDumpContext, loc
     vars: (tInfo & INDEX_VAR_MASK) !== 0,
   };
   if (rec.am === "gin") {
-    if (!ctx.indexDesc) return ix;
+    if (!ctx.indexDesc || !ctx.ginKeys) return ix;
     try {
-      const e = ginEntry(page, item.lp_off, item.lp_len, rec.kind, ctx.indexDesc, ctx);
+      const e = ginEntry(page, item.lp_off, item.lp_len, rec.kind, ctx.indexDesc, ctx.ginKeys, ctx);
       ix.gin = e.gin;
       if (e.key) ix.keys = [e.key];
     } catch (err) {

@@ -1,5 +1,7 @@
 // Dump one page: header, line pointers, items by access method, special space, findings.
 // Pure over the page bytes (plus the catalog-derived context); the caller does the I/O.
+import type { GinKeyShape } from "../../formats/am/gin.js";
+import type { BrinStoredType } from "../../formats/am/brin.js";
 import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
 import { PageHeaderData, PD_FLAG_NAMES, lsnText } from "../../formats/page/page-header.js";
 import { LP_NORMAL, lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
@@ -30,8 +32,10 @@ export interface PageDumpContext {
   indexDesc?: TupleDesc;
   /** indnkeyatts of a GiST index: its internal tuples hold the key attributes only, not INCLUDE ones */
   indexKeyAtts?: number;
-  /** a BRIN index: each column's stored types (brinStoredTypes), undefined for an opclass pgdisk does not know */
-  brinStored?: (number[] | undefined)[];
+  /** a GIN index: its key columns' shapes, computed once per relation */
+  ginKeys?: GinKeyShape;
+  /** a BRIN index: each column's stored types (brinStoredTypes) with their attlen and alignment, undefined for an opclass pgdisk does not know */
+  brinStored?: (BrinStoredType[] | undefined)[];
   clog?: XactStatusLookup;
   /** verify pd_checksum (cluster has data checksums) */
   checksums: boolean;

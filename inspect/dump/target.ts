@@ -1,7 +1,9 @@
 // What a dump (or a browse, or a verify) is about: a lone file, a relation of a cluster found by
 // name, or every relation of a database. Resolves names through the offline catalog and builds
 // the per-relation decoding context.
-import { brinStoredTypes, BRIN_OPCINFO_PROC } from "../../formats/am/brin.js";
+import { brinStoredTypes, BRIN_OPCINFO_PROC, type BrinStoredType } from "../../formats/am/brin.js";
+import { ginKeyShape } from "../../formats/am/gin.js";
+import { alignBytes } from "../../formats/heap/descriptor.js";
 import { findPgdata } from "../../formats/catalog/locate.js";
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve, relative, sep } from "node:path";
@@ -11,6 +13,7 @@ import { typeLookupFor } from "../../formats/catalog/types.js";
 import { RelationFork, parseSegmentPath, type ForkName, type Geometry } from "../../formats/storage/relfile.js";
 import { ToastReader } from "../../formats/toast/reader.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
+import type { TypeLookup } from "../../formats/datum/types.js";
 import type { XactStatusLookup } from "../../formats/storage/clog.js";
 import type { PageDumpContext } from "./page-dump.js";
 import { pageView, pdPagesizeVersion } from "../../formats/page/page.js";
@@ -119,7 +122,8 @@ export function dumpContext(r: ResolvedRelation, opts: { detoast: boolean; check
   if (rel.kind === "i") {
     ctx.indexDesc = indexDescriptor(cat, rel);
     if (rel.amName === "gist") ctx.indexKeyAtts = cat.indexes().get(rel.oid)?.nkeyatts;
-    if (rel.amName === "brin") ctx.brinStored = brinColumnsStored(cat, rel, ctx.indexDesc);
+    if (rel.amName === "brin") ctx.brinStored = brinColumnsStored(cat, rel, ctx.indexDesc, lookup.types);
+    if (rel.amName === "gin") ctx.ginKeys = ginKeyShape(ctx.indexDesc.attrs);
     ctx.values = { types: lookup.types, decodeAs: lookup.decodeAs, detoast: false };
     return ctx;
   }
@@ -143,19 +147,25 @@ export function openToastReader(cat: DatabaseCatalog, toast: RelationInfo, geome
 }
 
 /**
- * An index's tuple descriptor. pg_attribute of an index already describes the stored key type
- * (index_create uses the opclass's opckeytype, e.g. cstring for name_ops).
+ * Each BRIN index column's stored types, from its opclass's opcinfo support function, with
+ * their attlen and alignment (an unknown type gets length 0, which no datum fits).
  */
-/** Each BRIN index column's stored types, from its opclass's opcinfo support function. */
-function brinColumnsStored(cat: DatabaseCatalog, rel: RelationInfo, desc: TupleDesc): (number[] | undefined)[] {
+function brinColumnsStored(cat: DatabaseCatalog, rel: RelationInfo, desc: TupleDesc, types: TypeLookup): (BrinStoredType[] | undefined)[] {
   const info = cat.indexes().get(rel.oid);
   const opclasses = cat.opclasses();
   return desc.attrs.map((a, k) => {
     const opc = info ? opclasses.get(info.opclasses[k]!) : undefined;
-    return brinStoredTypes(opc ? cat.supportProc(opc.family, opc.intype, opc.intype, BRIN_OPCINFO_PROC) : undefined, a.typid);
+    return brinStoredTypes(opc ? cat.supportProc(opc.family, opc.intype, opc.intype, BRIN_OPCINFO_PROC) : undefined, a.typid)?.map((typid) => {
+      const t = types(typid);
+      return t ? { typid, len: t.len, align: alignBytes(t.align) } : { typid, len: 0, align: 1 };
+    });
   });
 }
 
+/**
+ * An index's tuple descriptor. pg_attribute of an index already describes the stored key type
+ * (index_create uses the opclass's opckeytype, e.g. cstring for name_ops).
+ */
 export function indexDescriptor(cat: DatabaseCatalog, rel: RelationInfo): TupleDesc {
   return cat.descriptor(rel.oid);
 }

@@ -4,7 +4,7 @@
 // else the default btree comparator of the key type, under the column's collation.
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DatabaseCatalog, IndexInfo, RelationInfo } from "../../formats/catalog/cluster.js";
-import { alignBytes } from "../../formats/heap/descriptor.js";
+import { ginKeyShape, type GinKeyShape } from "../../formats/am/gin.js";
 import type { DatumCmp } from "../../formats/order/bytes.js";
 import { comparatorFor, comparatorForProc } from "../../formats/order/procs.js";
 import { collationIsBytewise } from "../../formats/catalog/index-keys.js";
@@ -14,10 +14,7 @@ const GIN_COMPARE_PROC = 1;
 const BYTEWISE_GIN_PROCS = new Set([3480, 3724]);
 const TEXT_OID = 25;
 
-export interface GinKeyPlan {
-  oneCol: boolean;
-  keyLen: number[];
-  keyAlign: number[];
+export interface GinKeyPlan extends GinKeyShape {
   cmps: (DatumCmp | null)[];
   /** "column (type, ...)" of columns whose key order cannot be checked */
   notComparable: string[];
@@ -29,11 +26,9 @@ export function ginKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: Inde
   // a damaged catalog: the index's entries cannot be read without a descriptor for every column
   if (attrs.length < natts) throw new FormatError("INDEX_DESCRIPTOR_MISMATCH", `index "${index.name}" has ${attrs.length} pg_attribute rows but indnatts ${natts}`);
   const opclasses = cat.opclasses();
-  const plan: GinKeyPlan = { oneCol: natts === 1, keyLen: [], keyAlign: [], cmps: [], notComparable: [] };
+  const plan: GinKeyPlan = { ...ginKeyShape(attrs.slice(0, natts)), cmps: [], notComparable: [] };
   for (let i = 0; i < natts; i++) {
     const a = attrs[i]!;
-    plan.keyLen.push(a.len);
-    plan.keyAlign.push(alignBytes(a.align));
     const opc = info ? opclasses.get(info.opclasses[i]!) : undefined;
     const bytewise = collationIsBytewise(cat, info?.collations[i] || 100);
     const proc = opc ? cat.supportProc(opc.family, opc.intype, opc.intype, GIN_COMPARE_PROC) : undefined;

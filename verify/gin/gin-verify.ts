@@ -7,7 +7,7 @@
 // tuples and TIDs reuse one key span and one decode buffer.
 import type { Location, Severity } from "../../formats/schema/errors.js";
 import type { RelationFork } from "../../formats/storage/relfile.js";
-import { InvalidBlockNumber, tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
+import { InvalidBlockNumber, tidBlockAt, tidKeyText, tidOffsetAt } from "../../formats/page/item-pointer.js";
 import { itemIdWord, maxAlign, maxOffsetNumber, pdLower, pdSpecial } from "../../formats/page/page.js";
 import { lpLen, lpOff } from "../../formats/page/item-id.js";
 import { IndexTupleData, indexTupleSize } from "../../formats/nbtree/index-tuple.js";
@@ -456,7 +456,7 @@ export class GinVerifier {
       const c = d.codes[k]!;
       if (c <= prev && !orderSaid) {
         const key = ginCodeToTidKey(c);
-        this.sink.add("GIN_POSTING_ORDER", `index "${name}": heap TID (${Math.floor(key / 65536)},${key % 65536}) at block ${blk}${item !== undefined ? `, offset ${item}` : ""} is not above the TID before it`, this.at(blk, item, off));
+        this.sink.add("GIN_POSTING_ORDER", `index "${name}": heap TID ${tidKeyText(key)} at block ${blk}${item !== undefined ? `, offset ${item}` : ""} is not above the TID before it`, this.at(blk, item, off));
         orderSaid = true;
       }
       if (c % 2048 === 0 && !tidSaid) {

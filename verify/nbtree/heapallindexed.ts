@@ -32,7 +32,7 @@ import { TidFingerprints, fingerprint, fingerprintInPage, FP, hashableFormBytes,
 import { viewOf } from "../page-view.js";
 import { decodeExprValue, type ExprValue } from "../../formats/expr/evaluate.js";
 import { setExprResult, type IndexExprs } from "../../formats/expr/index-exprs.js";
-import { tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
+import { tidBlockAt, tidKeyText, tidOffsetAt } from "../../formats/page/item-pointer.js";
 import { readDirectPointerFields, readExternalPointerFields, VARLENA_EXTSIZE_MASK } from "../../formats/varlena/toast-pointer.js";
 import { varsize4BAt, VARHDRSZ, VARTAG_ONDISK } from "../../formats/varlena/varlena.js";
 import { setU32At, u32At } from "../../formats/schema/bytes.js";
@@ -122,7 +122,7 @@ export class IndexEntries implements LeafCollector {
       if (kv.isnull[i] || this.attrs[i].len !== -1) continue;
       const b0 = t.buf[kv.off[i]];
       if (b0 === 0x01) {
-        this.sink.add("BT_INDEX_EXTERNAL_DATUM", `external varlena datum in tuple that references heap row ${tidStr(t.heapTid)} in index "${this.relName}"`, { file: this.fileOf(blk), block: blk, item: off, attnum: i + 1 });
+        this.sink.add("BT_INDEX_EXTERNAL_DATUM", `external varlena datum in tuple that references heap row ${tidKeyText(t.heapTid)} in index "${this.relName}"`, { file: this.fileOf(blk), block: blk, item: off, attnum: i + 1 });
         return false;
       }
       if ((b0 & 3) === 2) need = true;
@@ -226,7 +226,6 @@ export class KeptTuples {
 }
 
 
-const tidStr = (t: number): string => `(${Math.floor(t / 65536)},${t % 65536})`;
 
 /** The table side of heapallindexed, shared by every index probed in one scan. */
 export interface HeapBase {
