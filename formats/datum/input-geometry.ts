@@ -8,6 +8,7 @@
 import { FormatError } from "../schema/errors.js";
 import { float8In, type InputFunction } from "./input.js";
 import { isSpace } from "./util.js";
+import { floatRangeError } from "./float-arith.js";
 
 /** strtod's decimal form, and the words it reads (glibc: case-insensitive, with a sign). */
 const NUMBER = /[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
@@ -149,27 +150,17 @@ const boxIn: InputFunction = (text) => {
 /** geo_decls.h's EPSILON: coordinates this close are equal (FPeq, FPzero) */
 const EPSILON = 1e-6;
 const fpEq = (a: number, b: number): boolean => a === b || Math.abs(a - b) <= EPSILON;
-const outOfRange = (what: "overflow" | "underflow"): FormatError => new FormatError("DATUM_BAD_INPUT", `value out of range: ${what}`);
 /** float8_mi, float8_mul, float8_div (utils/float.h): IEEE results, with the overflow, underflow and zero-divide errors */
-const float8Mi = (a: number, b: number): number => {
-  const r = a - b;
-  if (!Number.isFinite(r) && !Number.isNaN(r) && Number.isFinite(a) && Number.isFinite(b)) throw outOfRange("overflow");
+const checked = (r: number, a: number, b: number, zeroOk: boolean): number => {
+  const error = floatRangeError(r, a, b, zeroOk);
+  if (error) throw new FormatError("DATUM_BAD_INPUT", error);
   return r;
 };
-const float8Mul = (a: number, b: number): number => {
-  const r = a * b;
-  const inf = (x: number): boolean => x === Infinity || x === -Infinity;
-  if (inf(r) && !inf(a) && !inf(b)) throw outOfRange("overflow");
-  if (r === 0 && a !== 0 && b !== 0) throw outOfRange("underflow");
-  return r;
-};
+const float8Mi = (a: number, b: number): number => checked(a - b, a, b, true);
+const float8Mul = (a: number, b: number): number => checked(a * b, a, b, a === 0 || b === 0);
 const float8Div = (a: number, b: number): number => {
-  const inf = (x: number): boolean => x === Infinity || x === -Infinity;
   if (b === 0 && !Number.isNaN(a)) throw new FormatError("DATUM_BAD_INPUT", "division by zero");
-  const r = a / b;
-  if (inf(r) && !inf(a)) throw outOfRange("overflow");
-  if (r === 0 && a !== 0 && !inf(b)) throw outOfRange("underflow");
-  return r;
+  return checked(a / b, a, b, a === 0 || !Number.isFinite(b));
 };
 /** float8_eq: NaN equals NaN */
 const float8Eq = (a: number, b: number): boolean => (Number.isNaN(a) ? Number.isNaN(b) : a === b);

@@ -13,6 +13,7 @@ import { FormatError } from "../schema/errors.js";
 import { civil, civilDays } from "../datum/datetime.js";
 import { adjustPrecision, float4In, float8In, nameIn } from "../datum/input.js";
 import { utf8Text } from "../datum/util.js";
+import { floatRangeError } from "../datum/float-arith.js";
 import { NUMERIC_DSCALE_MAX } from "../datum/numeric.js";
 import { decodeExprValue, NUM_NAN, NUM_NINF, NUM_PINF, numericString, NUMERICOID, type ExprValue, type Numeric } from "./values.js";
 import { JENTRY_ISNULL, JENTRY_ISNUMERIC, jsonbContainer, type JsonbValue } from "../datum/jsonb.js";
@@ -249,9 +250,8 @@ function jsonbNumeric(v: JsonbValue, type: string): Numeric {
 
 /** float_overflow_error / float_underflow_error as float.c checks them after each operation. */
 function checked(r: number, a: number, b: number, zeroOk: boolean): number {
-  if (!Number.isFinite(r) && !Number.isNaN(r) && Number.isFinite(a) && Number.isFinite(b)) return fail("value out of range: overflow");
-  if (r === 0 && !zeroOk) return fail("value out of range: underflow");
-  return r;
+  const error = floatRangeError(r, a, b, zeroOk);
+  return error ? fail(error) : r;
 }
 /** float8 (or float4 after Math.fround: the one rounding of a double's exact result of two floats) + - * /. */
 function floatOps(four: boolean, [pl, mi, mul, div]: number[], t = four ? "float4" : "float8"): [number, FnEntry][] {
