@@ -6,10 +6,16 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** The V8 flags bin/pgdisk passes to `command` (bin/v8-flags: "command flags…" lines, # comments). */
+const v8FlagsOf = (command) => {
+  const line = readFileSync(join(root, "bin", "v8-flags"), "utf8").split("\n").find((l) => l.split(/\s+/)[0] === command);
+  if (!line) throw new Error(`bin/v8-flags has no line for ${command}`);
+  return line.trim().split(/\s+/).slice(1);
+};
 const out = join(root, "dist", "bundle");
 rmSync(out, { recursive: true, force: true });
 await build({
@@ -37,11 +43,9 @@ await build({
 // snapshot.node names the node that built the blob and has its binary's modification time:
 // bin/pgdisk uses the blob only with that node (another version refuses the blob and exits).
 // Its first line is the V8 flags of the build, which every run from the blob must pass too (V8
-// refuses a blob built under other flags): 8 times V8's interrupt budget (67584), so that the
-// catalog read of a short run is not compiled by TurboFan: with the default budget readCatalog's
-// loops reached it, and the compile on a background thread (which the exit waits for) cost
-// about 60 ms of CPU, more than the catalog read itself (docs/dump-performance.md).
-const SNAPSHOT_V8_FLAGS = ["--interrupt-budget=540672"];
+// refuses a blob built under other flags): bin/v8-flags' `inspect` line, which bin/pgdisk also
+// passes to an `inspect` run from the bundle.
+const SNAPSHOT_V8_FLAGS = v8FlagsOf("inspect");
 const script = join(out, "snapshot.cjs");
 const blob = join(out, "snapshot.blob");
 const stamp = join(out, "snapshot.node");

@@ -9,6 +9,7 @@ import { IndexTupleData, INDEX_NULL_MASK, SizeOfIndexTupleData, indexDataOffset,
 import { flagNames } from "./util.js";
 import { grown } from "../schema/bytes.js";
 import { alignBytes, type AttrDesc } from "../heap/descriptor.js";
+import { varsizeAnyAt } from "../varlena/varlena.js";
 
 export const GinPageOpaqueData = register(
   defineStruct("GinPageOpaqueData", "src/include/access/ginblock.h", [
@@ -190,14 +191,6 @@ export class GinKeySpan {
   len = 0;
 }
 
-/** Size of a varlena datum at `off` (1-byte, 4-byte or external header); 0 when it is not one. */
-function varlenaSizeAt(b: Uint8Array, off: number): number {
-  const b0 = b[off]!;
-  if (b0 === 0x01) return 2 + (b[off + 1] === 18 ? 16 : b[off + 1] === 19 ? 18 : 8);
-  if (b0 & 1) return b0 >>> 1;
-  return ((b0 | (b[off + 1]! << 8) | (b[off + 2]! << 16) | (b[off + 3]! << 24)) >>> 2) & 0x3fffffff;
-}
-
 /** What ginEntryKey needs of an index's columns: one column or several, each stored key's attlen and alignment in bytes. */
 export interface GinKeyShape {
   oneCol: boolean;
@@ -247,7 +240,7 @@ export function ginEntryKey(b: Uint8Array, tup: number, tupLen: number, oneCol: 
   // att_align_pointer: a varlena with a short header is stored unaligned (pad bytes are zero)
   if (!(len === -1 && off < end && b[off] !== 0)) off = (off + align - 1) & ~(align - 1);
   if (off >= end) return false;
-  const n = len > 0 ? len : len === -1 ? varlenaSizeAt(b, off) : cstringLen(b, off, end);
+  const n = len > 0 ? len : len === -1 ? varsizeAnyAt(b, off, end) : cstringLen(b, off, end);
   if (n <= 0 || off + n > end) return false;
   span.off = off;
   span.len = n;

@@ -9,7 +9,7 @@
 import { alignBytes, type AttrDesc } from "./descriptor.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HeapTupleHeaderData, HTH, SizeofHeapTupleHeader } from "./tuple-header.js";
 import { indexDataOffset, INDEX_NULL_MASK, IndexTupleData, SizeOfIndexTupleData } from "../nbtree/index-tuple.js";
-import { varsize4BAt, vartagSize, VARHDRSZ_EXTERNAL } from "../varlena/varlena.js";
+import { varsizeAnyAt } from "../varlena/varlena.js";
 
 const heapGet = HeapTupleHeaderData.get;
 const indexGet = IndexTupleData.get;
@@ -80,13 +80,8 @@ export class AttrSpans {
       } else if (a.len === -1) {
         if (p < end && buf[p] === 0) p = base + ((p - base + al - 1) & ~(al - 1));
         if (p >= end) return i;
-        const b0 = buf[p]!;
-        if (b0 === 0x01) {
-          const size = p + 1 < end ? vartagSize(buf[p + 1]!) : undefined;
-          l = size === undefined ? 0 : VARHDRSZ_EXTERNAL + size;
-        } else if (b0 & 1) l = b0 >>> 1;
-        else l = p + 4 <= end ? varsize4BAt(buf, p) : 0;
-        if (l < 1 || ((b0 & 1) === 0 && l < 4)) return i;
+        l = varsizeAnyAt(buf, p, end);
+        if (l < 1 || ((buf[p]! & 1) === 0 && l < 4)) return i;
       } else if (a.len === -2) {
         p = base + ((p - base + al - 1) & ~(al - 1));
         let e = p;

@@ -93,6 +93,21 @@ export function varlena4B(payload: Uint8Array): Uint8Array {
 export function set4bCompressedHeader(dv: DataView, off: number, total: number): void {
   dv.setUint32(off, ((total << 2) | 2) >>> 0, true);
 }
+/**
+ * VARSIZE_ANY of the varlena at `at`, without allocating (hot paths): 0 when its header does not
+ * fit before `end` or an external datum's vartag is unknown; a 4-byte length below 4 is returned
+ * as it is, for the caller to refuse. readVarlenaHeader is the checked form, with the error.
+ */
+export function varsizeAnyAt(b: Uint8Array, at: number, end: number): number {
+  const b0 = b[at]!;
+  if (b0 === 0x01) {
+    const size = at + 1 < end ? vartagSize(b[at + 1]!) : undefined;
+    return size === undefined ? 0 : VARHDRSZ_EXTERNAL + size;
+  }
+  if (b0 & 1) return b0 >>> 1;
+  return at + 4 <= end ? varsize4BAt(b, at) : 0;
+}
+
 /** VARATT_CAN_MAKE_SHORT for a payload of `len` bytes. */
 /** VARSIZE_4B: the total size (header included) of the 4-byte-header varlena at `at`. */
 export const varsize4BAt = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 2;
