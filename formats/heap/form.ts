@@ -28,11 +28,21 @@ export function storedUnaligned(a: AttrDesc, stored: Uint8Array): boolean {
   return a.len === -2 || (a.len === -1 && (stored[0] & 1) === 1);
 }
 
+/** The offset after `off` where a datum of attlen `attlen` (alignment `al` bytes) whose first byte is `first` goes. */
+function datumStart(off: number, attlen: number, al: number, first: number): number {
+  if (attlen === -2 || (attlen === -1 && (first & 1) === 1)) return off;
+  return (off + al - 1) & ~(al - 1);
+}
+
+/** The t_infomask bits a non-null datum sets: HEAP_HASVARWIDTH for a varlena or cstring, HEAP_HASEXTERNAL for a TOAST pointer. */
+function datumInfomask(attlen: number, first: number): number {
+  if (attlen >= 0) return 0;
+  return attlen === -1 && first === 0x01 ? HEAP_HASVARWIDTH | HEAP_HASEXTERNAL : HEAP_HASVARWIDTH;
+}
+
 /** The offset a datum goes to after `off` (tuple-relative; t_hoff is MAXALIGNed). */
 export function datumOffset(off: number, a: AttrDesc, stored: Uint8Array): number {
-  if (storedUnaligned(a, stored)) return off;
-  const al = alignBytes(a.align);
-  return (off + al - 1) & ~(al - 1);
+  return datumStart(off, a.len, alignBytes(a.align), stored[0]!);
 }
 
 /** A varlena payload (no header, not compressed) in the form heap_fill_tuple stores it. */
@@ -97,13 +107,71 @@ export function writeHeapTuple(desc: TupleDesc, datums: readonly (Uint8Array | n
     const a = desc.attrs[i];
     if (!d) continue;
     if (hasNull) out[at + SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
-    if (a.len < 0) infomask |= HEAP_HASVARWIDTH;
-    if (a.len === -1 && d[0] === 0x01) infomask |= HEAP_HASEXTERNAL;
+    infomask |= datumInfomask(a.len, d[0]!);
     off = datumOffset(off, a, d);
     // a short datum (most of them) is cheaper copied bytewise than through set()
     const n = d.length;
     if (n <= 32) for (let k = 0, p = at + off; k < n; k++) out[p + k] = d[k];
     else out.set(d, at + off);
+    off += n;
+  }
+  if (hasNull) infomask |= HEAP_HASNULL;
+  writeHeapTupleHeader(out, at, h, natts, infomask, hoff);
+}
+
+/** Stored datums side by side in one buffer (a loader's row): datum i is buf[off[i], off[i] + len[i]), len[i] < 0 for SQL NULL. */
+export interface DatumSpans {
+  readonly buf: Uint8Array;
+  readonly off: Int32Array;
+  readonly len: Int32Array;
+}
+
+/** What forming a tuple needs of each attribute, read once per relation: attlen and alignment in bytes. */
+export class HeapFormLayout {
+  readonly natts: number;
+  readonly attlen: Int16Array;
+  readonly align: Uint8Array;
+  constructor(desc: TupleDesc) {
+    this.natts = desc.attrs.length;
+    this.attlen = Int16Array.from(desc.attrs, (a) => a.len);
+    this.align = Uint8Array.from(desc.attrs, (a) => alignBytes(a.align));
+  }
+}
+
+/** heapTupleSize over DatumSpans. */
+export function heapTupleSizeOfSpans(l: HeapFormLayout, v: DatumSpans): number {
+  const { natts, attlen, align } = l;
+  const { buf, off, len } = v;
+  let hasNull = false;
+  for (let i = 0; i < natts; i++) if (len[i]! < 0) hasNull = true;
+  let size = tupleHoff(natts, hasNull);
+  for (let i = 0; i < natts; i++) {
+    const n = len[i]!;
+    if (n >= 0) size = datumStart(size, attlen[i]!, align[i]!, buf[off[i]!]!) + n;
+  }
+  return size;
+}
+
+/** writeHeapTuple over DatumSpans: `out` at `at` is zero (padding and the null bitmap are not cleared). */
+export function writeHeapTupleSpans(l: HeapFormLayout, v: DatumSpans, h: HeapTupleFields, out: Uint8Array, at: number): void {
+  const { natts, attlen, align } = l;
+  const { buf: src, off: voff, len } = v;
+  let hasNull = false;
+  for (let i = 0; i < natts; i++) if (len[i]! < 0) hasNull = true;
+  const hoff = tupleHoff(natts, hasNull);
+  let infomask = h.xactBits;
+  let off = hoff;
+  for (let i = 0; i < natts; i++) {
+    const n = len[i]!;
+    if (n < 0) continue;
+    const s = voff[i]!;
+    const first = src[s]!;
+    if (hasNull) out[at + SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
+    infomask |= datumInfomask(attlen[i]!, first);
+    off = datumStart(off, attlen[i]!, align[i]!, first);
+    // a short datum (most of them) is cheaper copied bytewise than through set()
+    if (n <= 32) for (let k = 0, p = at + off; k < n; k++) out[p + k] = src[s + k]!;
+    else out.set(src.subarray(s, s + n), at + off);
     off += n;
   }
   if (hasNull) infomask |= HEAP_HASNULL;

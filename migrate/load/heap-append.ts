@@ -9,9 +9,7 @@
 import { close as closeFd, closeSync, fchmodSync, fchownSync, fsync, openSync, write } from "node:fs";
 import { HeapPageBuilder, maxHeapTuplesPerPage, maxHeapTupleSize } from "../../formats/heap/page-builder.js";
 import { HEAP_XMAX_INVALID, HEAP_XMIN_FROZEN } from "../../formats/heap/tuple-header.js";
-import { tupleHoff, writeHeapTupleHeader, type HeapTupleFields } from "../../formats/heap/form.js";
-import { alignBytes } from "../../formats/heap/descriptor.js";
-import { HEAP_HASEXTERNAL, HEAP_HASNULL, HEAP_HASVARWIDTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
+import { HeapFormLayout, heapTupleSizeOfSpans, writeHeapTupleSpans, type HeapTupleFields } from "../../formats/heap/form.js";
 import type { RowValues } from "./row-values.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { Tid } from "../../formats/page/item-pointer.js";
@@ -51,8 +49,8 @@ export class HeapAppender {
   private readonly page: HeapPageBuilder;
   private readonly saveFree: number;
   private readonly maxTuple: number;
-  /** each attribute's alignment in bytes */
-  private readonly align: number[];
+  /** attlen and alignment of each attribute, for forming tuples */
+  private readonly form: HeapFormLayout;
   private batch: Uint8Array;
   private fill = 0;
   private fd = -1;
@@ -86,7 +84,7 @@ export class HeapAppender {
     // RelationGetTargetPageFreeSpace
     this.saveFree = Math.floor((o.blockSize * (100 - o.fillfactor)) / 100);
     this.maxTuple = maxHeapTupleSize(o.blockSize);
-    this.align = desc.attrs.map((a) => alignBytes(a.align));
+    this.form = new HeapFormLayout(desc);
     this.batch = new Uint8Array(Math.max(o.blockSize, Math.floor((o.batchBytes ?? 8 << 20) / o.blockSize) * o.blockSize));
     if (!o.dryRun) {
       this.fd = openSync(o.stagePath, "w", o.owner?.fileMode ?? 0o600);
@@ -104,26 +102,7 @@ export class HeapAppender {
 
   /** The length the tuple of these datums will have (heapTupleSize over a RowValues). */
   size(v: RowValues): number {
-    const attrs = this.desc.attrs;
-    const natts = attrs.length;
-    const len = v.len;
-    let hasNull = false;
-    for (let i = 0; i < natts; i++) if (len[i] < 0) hasNull = true;
-    let size = tupleHoff(natts, hasNull);
-    for (let i = 0; i < natts; i++) {
-      const n = len[i];
-      if (n < 0) continue;
-      size = this.datumAt(size, i, v) + n;
-    }
-    return size;
-  }
-
-  /** datumOffset over a RowValues: a 1-byte-header varlena, an external pointer or a cstring is not aligned. */
-  private datumAt(off: number, i: number, v: RowValues): number {
-    const a = this.desc.attrs[i];
-    if (a.len === -2 || (a.len === -1 && (v.buf[v.off[i]] & 1) === 1)) return off;
-    const al = this.align[i];
-    return (off + al - 1) & ~(al - 1);
+    return heapTupleSizeOfSpans(this.form, v);
   }
 
   /**
@@ -137,40 +116,9 @@ export class HeapAppender {
     const tid = this.tid;
     tid.block = this.currentBlock;
     tid.offset = r.offnum;
-    this.write(v, this.page.page, r.off);
+    writeHeapTupleSpans(this.form, v, this.fields, this.page.page, r.off);
     this.tuples++;
     return tid;
-  }
-
-  /** writeHeapTuple over a RowValues: `out` at `at` is zero (padding and the null bitmap are not cleared). */
-  private write(v: RowValues, out: Uint8Array, at: number): void {
-    const attrs = this.desc.attrs;
-    const natts = attrs.length;
-    const len = v.len;
-    const voff = v.off;
-    const src = v.buf;
-    let hasNull = false;
-    for (let i = 0; i < natts; i++) if (len[i] < 0) hasNull = true;
-    const hoff = tupleHoff(natts, hasNull);
-    const h = this.fields;
-    let infomask = h.xactBits;
-    let off = hoff;
-    for (let i = 0; i < natts; i++) {
-      const n = len[i];
-      if (n < 0) continue;
-      const a = attrs[i];
-      const s = voff[i];
-      if (hasNull) out[at + SizeofHeapTupleHeader + (i >> 3)] |= 1 << (i & 7);
-      if (a.len < 0) infomask |= HEAP_HASVARWIDTH;
-      if (a.len === -1 && src[s] === 0x01) infomask |= HEAP_HASEXTERNAL;
-      off = this.datumAt(off, i, v);
-      // a short datum (most of them) is cheaper copied bytewise than through set()
-      if (n <= 32) for (let k = 0, p = at + off; k < n; k++) out[p + k] = src[s + k];
-      else out.set(src.subarray(s, s + n), at + off);
-      off += n;
-    }
-    if (hasNull) infomask |= HEAP_HASNULL;
-    writeHeapTupleHeader(out, at, h, natts, infomask, hoff);
   }
 
   private finishPage(): void {
