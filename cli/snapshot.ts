@@ -13,11 +13,15 @@ import { startupSnapshot } from "node:v8";
 import { pathToFileURL } from "node:url";
 import { makeInspectCommand } from "./inspect.js";
 import { rootCommand, runProgram } from "./program.js";
+import { registry } from "../formats/schema/struct.js";
 
 // the command tree is built while the snapshot is (commander reads the environment, argv and
 // stdout only when it parses and prints)
 const program = rootCommand();
 program.addCommand(makeInspectCommand());
+// the binary-parser decoders generated now, not at the first parse of each run (pg_control's,
+// pg_filenode.map's: a few ms of code generation and compile at every start)
+for (const s of registry.values()) s.parser.compile();
 
 startupSnapshot.setDeserializeMainFunction(() => {
   (globalThis as { __pgdiskMetaUrl?: string }).__pgdiskMetaUrl = pathToFileURL(process.argv[1]!).href;

@@ -172,7 +172,7 @@ export class Cluster {
   }
 
   databases(): DatabaseInfo[] {
-    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, this.profile.catalogs.pg_database)
+    this.dbs ??= this.scanMapped(join(this.pgdata, "global"), PG_DATABASE_OID, this.profile.catalogs.pg_database, this.catalogProblems ? undefined : DATABASE_COLUMNS)
       .map((r) => ({
         oid: r.oid as number,
         name: r.datname as string,
@@ -208,6 +208,9 @@ export class Cluster {
   }
 }
 
+// pg_database: the columns DatabaseInfo keeps (not datacl, the locale provider's columns); a
+// tolerant scan (verify) decodes every column, so that a damaged row is reported
+const DATABASE_COLUMNS = ["oid", "datname", "dattablespace", "datallowconn", "datistemplate", "datfrozenxid", "datminmxid", "encoding", "datcollate", "datctype"];
 // the columns DatabaseCatalog keeps (decoding only these: pg_attribute is read once per
 // database and thread, and its ACLs, statistics targets and options are not needed)
 const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "relfilenode", "relisshared", "reltablespace", "relpersistence", "relpages", "reltuples", "reltoastrelid", "relnatts", "relfrozenxid", "relminmxid", "reloptions"];
@@ -215,6 +218,8 @@ const CLASS_COLUMNS = ["oid", "relname", "relnamespace", "relkind", "relam", "re
 const TYPE_COLUMNS = ["oid", "typname", "typnamespace", "typlen", "typbyval", "typtype", "typcategory", "typelem", "typarray", "typalign", "typstorage", "typbasetype", "typtypmod", "typrelid", "typinput", "typnotnull", "typdefaultbin"];
 /** how many descriptors DatabaseCatalog reads one relation at a time before it reads all of pg_attribute */
 const DESCRIPTORS_BY_SCAN = 4;
+/** how many by-OID reads of pg_type DatabaseCatalog makes before it reads all of pg_type */
+const TYPE_SCANS_BY_OID = 6;
 /** A "char" catalog flag (attidentity, attgenerated) is set: neither empty nor NUL. */
 export const charFlag = (v: unknown): boolean => typeof v === "string" && v !== "" && v !== "\0";
 const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypmod", "attlen", "attbyval", "attalign", "attstorage", "attisdropped", "attnotnull", "atthasmissing", "attmissingval", "attgenerated"];
@@ -222,6 +227,11 @@ const ATTRIBUTE_COLUMNS = ["attrelid", "attnum", "attname", "atttypid", "atttypm
 export class DatabaseCatalog {
   readonly classes: Map<number, RelationInfo>;
   private typeCache?: Map<number, TypeInfoRow>;
+  /** pg_type rows read by OID before typeCache is (type()); undefined: no such type */
+  private readonly typeSome = new Map<number, TypeInfoRow | undefined>();
+  /** OIDs the next by-OID read of pg_type takes too: the types of the descriptors read so far */
+  private readonly typesWanted = new Set<number>();
+  private typeScans = 0;
   readonly namespaces: Map<number, string>;
   private attrCache?: Map<number, AttrDesc[]>;
   /** descriptors read one relation at a time, before attrCache is (descriptor()) */
@@ -281,35 +291,58 @@ export class DatabaseCatalog {
     return this.outputCatalogCache;
   }
 
-  /** pg_type, read on first use. */
+  /** pg_type, every row, read on first use. */
   get types(): Map<number, TypeInfoRow> {
-    if (this.typeCache) return this.typeCache;
-    const typeRows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, this.cluster.profile.catalogs.pg_type, TYPE_COLUMNS);
-    this.typeCache = new Map(
-      typeRows.map((r) => [
-        r.oid as number,
-        {
-          oid: r.oid as number,
-          name: r.typname as string,
-          namespace: r.typnamespace as number,
-          len: r.typlen as number,
-          byval: r.typbyval as boolean,
-          type: r.typtype as string,
-          category: r.typcategory as string,
-          elem: r.typelem as number,
-          array: r.typarray as number,
-          align: r.typalign as Align,
-          storage: r.typstorage as string,
-          basetype: r.typbasetype as number,
-          typmod: r.typtypmod as number,
-          relid: r.typrelid as number,
-          input: r.typinput as number,
-          notnull: r.typnotnull as boolean,
-          defaultBin: (r.typdefaultbin as string | null) ?? undefined,
-        },
-      ]),
-    );
-    return this.typeCache!;
+    this.typeCache ??= new Map(this.readTypes().map((t) => [t.oid, t]));
+    return this.typeCache;
+  }
+
+  /**
+   * One pg_type row. The first few lookups (a dump of one table) read only the rows asked for,
+   * with the types of the descriptors read so far and the element and base types of what they
+   * find; after that, or in a tolerant scan, the whole catalog once (types).
+   */
+  type(oid: number): TypeInfoRow | undefined {
+    if (this.typeCache) return this.typeCache.get(oid);
+    if (this.typeSome.has(oid)) return this.typeSome.get(oid);
+    if (this.cluster.catalogProblems || this.typeScans >= TYPE_SCANS_BY_OID) return this.types.get(oid);
+    this.typesWanted.add(oid);
+    // two rounds: the rows asked for, then the element, base and array types they name
+    for (let round = 0; round < 2 && this.typesWanted.size; round++) {
+      const want = new Set(this.typesWanted);
+      this.typesWanted.clear();
+      this.typeScans++;
+      for (const t of this.readTypes(want)) {
+        this.typeSome.set(t.oid, t);
+        for (const o of [t.elem, t.basetype, t.array]) if (o && !this.typeSome.has(o) && !want.has(o)) this.typesWanted.add(o);
+      }
+      for (const o of want) if (!this.typeSome.has(o)) this.typeSome.set(o, undefined);
+    }
+    return this.typeSome.get(oid);
+  }
+
+  /** pg_type rows (TYPE_COLUMNS): all, or those of the OIDs in `oids`. */
+  private readTypes(oids?: ReadonlySet<number>): TypeInfoRow[] {
+    const rows = this.cluster.mappedCatalog(this.db, PG_TYPE_OID, this.cluster.profile.catalogs.pg_type, TYPE_COLUMNS, oids && { column: "oid", value: oids });
+    return rows.map((r) => ({
+      oid: r.oid as number,
+      name: r.typname as string,
+      namespace: r.typnamespace as number,
+      len: r.typlen as number,
+      byval: r.typbyval as boolean,
+      type: r.typtype as string,
+      category: r.typcategory as string,
+      elem: r.typelem as number,
+      array: r.typarray as number,
+      align: r.typalign as Align,
+      storage: r.typstorage as string,
+      basetype: r.typbasetype as number,
+      typmod: r.typtypmod as number,
+      relid: r.typrelid as number,
+      input: r.typinput as number,
+      notnull: r.typnotnull as boolean,
+      defaultBin: (r.typdefaultbin as string | null) ?? undefined,
+    }));
   }
 
   /** Scan a non-mapped catalog found through pg_class. */
@@ -389,6 +422,7 @@ export class DatabaseCatalog {
       if (!attrs) {
         attrs = this.readAttributes(relOid).get(relOid) ?? [];
         this.attrSome.set(relOid, attrs);
+        if (!this.typeCache) for (const a of attrs) if (!this.typeSome.has(a.typid)) this.typesWanted.add(a.typid);
       }
       return { attrs };
     }

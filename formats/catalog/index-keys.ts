@@ -49,7 +49,7 @@ export function indexKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: In
     const cmp = proc !== undefined ? orderComparator(proc, bytewise, typid, order) : null;
     cmps.push(cmp);
     if (!cmp) {
-      const tname = cat.types.get(intype)?.name ?? String(intype);
+      const tname = cat.type(intype)?.name ?? String(intype);
       const cname = coll ? (cat.collations().get(coll)?.name ?? String(coll)) : "";
       const why = proc === undefined ? ", no support function 1 in pg_amproc" : orderComparator(proc, true, typid, order)
             ? ""
@@ -95,7 +95,7 @@ export function orderCatalogOf(cat: DatabaseCatalog): OrderCatalog {
   const order: OrderCatalog = {
     defaultCollationBytewise: bytewiseLocale(cat.db.collate),
     type(oid) {
-      const t = cat.types.get(oid);
+      const t = cat.type(oid);
       return t && { oid: t.oid, name: t.name, len: t.len, byval: t.byval, align: t.align, elem: t.elem, category: t.category, typtype: t.type, basetype: t.basetype, relid: t.relid };
     },
     enumSortOrder(oid) {
@@ -115,13 +115,13 @@ export function orderCatalogOf(cat: DatabaseCatalog): OrderCatalog {
         defaults = new Map();
         for (const o of cat.opclasses().values()) if (o.method === BTREE_AM_OID && o.isDefault) defaults.set(o.intype, { family: o.family, intype: o.intype });
       }
-      const t = cat.types.get(typid);
+      const t = cat.type(typid);
       // GetDefaultOpClass: the exact type, else a binary-coercible one (varchar as text, a polymorphic opclass)
       const d = defaults.get(typid) ?? (typid === VARCHAR ? defaults.get(TEXT) : undefined) ?? (t && POLY_INTYPE[t.type] !== undefined ? defaults.get(POLY_INTYPE[t.type]) : undefined) ?? (t && t.elem !== 0 && t.len === -1 && t.category === "A" ? defaults.get(ANYARRAY) : undefined);
       return d && cat.supportProc(d.family, d.intype, d.intype, BTORDER_PROC);
     },
     compositeAttrs(typid) {
-      const t = cat.types.get(typid);
+      const t = cat.type(typid);
       return t && t.relid ? cat.descriptor(t.relid).attrs : undefined;
     },
   };

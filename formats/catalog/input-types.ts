@@ -23,7 +23,7 @@ function valueAsColumn(n: NodeValue, base: number): NodeValue {
 
 /** The type under a domain and the domains below it (getBaseType); a type that is not a domain is itself. */
 export function typeUnderDomains(cat: DatabaseCatalog, oid: number): number {
-  for (let i = 0; i < 16 && cat.types.get(oid)?.type === "d"; i++) oid = cat.types.get(oid)!.basetype;
+  for (let i = 0; i < 16 && cat.type(oid)?.type === "d"; i++) oid = cat.type(oid)!.basetype;
   return oid;
 }
 
@@ -47,7 +47,7 @@ export function inputTypesFor(cat: DatabaseCatalog, exprCtx: ExprContext): Input
   let versions: Map<number, bigint> | undefined;
   return {
     type(oid) {
-      const r = cat.types.get(oid);
+      const r = cat.type(oid);
       if (!r) return undefined;
       // an extension's base type is known by its input function's name, as the decoders know it (types.ts)
       const inputFunction = extensionInputFunction(cat, r);

@@ -90,7 +90,7 @@ export function outputCatalogFor(cat: DatabaseCatalog): OutputCatalog {
     object: (kind, oid) => load(kind).byOid.get(oid),
     objectsNamed: (kind, name) => load(kind).byName.get(name) ?? [],
     type: (oid): TypeNameFacts | undefined => {
-      const t = cat.types.get(oid);
+      const t = cat.type(oid);
       return t && { name: t.name, namespace: t.namespace, elem: t.elem, len: t.len, storage: t.storage };
     },
     rangeSubtype: (oid) => loadRanges().subtype.get(oid),

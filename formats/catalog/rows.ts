@@ -109,9 +109,9 @@ export interface ScanOptions {
   withTid?: boolean;
   /**
    * keep only the rows whose oid column `column` (a fixed-length NOT NULL column of the prefix,
-   * e.g. pg_attribute.attrelid) is `value`: the other rows are not decoded at all
+   * e.g. pg_attribute.attrelid) is `value`, or one of `value`'s: the other rows are not decoded
    */
-  match?: { column: string; value: number };
+  match?: { column: string; value: number | ReadonlySet<number> };
 }
 
 /**
@@ -149,7 +149,9 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
   const prefix = fixedPrefix(desc);
   const matchAt = opts.match ? desc.attrs.findIndex((a) => a.name === opts.match!.column) : -1;
   if (opts.match && (matchAt < 0 || matchAt >= prefix.length || desc.attrs[matchAt].len !== 4)) throw new RangeError(`readCatalog: ${opts.match.column} is not a 4-byte column of the fixed prefix`);
-  const matchValue = opts.match ? opts.match.value >>> 0 : 0;
+  const matchSet = opts.match && typeof opts.match.value !== "number" ? opts.match.value : null;
+  const matchValue = opts.match && typeof opts.match.value === "number" ? opts.match.value >>> 0 : 0;
+  const matches = (v: number): boolean => (matchSet ? matchSet.has(v) : v === matchValue);
   const slot: AttrSlot = { attnum: 0, isnull: false, missing: false, off: 0, len: 0 };
   const problems = opts.problems;
   let newPages: number[] = [];
@@ -190,7 +192,7 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
         if (hoff === expectedHoff(natts, hasnull) && hoff <= len && matchAt < natts && hoff + prefix[matchAt] + 4 <= len) {
           let nullBefore = false;
           if (hasnull) for (let k = 0; k <= matchAt && !nullBefore; k++) nullBefore = (page[off + SizeofHeapTupleHeader + (k >> 3)] & (1 << (k & 7))) === 0;
-          if (!nullBefore && u32At(page, off + hoff + prefix[matchAt]) !== matchValue) continue;
+          if (!nullBefore && !matches(u32At(page, off + hoff + prefix[matchAt]))) continue;
         }
       }
       const state = tupleState(dv.getUint32(off + HTH.t_xmin, true), dv.getUint32(off + HTH.t_xmax, true), infomask, opts.clog);
@@ -220,7 +222,7 @@ export function readCatalog(fork: RelationFork, desc: TupleDesc, opts: ScanOptio
           }
         }
         if (opts.withTid) row.ctid = `(${blkno},${i})`;
-        if (matchAt >= 0 && row[desc.attrs[matchAt].name] !== matchValue) continue;
+        if (matchAt >= 0 && !matches(row[desc.attrs[matchAt].name] as number)) continue;
         rows.push(row);
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;

@@ -25,7 +25,7 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
   const lookup = (oid: number): TypeInfo | undefined => {
     let t = cache.get(oid);
     if (t) return t;
-    const r = cat.types.get(oid);
+    const r = cat.type(oid);
     if (!r) return undefined;
     t = { oid: r.oid, name: r.name, len: r.len, byval: r.byval, align: r.align, elem: r.elem, category: r.category, typtype: r.type };
     if (r.type === "e") {
@@ -49,7 +49,7 @@ export function typeLookupFor(cat: DatabaseCatalog): { types: TypeLookup; decode
   // Domains decode as their base type (repeatedly: a domain over a domain).
   const decodeAs = (oid: number): number => {
     for (let i = 0; i < 10; i++) {
-      const r = cat.types.get(oid);
+      const r = cat.type(oid);
       if (!r || r.type !== "d" || !r.basetype) return oid;
       oid = r.basetype;
     }

@@ -119,7 +119,7 @@ export function readValue(o: ValueOptions): ValueResult {
   const attr = k >= 0 ? desc.attrs[k] : undefined;
   const lookup = typeLookupFor(cat);
   const typid = attr ? lookup.decodeAs(attr.typid) : null;
-  const typeName = attr ? (cat.types.get(attr.typid)?.name ?? String(attr.typid)) : null;
+  const typeName = attr ? (cat.type(attr.typid)?.name ?? String(attr.typid)) : null;
   const stats = emptyStats();
   const base = { schema: "pgdisk.value/1" as const, table: `${rel.namespaceName}.${rel.name}`, column: attr?.name ?? null, type: typeName, typid: attr?.typid ?? null, stats };
 

@@ -73,7 +73,7 @@ export class BtreeCatalog {
   }
   private baseType(oid: number): number {
     for (let i = 0; i < 10; i++) {
-      const t = this.cat.types.get(oid);
+      const t = this.cat.type(oid);
       if (!t || t.type !== "d" || !t.basetype) return oid;
       oid = t.basetype;
     }

@@ -87,7 +87,7 @@ const MONEY_OID = 790;
 /** Whether type `oid` is `part`, or a domain over it or an array of it (at any depth). */
 function madeOf(cat: DatabaseCatalog, oid: number, part: number, depth = 0): boolean {
   if (oid === part) return true;
-  const t = cat.types.get(oid);
+  const t = cat.type(oid);
   if (!t || depth > 16) return false;
   if (t.type === "d") return madeOf(cat, t.basetype, part, depth + 1);
   return t.category === "A" && !!t.elem && madeOf(cat, t.elem, part, depth + 1);
@@ -95,7 +95,7 @@ function madeOf(cat: DatabaseCatalog, oid: number, part: number, depth = 0): boo
 
 /** text -> stored datum for an attribute, or a refusal naming the column and its type. */
 function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table: string, dateOrder: DateOrder): { encode: (text: string) => Uint8Array; encodeInto: BytesInto | null; typeName: string; nullError?: string } {
-  const t = cat.types.get(a.typid);
+  const t = cat.type(a.typid);
   const typeName = t?.name ?? String(a.typid);
   if (a.len === -2) throw refuse(`column "${a.name}" of ${table} is a cstring column (type ${typeName}); pgdisk does not encode those`);
   const money = madeOf(cat, a.typid, MONEY_OID);
@@ -136,7 +136,7 @@ function encoderFor(cat: DatabaseCatalog, types: InputTypes, a: AttrDesc, table:
  * that is not a constant, or a constraint the value fails, is refused before anything is read.
  */
 function omittedValue(cat: DatabaseCatalog, types: InputTypes, exprCtx: ExprContext, a: AttrDesc, table: string, adbin: string | undefined): Uint8Array | null {
-  const t = cat.types.get(a.typid);
+  const t = cat.type(a.typid);
   const domain = t?.type === "d" ? t : undefined;
   const expr = adbin ?? domain?.defaultBin;
   let d: ConstDefault = { constant: true, stored: null, value: null };
@@ -223,7 +223,7 @@ export function resolveTarget(cat: DatabaseCatalog, tableName: string, columnNam
   const dateOrder = dateOrderSetting(cat);
   const columns: TargetColumn[] = desc.attrs.map((a) => {
     const field = inputAttrs.indexOf(a);
-    const typeName = cat.types.get(a.typid)?.name ?? String(a.typid);
+    const typeName = cat.type(a.typid)?.name ?? String(a.typid);
     if (field >= 0) return { attr: a, source: { kind: "input", field }, ...encoderFor(cat, types, a, table, dateOrder) };
     if (a.dropped) return { attr: a, source: { kind: "constant", stored: null }, typeName };
     const f = flags.get(a.attnum);

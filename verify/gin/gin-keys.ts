@@ -37,7 +37,7 @@ export function ginKeysFor(cat: DatabaseCatalog, index: RelationInfo, info: Inde
     else cmp = comparatorFor(a.typid, "", bytewise);
     plan.cmps.push(cmp);
     if (!cmp) {
-      const tname = cat.types.get(a.typid)?.name ?? String(a.typid);
+      const tname = cat.type(a.typid)?.name ?? String(a.typid);
       plan.notComparable.push(`${a.name} (${tname}${proc !== undefined ? `, compare function ${proc}` : ", the type's default btree comparator"})`);
     }
   }
