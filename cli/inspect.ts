@@ -3,7 +3,7 @@ import { Command, Option } from "commander";
 import { join } from "node:path";
 import { dumpRelation, emptySummary, type DumpOptions, type DumpEvent } from "../inspect/dump/dump.js";
 import { TextByteRenderer } from "../inspect/dump/render-text-bytes.js";
-import { TEXT_VALUE_CHARS } from "../inspect/dump/render-text.js";
+import { TEXT_VALUE_CHARS } from "../inspect/dump/text-values.js";
 import { ByteOut } from "../inspect/dump/byte-out.js";
 import { JsonRenderer } from "../inspect/dump/render-json.js";
 import { CopyRenderer, type CopyOptions } from "../inspect/dump/render-copy.js";
@@ -187,7 +187,7 @@ export async function runDump(file: string | undefined, o: DumpCliOptions): Prom
       summary = await dumpParallel(rels, opts, { jobs, format: o.format as "text" | "json" | "copy", copy, colour, values: opts.values !== false }, sink);
     } else {
       for (const r of rels) {
-        const it = dumpRelation(r, copyRenderer ? { ...opts, copyTo: copyRenderer.writer } : opts, summary, { records });
+        const it = dumpRelation(r, copyRenderer ? { ...opts, copyTo: copyRenderer.writer } : opts, summary, { records, textValues: o.format === "text" });
         for (let e = it.next(); !e.done; e = it.next()) renderer.event(e.value);
       }
     }

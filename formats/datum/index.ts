@@ -157,13 +157,22 @@ export function columnOutputChars(typeOid: number, types: TypeLookup): string | 
 }
 
 /**
+ * The type's own writer of a column's values (domains as their base type) and the type it
+ * writes; undefined for the types whose output is built as a string.
+ */
+export function columnOwnWriter(typeOid: number, types: TypeLookup): { write: ValueWriter; outputOid: number } | undefined {
+  const { oid, info } = outputType(typeOid, types);
+  const write = WRITERS.get(oid) ?? (info?.inputFunction ? CONTRIB_WRITERS.get(info.inputFunction) : undefined);
+  return write && { write, outputOid: oid };
+}
+
+/**
  * The writer of a column's values: the type's own writer (domains as their base type), or, for
  * the types whose output is built as a string (arrays, jsonb, ranges, catalog names ...), one
  * that writes datumToText's string.
  */
 export function columnWriter(typeOid: number, typmod: number, types: TypeLookup): ValueWriter {
-  const { oid, info } = outputType(typeOid, types);
-  const w = WRITERS.get(oid) ?? (info?.inputFunction ? CONTRIB_WRITERS.get(info.inputFunction) : undefined);
+  const w = columnOwnWriter(typeOid, types)?.write;
   if (w) return w;
   return (b, start, end, out) => putText(out, datumToText(b.subarray(start, end), typeOid, typmod, types));
 }

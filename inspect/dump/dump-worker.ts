@@ -46,7 +46,7 @@ parentPort!.on("message", (msg: DumpJob | { recycle: ArrayBuffer[] }) => {
       const parts: Uint8Array[] = [];
       const out = new ByteOut((c) => void parts.push(c), CHUNK, alloc);
       const renderer = new TextByteRenderer(out, job.colour, { values: job.values, hex: job.opts.hex });
-      for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary, { records: true })) renderer.event(e);
+      for (const e of dumpBlocks(r, job.opts, job.from, job.to, summary, { records: true, textValues: true })) renderer.event(e);
       out.flush();
       chunks = parts;
       empty = out.written === 0;

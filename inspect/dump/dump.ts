@@ -8,6 +8,8 @@ import { PageRecord, recordToDumpPage } from "./page-record.js";
 import { dumpContext, openFork, type ResolvedRelation } from "./target.js";
 import type { DumpPage, DumpSummary, DumpTarget } from "./model.js";
 import { CopyRows, type CopyFieldWriter } from "./copy-rows.js";
+import { TextValuePlan } from "./text-values.js";
+import { indexKeyTypeNames } from "./index-page.js";
 
 export interface BlockRange {
   from: number;
@@ -33,6 +35,8 @@ export interface DumpOptions {
 export interface ScanOptions {
   /** yield "record" events (one PageRecord, reused: consume each before the next) instead of pages */
   records?: boolean;
+  /** with records, in text mode: heap values as value lines of bytes (HeapFields.lines), for TextByteRenderer */
+  textValues?: boolean;
 }
 
 export type DumpEvent =
@@ -117,6 +121,10 @@ export function* dumpBlocks(r: ResolvedRelation, opts: DumpOptions, from: number
     const label = fork.segments[0]?.path ?? r.path;
     ctxBase = dumpContext(r, { detoast: opts.detoast, checksums: opts.checksums, fileLabel: label, values: opts.values, hex: opts.hex, previewChars: opts.previewChars });
     if (opts.copyTo && ctxBase.desc && ctxBase.values) ctxBase.copyRows = new CopyRows(opts.copyTo, ctxBase.desc, ctxBase.values);
+    else if (scan.records && scan.textValues && ctxBase.values) {
+      if (ctxBase.desc) ctxBase.textValues = TextValuePlan.heap(ctxBase.desc, ctxBase.values);
+      else if (ctxBase.indexDesc && ctxBase.am === "btree") ctxBase.textKeys = new TextValuePlan(ctxBase.indexDesc, ctxBase.values.types, indexKeyTypeNames(ctxBase.indexDesc, ctxBase.values), false);
+    }
     const rec = new PageRecord();
     let ctx = ctxBase;
     for (const [blkno, page] of scanBlocks(fork, from, to)) {

@@ -2,7 +2,7 @@
 // descriptor; TOAST pointers shown, and resolved when a TOAST reader is given.
 import { FormatError, findingFrom, type Finding, type Location } from "../../formats/schema/errors.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
-import type { TupleLayout } from "../../formats/heap/deform.js";
+import type { AttrSlot, TupleLayout } from "../../formats/heap/deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
 import { datumToText, builtinTypeLookup } from "../../formats/datum/index.js";
 import { readArray } from "../../formats/datum/arrays.js";
@@ -29,52 +29,61 @@ const METHOD = ["pglz", "lz4"] as const;
  */
 export function heapValues(tuple: Uint8Array, layout: TupleLayout, desc: TupleDesc, ctx: ValueContext, loc: Location, findings: Finding[], live = true): DumpValue[] {
   const out: DumpValue[] = [];
-  desc.attrs.forEach((a, k) => {
-    const slot = layout.attrs[k];
-    const typeName = a.dropped ? "(dropped)" : displayTypeName(ctx.types, a.typid);
-    const v: DumpValue = { attnum: a.attnum, name: a.name, type: typeName, isnull: slot.isnull };
-    if (a.dropped) v.dropped = true;
-    if (slot.missing) v.missing = true;
-    out.push(v);
-    if (slot.isnull || a.dropped) return;
-    const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
-    try {
-      if (slot.missing) {
-        // attmissingval is a one-element array of the column's type.
-        v.value = missingValueText(a.missing!, typid, a.typmod, ctx.types);
-        return;
-      }
-      v.storedSize = slot.len;
-      const d = datumBytes(tuple, slot);
-      if (d.kind === "external") {
-        const p = d.pointer;
-        v.storage = "external";
-        v.toast = {
-          tag: p.tag === 18 ? "ondisk" : "direct",
-          rawsize: p.va_rawsize,
-          extsize: p.extsize,
-          compressed: p.compressed,
-          ...(p.compressed ? { method: METHOD[p.method] ?? undefined } : {}),
-          ...(p.tag === 18 ? { valueid: p.va_valueid } : { root: `(${p.root.block},${p.root.offset})` }),
-          toastrelid: p.va_toastrelid,
-        };
-        if (ctx.detoast && ctx.toast) {
-          const raw = ctx.toast.fetch(p);
-          valueText(v, raw, typid, a.typmod, ctx);
-          v.toast.detoasted = true;
-        }
-        return;
-      }
-      v.storage = slot.varlena ? (slot.varlena.kind === "1b" ? "short" : slot.varlena.kind === "4b" ? "plain" : "compressed") : slot.cstring ? "cstring" : "fixed";
-      if (d.compressed) v.compression = METHOD[d.compressed.method];
-      valueText(v, d.bytes, typid, a.typmod, ctx);
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      const gone = !live && e.code.startsWith("TOAST_");
-      findings.push(findingFrom(e, gone ? "info" : "error", { ...loc, attnum: a.attnum }));
-    }
-  });
+  for (let k = 0; k < desc.attrs.length; k++) out.push(heapValue(tuple, layout, desc, k, ctx, loc, findings, live));
   return out;
+}
+
+/** The value of attribute `k` (0-based) of the tuple: heapValues' element k. */
+export function heapValue(tuple: Uint8Array, layout: TupleLayout, desc: TupleDesc, k: number, ctx: ValueContext, loc: Location, findings: Finding[], live = true): DumpValue {
+  const a = desc.attrs[k]!;
+  const slot = layout.attrs[k]!;
+  const typeName = a.dropped ? "(dropped)" : displayTypeName(ctx.types, a.typid);
+  const v: DumpValue = { attnum: a.attnum, name: a.name, type: typeName, isnull: slot.isnull };
+  if (a.dropped) v.dropped = true;
+  if (slot.missing) v.missing = true;
+  if (slot.isnull || a.dropped) return v;
+  const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
+  try {
+    if (slot.missing) {
+      // attmissingval is a one-element array of the column's type.
+      v.value = missingValueText(a.missing!, typid, a.typmod, ctx.types);
+      return v;
+    }
+    v.storedSize = slot.len;
+    const d = datumBytes(tuple, slot);
+    if (d.kind === "external") {
+      const p = d.pointer;
+      v.storage = "external";
+      v.toast = {
+        tag: p.tag === 18 ? "ondisk" : "direct",
+        rawsize: p.va_rawsize,
+        extsize: p.extsize,
+        compressed: p.compressed,
+        ...(p.compressed ? { method: METHOD[p.method] ?? undefined } : {}),
+        ...(p.tag === 18 ? { valueid: p.va_valueid } : { root: `(${p.root.block},${p.root.offset})` }),
+        toastrelid: p.va_toastrelid,
+      };
+      if (ctx.detoast && ctx.toast) {
+        const raw = ctx.toast.fetch(p);
+        valueText(v, raw, typid, a.typmod, ctx);
+        v.toast.detoasted = true;
+      }
+      return v;
+    }
+    v.storage = storageOf(slot);
+    if (d.compressed) v.compression = METHOD[d.compressed.method];
+    valueText(v, d.bytes, typid, a.typmod, ctx);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const gone = !live && e.code.startsWith("TOAST_");
+    findings.push(findingFrom(e, gone ? "info" : "error", { ...loc, attnum: a.attnum }));
+  }
+  return v;
+}
+
+/** How an inline datum is stored, as DumpValue.storage names it. */
+export function storageOf(slot: AttrSlot): string {
+  return slot.varlena ? (slot.varlena.kind === "1b" ? "short" : slot.varlena.kind === "4b" ? "plain" : "compressed") : slot.cstring ? "cstring" : "fixed";
 }
 
 function valueText(v: DumpValue, bytes: Uint8Array, typid: number, typmod: number, ctx: ValueContext): void {

@@ -23,7 +23,11 @@ import { SizeOfPageHeaderData } from "../../formats/page/page-header.js";
 import { BTDeletedPageData, pHasFullXid, readBTOpaque } from "../../formats/nbtree/opaque.js";
 import { lpFlags, lpLen, lpOff } from "../../formats/page/item-id.js";
 import type { DumpValue, IndexItemDump } from "./model.js";
-import type { ItemRecord, PageRecord } from "./page-record.js";
+import type { BtreeFields, ItemRecord, PageRecord } from "./page-record.js";
+import { ValueLineKind, ValueLines, type TextValuePlan } from "./text-values.js";
+import type { ValueContext } from "./heap-values.js";
+import type { AttrSlot } from "../../formats/heap/deform.js";
+import type { AttrDesc, TupleDesc } from "../../formats/heap/descriptor.js";
 import type { PageDumpContext } from "./page-dump.js";
 
 /** inet and cidr: their GiST opclass (inet_ops) stores a GistInetKey under the declared type. */
@@ -190,8 +194,12 @@ function dumpBtree(page: Uint8Array, dv: DataView, rec: PageRecord, ctx: PageDum
     const pivot = (tInfo & INDEX_ALT_TID_MASK) !== 0 && b.postingCount < 0;
     b.kind = i === 1 && !shape!.rightmost ? "highkey" : pivot && tInfo === 0x2008 && !shape!.leaf ? "minus-infinity" : pivot ? "pivot" : b.postingCount >= 0 ? "posting" : "tuple";
     b.keys = undefined;
+    b.hasLines = false;
     item.btree = b;
-    if (ctx.indexDesc && ctx.values && b.kind !== "minus-infinity") b.keys = btreeKeys(page, item, pivot, ctx, loc, rec);
+    if (ctx.indexDesc && ctx.values && b.kind !== "minus-infinity") {
+      if (ctx.textKeys) btreeKeyLines(page, item, pivot, ctx, ctx.textKeys, loc, rec, b);
+      else b.keys = btreeKeys(page, item, pivot, ctx, loc, rec);
+    }
   }
 }
 
@@ -210,24 +218,45 @@ function btreeKeys(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: Page
   return indexKeys(tuple, natts, ctx, loc, item, rec);
 }
 
+/** A btree item's keys as value lines (TextValuePlan) into b.lines; a finding when they cannot be read, as btreeKeys. */
+function btreeKeyLines(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: PageDumpContext, plan: TextValuePlan, loc: { file: string; block: number }, rec: PageRecord, b: BtreeFields): void {
+  const desc = ctx.indexDesc!;
+  try {
+    const tuple = btItemAt(page, item.lp);
+    const slots = deformIndexTuple(tuple, desc, pivot ? nattsOf(tuple, desc.attrs.length) : desc.attrs.length);
+    const lines = (b.lines ??= new ValueLines());
+    if (plan.write(tuple, slots, slots.length, rec.valueBytes, lines))
+      for (let k = 0; k < lines.n; k++) if (lines.kind[k] === ValueLineKind.Value) lines.fallback[k] = indexKeyValue(tuple, slots[k]!, desc.attrs[k]!, ctx.values!, rec.am);
+    b.hasLines = true;
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+  }
+}
+
+/** The type names index keys show (pg_type's typname). */
+export const indexKeyTypeNames = (desc: TupleDesc, values: ValueContext): string[] => desc.attrs.map((a) => values.types(a.typid)?.name ?? String(a.typid));
+
+/** One key attribute of an index tuple as a dump value; throws FormatError on malformed bytes. */
+function indexKeyValue(tuple: Uint8Array, s: AttrSlot, a: AttrDesc, values: ValueContext, am: string): DumpValue {
+  const v: DumpValue = { attnum: a.attnum, name: a.name, type: values.types(a.typid)?.name ?? String(a.typid), isnull: s.isnull };
+  if (s.missing) v.missing = true;
+  if (!s.isnull && !s.missing) {
+    const d = datumBytes(tuple, s);
+    if (d.kind !== "inline") v.storage = "external";
+    else if (am === "gist" && (a.typid === INETOID || a.typid === CIDROID)) v.value = gistInetKeyText(d.bytes);
+    else v.value = datumToText(d.bytes, values.decodeAs ? values.decodeAs(a.typid) : a.typid, a.typmod, values.types);
+  }
+  return v;
+}
+
 /** The first `natts` key attributes of an index tuple as dump values (undefined, and a finding, when they cannot be read). */
 function indexKeys(tuple: Uint8Array, natts: number, ctx: PageDumpContext, loc: { file: string; block: number }, item: ItemRecord, rec: PageRecord): DumpValue[] | undefined {
   const desc = ctx.indexDesc!;
   const values = ctx.values!;
   try {
     const slots = deformIndexTuple(tuple, desc, natts);
-    return slots.map((s, k): DumpValue => {
-      const a = desc.attrs[k]!;
-      const v: DumpValue = { attnum: a.attnum, name: a.name, type: values.types(a.typid)?.name ?? String(a.typid), isnull: s.isnull };
-      if (s.missing) v.missing = true;
-      if (!s.isnull && !s.missing) {
-        const d = datumBytes(tuple, s);
-        if (d.kind !== "inline") v.storage = "external";
-        else if (rec.am === "gist" && (a.typid === INETOID || a.typid === CIDROID)) v.value = gistInetKeyText(d.bytes);
-        else v.value = datumToText(d.bytes, values.decodeAs ? values.decodeAs(a.typid) : a.typid, a.typmod, values.types);
-      }
-      return v;
-    });
+    return slots.map((s, k): DumpValue => indexKeyValue(tuple, s, desc.attrs[k]!, values, rec.am));
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));

@@ -14,7 +14,9 @@ import { deformHeapTuple, expectedHoff } from "../../formats/heap/deform.js";
 import { tupleState } from "../../formats/heap/visibility.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
 import type { XactStatusLookup } from "../../formats/storage/clog.js";
-import { heapValues, type ValueContext } from "./heap-values.js";
+import { heapValue, heapValues, type ValueContext } from "./heap-values.js";
+import { ValueLineKind, ValueLines, type TextValuePlan } from "./text-values.js";
+import type { ScratchOut } from "../../formats/datum/text-out.js";
 import { PageRecord, recordToDumpPage, type HeapFields, type ItemRecord } from "./page-record.js";
 import { dumpIndexPage, detectKind } from "./index-page.js";
 import type { DumpPage } from "./model.js";
@@ -43,6 +45,10 @@ export interface PageDumpContext {
   hex?: boolean;
   /** COPY output: live tuples' values are written as rows here instead of kept as DumpValues */
   copyRows?: CopyRows;
+  /** the text dump from records: heap values written as value lines (ScanOptions.textValues) */
+  textValues?: TextValuePlan;
+  /** the same for a btree index's keys */
+  textKeys?: TextValuePlan;
 }
 
 const PH = PageHeaderData.offsets;
@@ -135,7 +141,7 @@ export function scanPage(page: Uint8Array, block: number, fileOffset: number, ct
     for (let i = 1; i <= nItems; i++) {
       const item = rawItem(rec, dv, i);
       if (item.lp_flags !== LP_NORMAL || badItems.has(i)) continue;
-      item.heap = scanHeapTuple(page, dv, item, ctx, loc, findings);
+      item.heap = scanHeapTuple(page, dv, item, ctx, loc, findings, rec.valueBytes);
     }
   } else {
     dumpIndexPage(page, rec, ctx, badItems);
@@ -173,7 +179,7 @@ function flagNames(infomask: number, infomask2: number): string[] {
 const HT = HeapTupleHeaderData.offsets;
 
 /** The heap tuple header of `item` (and its values when the context asks) into the item's slot. */
-function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: PageDumpContext, pageLoc: Location, findings: Finding[]): HeapFields {
+function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: PageDumpContext, pageLoc: Location, findings: Finding[], valueBytes: ScratchOut): HeapFields {
   // Hot path: fields read through the declaration's offsets, no intermediate objects.
   const at = item.lp_off;
   const h = item.heapBox;
@@ -190,6 +196,7 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
   h.hasBits = (h.t_infomask & HEAP_HASNULL) !== 0;
   h.state = ctx.clog ? tupleState(h.t_xmin, h.t_xmax, h.t_infomask, ctx.clog) : undefined;
   h.values = undefined;
+  h.hasLines = false;
   if (ctx.desc && ctx.values) {
     const tuple = page.subarray(at, at + item.lp_len);
     const live = h.state === undefined || h.state === "live";
@@ -197,7 +204,13 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
     if (ctx.copyRows) ctx.copyRows.tuple(tuple, live, pageLoc, item.lp, at, findings);
     else try {
       const layout = deformHeapTuple(tuple, ctx.desc);
-      h.values = heapValues(tuple, layout, ctx.desc, ctx.values, { ...pageLoc, item: item.lp, offset: at }, findings, live);
+      const loc = { ...pageLoc, item: item.lp, offset: at };
+      if (ctx.textValues) {
+        const lines = (h.lines ??= new ValueLines());
+        if (ctx.textValues.write(tuple, layout.attrs, ctx.desc.attrs.length, valueBytes, lines))
+          for (let k = 0; k < lines.n; k++) if (lines.kind[k] === ValueLineKind.Value) lines.fallback[k] = heapValue(tuple, layout, ctx.desc, k, ctx.values, loc, findings, live);
+        h.hasLines = true;
+      } else h.values = heapValues(tuple, layout, ctx.desc, ctx.values, loc, findings, live);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       findings.push(findingFrom(e, "error", { ...pageLoc, item: item.lp, offset: at }));

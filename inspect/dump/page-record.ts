@@ -7,6 +7,8 @@ import { LP_FLAG_NAMES } from "../../formats/page/item-id.js";
 import { btPostingTids, hexSpaced, type BtItemFields } from "../../formats/nbtree/page-items.js";
 import { tidText } from "../../formats/page/item-pointer.js";
 import type { Finding } from "../../formats/schema/errors.js";
+import { ScratchOut } from "../../formats/datum/text-out.js";
+import type { ValueLines } from "./text-values.js";
 import type { BtreeItemDump, DumpHeader, DumpItem, DumpPage, BrinItemDump, DumpValue, GinDataPageDump, HeapItemDump, IndexItemDump } from "./model.js";
 
 export interface HeapFields {
@@ -25,11 +27,19 @@ export interface HeapFields {
   hasBits: boolean;
   state?: string;
   values?: DumpValue[];
+  /** the value lines written as bytes (ScanOptions.textValues) instead of values */
+  lines?: ValueLines;
+  /** lines holds this tuple's value lines */
+  hasLines: boolean;
 }
 
 export interface BtreeFields extends BtItemFields {
   kind: BtreeItemDump["kind"];
   keys?: DumpValue[];
+  /** the keys as value lines of bytes (ScanOptions.textValues) instead of keys */
+  lines?: ValueLines;
+  /** lines holds this item's keys */
+  hasLines: boolean;
 }
 
 export interface ItemRecord {
@@ -49,7 +59,7 @@ export interface ItemRecord {
   readonly btreeBox: BtreeFields;
 }
 
-const newHeapFields = (): HeapFields => ({ t_xmin: 0, t_xmax: 0, t_field3: 0, ctidBlock: 0, ctidOffset: 0, t_infomask2: 0, t_infomask: 0, t_hoff: 0, natts: 0, flags: [], hasBits: false, state: undefined, values: undefined });
+const newHeapFields = (): HeapFields => ({ t_xmin: 0, t_xmax: 0, t_field3: 0, ctidBlock: 0, ctidOffset: 0, t_infomask2: 0, t_infomask: 0, t_hoff: 0, natts: 0, flags: [], hasBits: false, state: undefined, values: undefined, lines: undefined, hasLines: false });
 // A plain literal (not a spread): every slot gets the same fast object shape.
 const newBtreeFields = (): BtreeFields => ({
   tidBlock: 0,
@@ -66,6 +76,8 @@ const newBtreeFields = (): BtreeFields => ({
   postingCount: -1,
   kind: "tuple",
   keys: undefined,
+  lines: undefined,
+  hasLines: false,
 });
 
 /** One page's dump, in reusable slots: valid until the next scan into the same record. */
@@ -86,6 +98,8 @@ export class PageRecord {
   /** items in use: items[0 .. n) */
   n = 0;
   readonly items: ItemRecord[] = [];
+  /** the value bytes of the items' value lines (HeapFields.lines) */
+  readonly valueBytes = new ScratchOut();
 
   reset(page: Uint8Array, block: number, file: string, fileOffset: number, am: string): void {
     this.page = page;
@@ -102,6 +116,7 @@ export class PageRecord {
     this.revmap = undefined;
     this.findings = [];
     this.n = 0;
+    this.valueBytes.pos = 0;
   }
 
   /** The next item slot, with its line pointer set and no decoded content. */

@@ -8,6 +8,8 @@ import { TextRenderer, type TextOptions } from "./render-text.js";
 import { tBitsShown, type BtreeFields, type HeapFields, type ItemRecord, type PageRecord } from "./page-record.js";
 import type { DumpEvent } from "./dump.js";
 import type { DumpHeader } from "./model.js";
+import type { ScratchOut } from "../../formats/datum/text-out.js";
+import { STORAGE_NOTES, ValueLineKind, type TextValuePlan, type ValueLines } from "./text-values.js";
 
 /** The escape codes a chalk style puts around text (empty without colour). */
 function codes(style: (s: string) => string): [Uint8Array, Uint8Array] {
@@ -66,6 +68,11 @@ export class TextByteRenderer {
   private readonly red: [Uint8Array, Uint8Array];
   private readonly yellow: [Uint8Array, Uint8Array];
   private readonly stateText = new Map<string, Uint8Array>();
+  /** each relation's value line heads (indent, name, type, " = ") */
+  private readonly heads = new WeakMap<TextValuePlan, Uint8Array[]>();
+  private readonly nullText: Uint8Array;
+  /** STORAGE_NOTES as shown after a value */
+  private readonly noteText: Uint8Array[];
 
   constructor(
     readonly out: ByteOut,
@@ -79,6 +86,8 @@ export class TextByteRenderer {
     this.okText = ascii(c.green(" ok"));
     this.red = codes(c.red);
     this.yellow = codes(c.yellow);
+    this.nullText = ascii(c.dim("NULL"));
+    this.noteText = STORAGE_NOTES.map((n) => (n ? ascii(this.strings.valueNotes([n])) : new Uint8Array(0)));
   }
 
   event(e: DumpEvent): void {
@@ -91,7 +100,7 @@ export class TextByteRenderer {
     const o = this.out;
     if (r.isNew || !r.header) s.pageHead(r);
     else this.pageHead(r, r.header);
-    for (let i = 0; i < r.n; i++) this.item(r.page, r.items[i]!);
+    for (let i = 0; i < r.n; i++) this.item(r.page, r.items[i]!, r.valueBytes);
     for (const f of r.findings) o.text("  " + s.finding(f) + "\n");
     o.byte(10);
   }
@@ -153,7 +162,7 @@ export class TextByteRenderer {
     if (r.meta || r.special || r.ginData || r.revmap) this.strings.metaAndSpecial(r);
   }
 
-  private item(page: Uint8Array, it: ItemRecord): void {
+  private item(page: Uint8Array, it: ItemRecord, valueBytes: ScratchOut): void {
     const o = this.out;
     const h = it.heap;
     const bt = it.btree;
@@ -174,12 +183,14 @@ export class TextByteRenderer {
     p = putField(dv, b, p, L.len, it.lp_len, 4);
     if (h) {
       o.pos = this.heapLine(b, p, page, it, h);
-      if (this.opts.values && h.values) for (const v of h.values) o.text(`        ${this.strings.value(v)}\n`);
+      if (this.opts.values && h.hasLines) this.valueLines(h.lines!, valueBytes);
+      else if (this.opts.values && h.values) for (const v of h.values) o.text(`        ${this.strings.value(v)}\n`);
       return;
     }
     if (bt) {
       o.pos = this.btreeLine(b, p, page, bt);
-      if (bt.keys && this.opts.values) for (const v of bt.keys) o.text(`        ${this.strings.value(v)}\n`);
+      if (this.opts.values && bt.hasLines) this.valueLines(bt.lines!, valueBytes);
+      else if (bt.keys && this.opts.values) for (const v of bt.keys) o.text(`        ${this.strings.value(v)}\n`);
       return;
     }
     o.pos = p;
@@ -187,6 +198,39 @@ export class TextByteRenderer {
     if (it.brin) return o.text(this.strings.brinItemTail(it.brin, it.hex));
     if (it.hex) this.dimmed(ascii(`  ${it.hex}`));
     o.byte(10);
+  }
+
+  /** A tuple's value lines (TextValuePlan.write), as TextRenderer.value writes them. */
+  private valueLines(lines: ValueLines, valueBytes: ScratchOut): void {
+    const o = this.out;
+    const plan = lines.plan!;
+    let heads = this.heads.get(plan);
+    if (!heads) {
+      heads = plan.names.map((name, k) => ascii(`        ${this.strings.valueHead(name, plan.typeNames[k]!)} = `));
+      this.heads.set(plan, heads);
+    }
+    const src = valueBytes.buf;
+    for (let k = 0; k < lines.n; k++) {
+      const kind = lines.kind[k];
+      if (kind === ValueLineKind.Value) {
+        o.text(`        ${this.strings.value(lines.fallback[k]!)}\n`);
+        continue;
+      }
+      const head = heads[k]!;
+      const start = lines.start[k]!;
+      const end = lines.end[k]!;
+      const note = kind === ValueLineKind.Null ? this.nullText : this.noteText[lines.note[k]!]!;
+      o.reserve(head.length + (kind === ValueLineKind.Null ? 0 : end - start) + note.length + 1);
+      const b = o.buf;
+      let p = putBytes(b, o.pos, head);
+      if (kind === ValueLineKind.Bytes) {
+        b.set(src.subarray(start, end), p);
+        p += end - start;
+      }
+      p = putBytes(b, p, note);
+      b[p++] = 10;
+      o.pos = p;
+    }
   }
 
   private heapLine(b: Uint8Array, p: number, page: Uint8Array, it: ItemRecord, h: HeapFields): number {
@@ -263,7 +307,7 @@ export class TextByteRenderer {
       p = putBytes(b, p, dim[1]);
       b[p++] = 10;
     }
-    if (bt.keys && this.opts.values) return p;
+    if ((bt.keys || bt.hasLines) && this.opts.values) return p;
     if (bt.dataLen > 0 && (this.opts.values || this.opts.hex)) {
       p = putBytes(b, p, dim[0]);
       p = putConst(dv, b, p, L.data);

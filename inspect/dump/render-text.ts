@@ -4,6 +4,7 @@ import type { Finding } from "../../formats/schema/errors.js";
 import { describeLocation } from "../../formats/schema/errors.js";
 import type { DumpEvent } from "./dump.js";
 import type { BrinItemDump, DumpItem, DumpPage, DumpSummary, DumpTarget, DumpValue, IndexItemDump } from "./model.js";
+import { quoteForText } from "./text-values.js";
 
 export interface TextOptions {
   /** show decoded values and keys */
@@ -144,9 +145,19 @@ export class TextRenderer {
     return s;
   }
 
+  /** The start of a value's line: column name and type. */
+  valueHead(name: string, type: string): string {
+    return `${this.c.blue(name)} ${this.c.dim(type)}`;
+  }
+
+  /** A storage note after a value ("short", "compressed pglz", a TOAST pointer ...). */
+  valueNotes(notes: readonly string[]): string {
+    return this.c.dim(`  [${notes.join("; ")}]`);
+  }
+
   value(v: DumpValue): string {
     const c = this.c;
-    const head = `${c.blue(v.name)} ${c.dim(v.type)}`;
+    const head = this.valueHead(v.name, v.type);
     if (v.dropped) return `${head} ${c.dim("(dropped column)")}`;
     if (v.isnull) return `${head} = ${c.dim("NULL")}${v.missing ? c.dim(" (beyond natts)") : ""}`;
     const notes: string[] = [];
@@ -157,7 +168,7 @@ export class TextRenderer {
       notes.push(`${t.tag === "direct" ? `direct root ${t.root}` : `value ${t.valueid}`} toastrel ${t.toastrelid} raw ${t.rawsize} ext ${t.extsize}${t.compressed ? ` ${t.method}` : ""}`);
     }
     const val = v.value === undefined ? c.dim("(not detoasted; use --detoast)") : quoteForText(v.value, v.truncated ? (v.fullLength ?? -1) : v.value.length);
-    return `${head} = ${val}${notes.length ? c.dim(`  [${notes.join("; ")}]`) : ""}`;
+    return `${head} = ${val}${notes.length ? this.valueNotes(notes) : ""}`;
   }
 
   finding(f: Finding): string {
@@ -179,15 +190,3 @@ function kv(o: Record<string, unknown>): string {
     .join("  ");
 }
 
-/** Show text values on one line: long ones shortened, control characters escaped. */
-export const TEXT_VALUE_CHARS = 200;
-/** `length`: the whole text's length, -1 when unknown (the value was cut without learning it). */
-function quoteForText(s: string, length: number): string {
-  const shown = s.length > TEXT_VALUE_CHARS ? `${s.slice(0, TEXT_VALUE_CHARS)}… (${length < 0 ? "more" : length} chars)` : s;
-  // most values need no escaping: one scan instead of five replacements
-  if (!NEEDS_ESCAPE.test(shown)) return `'${shown}'`;
-  return `'${shown.replace(ESCAPES, (c) => ESCAPE_OF[c]!)}'`;
-}
-const NEEDS_ESCAPE = /[\\\n\r\t']/;
-const ESCAPES = /[\\\n\r\t']/g;
-const ESCAPE_OF: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "'": "''" };

@@ -266,7 +266,7 @@ function dumpBlocks(entry: "dump" | "dump-records", o: { pgdata: string; databas
   if (!records) renderers.push(new JsonRenderer(text, (b) => out.bytes(b)));
   const summary = emptySummary();
   for (const [from, to] of runsOf(blocks)) {
-    const it = dumpRelation(r, { detoast: true, values: true, hex: true, blocks: { from, to } }, summary, { records });
+    const it = dumpRelation(r, { detoast: true, values: true, hex: true, blocks: { from, to } }, summary, { records, textValues: records });
     for (let e = it.next(); !e.done; e = it.next()) {
       if (e.value.type === "finding") bump(tally.findings, e.value.finding.code);
       for (const x of renderers) x.event(e.value);

@@ -8,19 +8,24 @@ import { resolveDatabase } from "../../inspect/dump/target.js";
 import { TextRenderer } from "../../inspect/dump/render-text.js";
 import { TextByteRenderer } from "../../inspect/dump/render-text-bytes.js";
 import { ByteOut } from "../../inspect/dump/byte-out.js";
+import { TEXT_VALUE_CHARS } from "../../inspect/dump/text-values.js";
 
+// textValues: heap values written as value lines during the scan (what `inspect dump` does in
+// text mode) instead of DumpValues; preview: values decoded only as far as the text shows them
 const modes = [
-  { values: true, hex: false, colour: false },
-  { values: false, hex: false, colour: false },
-  { values: false, hex: true, colour: false },
-  { values: true, hex: false, colour: true },
+  { values: true, hex: false, colour: false, textValues: true, preview: true },
+  { values: true, hex: false, colour: false, textValues: true, preview: false },
+  { values: true, hex: false, colour: false, textValues: false, preview: false },
+  { values: false, hex: false, colour: false, textValues: false, preview: false },
+  { values: false, hex: true, colour: false, textValues: false, preview: false },
+  { values: true, hex: false, colour: true, textValues: true, preview: true },
 ];
 
 for (const m of modes) {
-  test(`byte renderer equals string renderer: values ${m.values}, hex ${m.hex}, colour ${m.colour}`, async () => {
+  test(`byte renderer equals string renderer: values ${m.values}, hex ${m.hex}, colour ${m.colour}, value lines ${m.textValues}, preview ${m.preview}`, async () => {
     const info = await tinySample();
     const rels = resolveDatabase(info.pgdata, "pgdisk_sample", { includeSystem: true });
-    const opts: DumpOptions = { detoast: true, values: m.values, hex: m.hex };
+    const opts: DumpOptions = { detoast: true, values: m.values, hex: m.hex, ...(m.preview ? { previewChars: TEXT_VALUE_CHARS + 1 } : {}) };
     let expected = "";
     const strings = new TextRenderer((s) => (expected += s), m.colour, m);
     const s1 = emptySummary();
@@ -30,7 +35,7 @@ for (const m of modes) {
     const out = new ByteOut((c) => void chunks.push(c), 1 << 16); // small chunks: many buffer turnovers
     const bytes = new TextByteRenderer(out, m.colour, m);
     const s2 = emptySummary();
-    for (const r of rels) for (const e of dumpRelation(r, opts, s2, { records: true })) bytes.event(e);
+    for (const r of rels) for (const e of dumpRelation(r, opts, s2, { records: true, textValues: m.textValues })) bytes.event(e);
     out.flush();
     const got = Buffer.concat(chunks).toString("utf8");
 
