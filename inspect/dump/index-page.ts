@@ -12,7 +12,7 @@ import { GISTPageOpaqueData } from "../../formats/am/gist.js";
 import { HashPageOpaqueData, HashMetaPageData } from "../../formats/am/hash.js";
 import { SpGistPageOpaqueData } from "../../formats/am/spgist.js";
 import { btMetap, btPageStats, btItemAt, btItemsPageShape, readBtItemFields, type BtItemsPageShape } from "../../formats/nbtree/page-items.js";
-import { INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_VAR_MASK, IndexTupleData, indexTupleSize, nattsOf, tInfoOf } from "../../formats/nbtree/index-tuple.js";
+import { INDEX_ALT_TID_MASK, INDEX_NULL_MASK, INDEX_VAR_MASK, IndexTupleData, indexTupleSize, nattsOf, tInfoOf, tInfoRaw } from "../../formats/nbtree/index-tuple.js";
 import { tidBlockAt, tidOffsetAt, tidText } from "../../formats/page/item-pointer.js";
 import { deformIndexTuple } from "../../formats/heap/index-deform.js";
 import { datumBytes } from "../../formats/heap/datum-bytes.js";
@@ -218,20 +218,41 @@ function btreeKeys(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: Page
   return indexKeys(tuple, natts, ctx, loc, item, rec);
 }
 
-/** A btree item's keys as value lines (TextValuePlan) into b.lines; a finding when they cannot be read, as btreeKeys. */
+/**
+ * A btree item's keys as value lines (TextValuePlan) into b.lines, from their spans; the
+ * checked path (btreeKeys: DumpValues, or a finding) when the tuple does not pass its checks.
+ */
 function btreeKeyLines(page: Uint8Array, item: ItemRecord, pivot: boolean, ctx: PageDumpContext, plan: TextValuePlan, loc: { file: string; block: number }, rec: PageRecord, b: BtreeFields): void {
   const desc = ctx.indexDesc!;
+  let tuple: Uint8Array;
+  let natts: number;
   try {
-    const tuple = btItemAt(page, item.lp);
-    const slots = deformIndexTuple(tuple, desc, pivot ? nattsOf(tuple, desc.attrs.length) : desc.attrs.length);
-    const lines = (b.lines ??= new ValueLines());
-    if (plan.write(tuple, slots, slots.length, rec.valueBytes, lines))
-      for (let k = 0; k < lines.n; k++) if (lines.kind[k] === ValueLineKind.Value) lines.fallback[k] = indexKeyValue(tuple, slots[k]!, desc.attrs[k]!, ctx.values!, rec.am);
-    b.hasLines = true;
-  } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
-    rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+    tuple = btItemAt(page, item.lp);
+    natts = pivot ? nattsOf(tuple, desc.attrs.length) : desc.attrs.length;
+  } catch {
+    b.keys = btreeKeys(page, item, pivot, ctx, loc, rec);
+    return;
   }
+  const end = Math.min(tuple.length, indexTupleSize(tInfoRaw(tuple)));
+  const lines = (b.lines ??= new ValueLines());
+  const mark = rec.valueBytes.pos;
+  const r = natts <= plan.natts && plan.spans.indexTuple(tuple, 0, end, natts, desc.attrs) < 0 ? plan.write(tuple, plan.spans, natts, rec.valueBytes, lines) : -1;
+  if (r < 0) {
+    rec.valueBytes.pos = mark;
+    b.keys = btreeKeys(page, item, pivot, ctx, loc, rec);
+    return;
+  }
+  if (r > 0) {
+    try {
+      const slots = deformIndexTuple(tuple, desc, natts);
+      for (let k = 0; k < lines.n; k++) if (lines.kind[k] === ValueLineKind.Value) lines.fallback[k] = indexKeyValue(tuple, slots[k]!, desc.attrs[k]!, ctx.values!, rec.am);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      rec.findings.push(findingFrom(e, "error", { ...loc, item: item.lp, offset: item.lp_off }));
+      return;
+    }
+  }
+  b.hasLines = true;
 }
 
 /** The type names index keys show (pg_type's typname). */

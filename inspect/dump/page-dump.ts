@@ -9,7 +9,7 @@ import { tidBlockAt, tidOffsetAt } from "../../formats/page/item-pointer.js";
 import { itemIdWord, maxOffsetNumber, pageFreeSpace, pageIsAllZero, pageView } from "../../formats/page/page.js";
 import { checkLinePointers, checkPageHeader } from "../../formats/page/sanity.js";
 import { pgChecksumPage } from "../../formats/page/checksum.js";
-import { HeapTupleHeaderData, infomaskNames, HEAP_NATTS_MASK, HEAP_HASNULL } from "../../formats/heap/tuple-header.js";
+import { HeapTupleHeaderData, infomaskNames, HEAP_NATTS_MASK, HEAP_HASNULL, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import { deformHeapTuple, expectedHoff } from "../../formats/heap/deform.js";
 import { tupleState } from "../../formats/heap/visibility.js";
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
@@ -178,6 +178,34 @@ function flagNames(infomask: number, infomask2: number): string[] {
 
 const HT = HeapTupleHeaderData.offsets;
 
+/**
+ * The tuple's value lines (TextValuePlan) into h.lines, from its attribute spans walked in the
+ * page; false, with nothing kept, when its layout does not pass deformHeapTuple's checks (the
+ * caller's checked path reports why).
+ */
+function heapValueLines(page: Uint8Array, item: ItemRecord, h: HeapFields, ctx: PageDumpContext, plan: TextValuePlan, valueBytes: ScratchOut, pageLoc: Location, findings: Finding[], live: boolean): boolean {
+  const at = item.lp_off;
+  const len = item.lp_len;
+  const desc = ctx.desc!;
+  if (len < SizeofHeapTupleHeader || h.t_hoff !== expectedHoff(h.natts, h.hasBits) || h.t_hoff > len) return false;
+  if (plan.spans.heapTuple(page, at, len, plan.natts, desc.attrs) >= 0) return false;
+  const lines = (h.lines ??= new ValueLines());
+  const mark = valueBytes.pos;
+  const r = plan.write(page, plan.spans, plan.natts, valueBytes, lines);
+  if (r < 0) {
+    valueBytes.pos = mark;
+    return false;
+  }
+  if (r > 0) {
+    const tuple = page.subarray(at, at + len);
+    const layout = deformHeapTuple(tuple, desc);
+    const loc = { ...pageLoc, item: item.lp, offset: at };
+    for (let k = 0; k < lines.n; k++) if (lines.kind[k] === ValueLineKind.Value) lines.fallback[k] = heapValue(tuple, layout, desc, k, ctx.values!, loc, findings, live);
+  }
+  h.hasLines = true;
+  return true;
+}
+
 /** The heap tuple header of `item` (and its values when the context asks) into the item's slot. */
 function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: PageDumpContext, pageLoc: Location, findings: Finding[], valueBytes: ScratchOut): HeapFields {
   // Hot path: fields read through the declaration's offsets, no intermediate objects.
@@ -203,14 +231,10 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
     // COPY prints the live rows only; a dead tuple's layout is still checked
     if (ctx.copyRows) ctx.copyRows.tuple(tuple, live, pageLoc, item.lp, at, findings);
     else try {
-      const layout = deformHeapTuple(tuple, ctx.desc);
-      const loc = { ...pageLoc, item: item.lp, offset: at };
-      if (ctx.textValues) {
-        const lines = (h.lines ??= new ValueLines());
-        if (ctx.textValues.write(tuple, layout.attrs, ctx.desc.attrs.length, valueBytes, lines))
-          for (let k = 0; k < lines.n; k++) if (lines.kind[k] === ValueLineKind.Value) lines.fallback[k] = heapValue(tuple, layout, ctx.desc, k, ctx.values, loc, findings, live);
-        h.hasLines = true;
-      } else h.values = heapValues(tuple, layout, ctx.desc, ctx.values, loc, findings, live);
+      if (!ctx.textValues || !heapValueLines(page, item, h, ctx, ctx.textValues, valueBytes, pageLoc, findings, live)) {
+        const layout = deformHeapTuple(tuple, ctx.desc);
+        h.values = heapValues(tuple, layout, ctx.desc, ctx.values, { ...pageLoc, item: item.lp, offset: at }, findings, live);
+      }
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       findings.push(findingFrom(e, "error", { ...pageLoc, item: item.lp, offset: at }));

@@ -223,10 +223,8 @@ export class TextByteRenderer {
       o.reserve(head.length + (kind === ValueLineKind.Null ? 0 : end - start) + note.length + 1);
       const b = o.buf;
       let p = putBytes(b, o.pos, head);
-      if (kind === ValueLineKind.Bytes) {
-        b.set(src.subarray(start, end), p);
-        p += end - start;
-      }
+      // most values are short: a loop costs less than a subarray and set()
+      if (kind === ValueLineKind.Bytes) for (let i = start; i < end; i++) b[p++] = src[i]!;
       p = putBytes(b, p, note);
       b[p++] = 10;
       o.pos = p;

@@ -7,8 +7,9 @@
 // enums ...), non-ASCII text (quoteForText cuts strings in UTF-16 units) and jsonb longer than
 // the cut (datumPreview may stop it without its length).
 import type { TupleDesc } from "../../formats/heap/descriptor.js";
-import type { AttrSlot } from "../../formats/heap/deform.js";
-import { decompressInline, isPlainDatum, plainDatumEnd, plainDatumStart } from "../../formats/heap/datum-bytes.js";
+import { AttrSpans } from "../../formats/heap/attr-spans.js";
+import { decompressInline } from "../../formats/heap/datum-bytes.js";
+import { VARHDRSZ, VARHDRSZ_COMPRESSED, VARHDRSZ_SHORT } from "../../formats/varlena/varlena.js";
 import { columnOwnWriter } from "../../formats/datum/index.js";
 import { ScratchOut, type ValueWriter } from "../../formats/datum/text-out.js";
 import type { TypeLookup } from "../../formats/datum/types.js";
@@ -58,6 +59,9 @@ export class TextValuePlan {
   readonly jsonb: boolean[];
   /** a dropped column: its line is a DumpValue */
   readonly dropped: boolean[];
+  readonly attlen: Int16Array;
+  /** the spans of the tuple being shown (AttrSpans, reused tuple after tuple) */
+  readonly spans: AttrSpans;
   private readonly scratch = new ScratchOut();
 
   constructor(
@@ -74,6 +78,8 @@ export class TextValuePlan {
     this.writers = own.map((w) => w?.write);
     this.jsonb = own.map((w) => w?.outputOid === JSONB);
     this.dropped = desc.attrs.map((a) => a.dropped);
+    this.attlen = Int16Array.from(desc.attrs, (a) => a.len);
+    this.spans = new AttrSpans(Math.max(1, this.natts));
   }
 
   /** The plan of a heap relation's tuples: type names as format_type shows them, storage notes. */
@@ -82,102 +88,148 @@ export class TextValuePlan {
   }
 
   /**
-   * The value lines of the first `n` attributes (their `slots`) into `lines`, value bytes
-   * appended to `out`. Where a line needs a DumpValue its kind is Value and the caller gives
-   * lines.fallback[k]; returns whether any does.
+   * The value lines of attributes 1..n of a tuple in `buf` whose spans (AttrSpans, offsets in
+   * `buf`) are walked, into `lines`, value bytes appended to `out`. Where a line needs a
+   * DumpValue its kind is Value and the caller gives lines.fallback[k]. Returns 1 when any line
+   * does, 0 when none, -1 when the tuple's layout check (walkAttributes: a compressed varlena
+   * shorter than its header) fails, for the caller to take the checked path.
    */
-  write(tuple: Uint8Array, slots: readonly AttrSlot[], n: number, out: ScratchOut, lines: ValueLines): boolean {
+  write(buf: Uint8Array, spans: AttrSpans, n: number, out: ScratchOut, lines: ValueLines): number {
     lines.reset(this, n);
-    let fallback = false;
+    let fallback = 0;
+    const { off, len, isnull } = spans;
     for (let k = 0; k < n; k++) {
-      const slot = slots[k]!;
-      const w = this.writers[k];
-      if (slot.isnull && !slot.missing && !this.dropped[k]) {
-        lines.kind[k] = ValueLineKind.Null;
+      if (isnull[k]) {
+        // beyond natts: NULL or attmissingval, as heapValue says
+        if (k >= spans.natts || this.dropped[k]) (lines.kind[k] = ValueLineKind.Value), (fallback = 1);
+        else lines.kind[k] = ValueLineKind.Null;
         continue;
       }
-      if (w && !slot.isnull && !slot.missing) {
-        const vl = slot.varlena;
-        if (isPlainDatum(slot)) {
-          if (this.put(w, tuple, plainDatumStart(slot), plainDatumEnd(slot), k, out, lines)) {
-            lines.kind[k] = ValueLineKind.Bytes;
-            lines.note[k] = !this.notes ? 0 : !vl ? (slot.cstring ? 3 : 0) : vl.kind === "1b" ? 1 : 2;
-            continue;
-          }
-        } else if (vl!.kind === "4b_c") {
+      const at = off[k]!;
+      const l = len[k]!;
+      const attlen = this.attlen[k]!;
+      const w = this.writers[k];
+      lines.kind[k] = ValueLineKind.Value;
+      if (attlen > 0) {
+        if (w && this.put(w, buf, at, at + l, k, out, lines)) this.shown(lines, k, 0);
+        else fallback = 1;
+      } else if (attlen === -2) {
+        // a cstring, without its NUL
+        if (w && this.put(w, buf, at, at + l - 1, k, out, lines)) this.shown(lines, k, 3);
+        else fallback = 1;
+      } else {
+        const b0 = buf[at]!;
+        if ((b0 & 3) === 2 && l < VARHDRSZ_COMPRESSED) return -1;
+        if (b0 === 0x01) fallback = 1; // a TOAST pointer
+        else if (b0 & 1) {
+          if (w && this.put(w, buf, at + VARHDRSZ_SHORT, at + l, k, out, lines)) this.shown(lines, k, 1);
+          else fallback = 1;
+        } else if ((b0 & 3) === 0) {
+          if (w && this.put(w, buf, at + VARHDRSZ, at + l, k, out, lines)) this.shown(lines, k, 2);
+          else fallback = 1;
+        } else {
           // compressed inline: pglz or lz4 (the two methods TOAST_COMPRESS_METHOD names)
-          const method = tuple[slot.off + 7]! >>> 6;
-          const raw = method <= 1 ? this.decompressed(tuple, slot) : undefined;
-          if (raw && this.put(w, raw, 0, raw.length, k, out, lines)) {
-            lines.kind[k] = ValueLineKind.Bytes;
-            lines.note[k] = this.notes ? 4 + method : 0;
-            continue;
-          }
+          const method = buf[at + 7]! >>> 6;
+          const raw = w && method <= 1 ? this.decompressed(buf, at, l, k) : undefined;
+          if (raw && this.put(w!, raw, 0, raw.length, k, out, lines)) this.shown(lines, k, 4 + method);
+          else fallback = 1;
         }
       }
-      lines.kind[k] = ValueLineKind.Value;
-      fallback = true;
     }
     return fallback;
   }
 
-  /** The raw bytes of a compressed inline datum; undefined when they cannot be had (heapValue reports why). */
-  private decompressed(tuple: Uint8Array, slot: AttrSlot): Uint8Array | undefined {
+  private shown(lines: ValueLines, k: number, note: number): void {
+    lines.kind[k] = ValueLineKind.Bytes;
+    lines.note[k] = this.notes ? note : 0;
+  }
+
+  /** The raw bytes of the compressed inline datum buf[at, at + total); undefined when they cannot be had (the DumpValue says why). */
+  private decompressed(buf: Uint8Array, at: number, total: number, k: number): Uint8Array | undefined {
     try {
-      return decompressInline(tuple, slot.off, slot.varlena!.total, slot.attnum);
+      return decompressInline(buf, at, total, k + 1);
     } catch (e) {
       if (e instanceof FormatError) return undefined;
       throw e;
     }
   }
 
-  /** `'text'` of the datum [start, end) into out, as quoteForText shows it; false to fall back. */
-  private put(w: ValueWriter, tuple: Uint8Array, start: number, end: number, k: number, out: ScratchOut, lines: ValueLines): boolean {
-    const s = this.scratch;
-    s.pos = 0;
+  /**
+   * `'text'` of the datum src[start, end) into out, as quoteForText shows it; false (out as it
+   * was) to fall back. The writer writes in place; text that needs escaping or cutting (rare)
+   * is copied out and written back.
+   */
+  private put(w: ValueWriter, src: Uint8Array, start: number, end: number, k: number, out: ScratchOut, lines: ValueLines): boolean {
+    const mark = out.pos;
+    out.reserve(1);
+    out.buf[out.pos++] = 39;
+    const textAt = out.pos;
     try {
-      w(tuple, start, end, s);
+      w(src, start, end, out);
     } catch (e) {
-      if (e instanceof FormatError) return false; // heapValue reports it
+      out.pos = mark;
+      if (e instanceof FormatError) return false; // the DumpValue reports it
       throw e;
     }
-    const len = s.pos;
-    const src = s.buf;
-    for (let i = 0; i < len; i++) if (src[i]! >= 0x80) return false;
-    if (len > TEXT_VALUE_CHARS && this.jsonb[k]) return false;
-    const shown = len > TEXT_VALUE_CHARS ? TEXT_VALUE_CHARS : len;
-    out.reserve(2 * shown + 32);
-    const b = out.buf;
-    let p = out.pos;
-    lines.start[k] = p;
-    b[p++] = 39;
-    for (let i = 0; i < shown; i++) {
-      const c = src[i]!;
-      if (c > 39 && c !== 92) b[p++] = c;
-      else if (c === 92) (b[p++] = 92), (b[p++] = 92);
-      else if (c === 39) (b[p++] = 39), (b[p++] = 39);
-      else if (c === 10) (b[p++] = 92), (b[p++] = 110);
-      else if (c === 13) (b[p++] = 92), (b[p++] = 114);
-      else if (c === 9) (b[p++] = 92), (b[p++] = 116);
-      else b[p++] = c;
+    let b = out.buf;
+    const textEnd = out.pos;
+    const len = textEnd - textAt;
+    let plain = true;
+    for (let i = textAt; i < textEnd; i++) {
+      const c = b[i]!;
+      if (c >= 40 && c !== 92 && c < 0x80) continue;
+      if (c >= 0x80) {
+        out.pos = mark;
+        return false;
+      }
+      if (c === 92 || c === 39 || c === 10 || c === 13 || c === 9) plain = false;
     }
+    if (len > TEXT_VALUE_CHARS && this.jsonb[k]) {
+      out.pos = mark;
+      return false;
+    }
+    if (!plain) {
+      const s = this.scratch;
+      s.pos = 0;
+      s.reserve(len);
+      s.buf.set(b.subarray(textAt, textEnd));
+      const shown = len > TEXT_VALUE_CHARS ? TEXT_VALUE_CHARS : len;
+      out.pos = textAt;
+      out.reserve(2 * shown + 32);
+      b = out.buf;
+      let p = textAt;
+      const t = s.buf;
+      for (let i = 0; i < shown; i++) {
+        const c = t[i]!;
+        if (c === 92) (b[p++] = 92), (b[p++] = 92);
+        else if (c === 39) (b[p++] = 39), (b[p++] = 39);
+        else if (c === 10) (b[p++] = 92), (b[p++] = 110);
+        else if (c === 13) (b[p++] = 92), (b[p++] = 114);
+        else if (c === 9) (b[p++] = 92), (b[p++] = 116);
+        else b[p++] = c;
+      }
+      out.pos = p;
+    } else if (len > TEXT_VALUE_CHARS) out.pos = textAt + TEXT_VALUE_CHARS;
+    out.reserve(32);
+    b = out.buf;
+    let p = out.pos;
     if (len > TEXT_VALUE_CHARS) {
       // "… (N chars)": N is the whole text's length, in characters as in bytes (ASCII)
-      b[p++] = 0xe2;
-      b[p++] = 0x80;
-      b[p++] = 0xa6;
-      b[p++] = 32;
-      b[p++] = 40;
+      for (let i = 0; i < CUT_OPEN.length; i++) b[p++] = CUT_OPEN[i]!;
       const digits = String(len);
       for (let i = 0; i < digits.length; i++) b[p++] = digits.charCodeAt(i);
-      for (const c of " chars)") b[p++] = c.charCodeAt(0);
+      for (let i = 0; i < CUT_CLOSE.length; i++) b[p++] = CUT_CLOSE[i]!;
     }
     b[p++] = 39;
     out.pos = p;
+    lines.start[k] = mark;
     lines.end[k] = p;
     return true;
   }
 }
+
+const CUT_OPEN = new TextEncoder().encode("… (");
+const CUT_CLOSE = new TextEncoder().encode(" chars)");
 
 /** One tuple's value lines (a reused slot of the page record's heap item). */
 export class ValueLines {
