@@ -63,10 +63,15 @@ export function readWholeFork(fork: RelationFork, limit: number, into?: WholeFor
  * or without WebAssembly, a plain array.
  */
 const READ_SLOT = 256 * 1024;
-const readArea = checksumReadArea();
-const slotFree: boolean[] = new Array<boolean>(readArea ? Math.floor(readArea.length / READ_SLOT) : 0).fill(true);
+// on first use, as the checksum module is compiled (not at module load: the startup snapshot)
+let readArea: Uint8Array | null | undefined;
+let slotFree: boolean[] = [];
 
 export function takeReadBuffer(bytes: number): Uint8Array {
+  if (readArea === undefined) {
+    readArea = checksumReadArea();
+    slotFree = new Array<boolean>(readArea ? Math.floor(readArea.length / READ_SLOT) : 0).fill(true);
+  }
   const i = readArea && bytes <= READ_SLOT ? slotFree.indexOf(true) : -1;
   if (i < 0) return new Uint8Array(bytes);
   slotFree[i] = false;

@@ -7,7 +7,7 @@
 import { FormatError } from "../schema/errors.js";
 import { PageHeaderData } from "./page-header.js";
 import { BLCKSZ_DEFAULT } from "./page.js";
-import { wasmChecksum } from "./checksum-wasm.js";
+import { wasmChecksum, type WasmChecksum } from "./checksum-wasm.js";
 import { HOST_LE, wordViewCache } from "./word-view.js";
 
 const N_SUMS = 32;
@@ -32,10 +32,13 @@ const scratch = new Int32Array(WORDS);
 const scratchBytes = new Uint8Array(scratch.buffer);
 const wordsOver = wordViewCache();
 
-// Compiled once per thread (each worker runs this module's top level). Null without WebAssembly
-// SIMD; big-endian hosts keep the JS path too (wasm memory is little-endian everywhere, so the
-// module would be right there as well, but it is only ever tested on little-endian hosts).
-const wasmPage = HOST_LE ? wasmChecksum(BASE_OFFSETS) : null;
+// Compiled once per thread, on first use: not at module load, where the startup snapshot
+// (cli/snapshot.ts) would keep the module's null (a snapshot cannot hold a WebAssembly
+// instance). Null without WebAssembly SIMD; big-endian hosts keep the JS path too (wasm memory
+// is little-endian everywhere, so the module would be right there as well, but it is only ever
+// tested on little-endian hosts).
+let wasmState: WasmChecksum | null | undefined;
+const wasmPage = (): WasmChecksum | null => (wasmState === undefined ? (wasmState = HOST_LE ? wasmChecksum(BASE_OFFSETS) : null) : wasmState);
 
 /**
  * This thread's area (4 MiB) of the checksum module's memory: pgChecksumPage checksums a page
@@ -43,11 +46,11 @@ const wasmPage = HOST_LE ? wasmChecksum(BASE_OFFSETS) : null;
  * it out as read buffers (verify/scan.ts).
  */
 export function checksumReadArea(): Uint8Array | null {
-  return wasmPage?.readArea ?? null;
+  return wasmPage()?.readArea ?? null;
 }
 
 /** Which implementation pgChecksumPage runs in this thread. */
-export const pgChecksumImplementation: "wasm-simd" | "js" = wasmPage ? "wasm-simd" : "js";
+export const pgChecksumImplementation = (): "wasm-simd" | "js" => (wasmPage() ? "wasm-simd" : "js");
 
 function checkArgs(page: Uint8Array, blkno: number): void {
   if (page.length !== BLCKSZ_DEFAULT) {
@@ -62,7 +65,8 @@ function checkArgs(page: Uint8Array, blkno: number): void {
  */
 export function pgChecksumPage(page: Uint8Array, blkno: number): number {
   checkArgs(page, blkno);
-  return wasmPage !== null ? wasmPage.checksum(page, blkno) : checksumJs(page, blkno);
+  const wasm = wasmState === undefined ? wasmPage() : wasmState;
+  return wasm !== null ? wasm.checksum(page, blkno) : checksumJs(page, blkno);
 }
 
 /** pgChecksumPage in plain JS, whatever the engine supports (the fallback; tests compare the two). */

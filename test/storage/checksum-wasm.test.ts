@@ -26,7 +26,7 @@ function fill(page: Uint8Array, next: () => number): void {
 }
 
 test("this Node runs the WebAssembly SIMD implementation (so the comparisons below are not JS against JS)", () => {
-  assert.equal(pgChecksumImplementation, "wasm-simd");
+  assert.equal(pgChecksumImplementation(), "wasm-simd");
   // the emitted bytes are a valid module (with SIMD) for this engine
   const wasm = (globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly;
   assert.equal(wasm.validate(checksumModuleBytes(new Int32Array(32))), true);
@@ -137,7 +137,7 @@ test("worker threads each compile the module and compute the same checksums", as
     const { register } = await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))});
     register();
     const m = await import(${JSON.stringify(new URL("../../formats/page/checksum.ts", import.meta.url).href)});
-    parentPort.postMessage({ impl: m.pgChecksumImplementation, sums: [0, 1, 131072, 0xffffffff].map((b) => m.pgChecksumPage(workerData, b)) });
+    parentPort.postMessage({ impl: m.pgChecksumImplementation(), sums: [0, 1, 131072, 0xffffffff].map((b) => m.pgChecksumPage(workerData, b)) });
   `;
   const results = await Promise.all(
     [0, 1, 2].map(
@@ -159,7 +159,7 @@ test("without WebAssembly (node --jitless) pgChecksumPage falls back to JS with 
   const src = `
     const m = await import(${JSON.stringify(new URL("../../formats/page/checksum.ts", import.meta.url).href)});
     const page = new Uint8Array(8192).map((_, i) => (i * 31 + 7) & 0xff);
-    console.log(JSON.stringify({ wasm: typeof WebAssembly, impl: m.pgChecksumImplementation, sums: [0, 1, 0xffffffff].map((b) => m.pgChecksumPage(page, b)) }));
+    console.log(JSON.stringify({ wasm: typeof WebAssembly, impl: m.pgChecksumImplementation(), sums: [0, 1, 0xffffffff].map((b) => m.pgChecksumPage(page, b)) }));
   `;
   const r = spawnSync(process.execPath, ["--jitless", "--import", "tsx", "--input-type=module", "-e", src], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
