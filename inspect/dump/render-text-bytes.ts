@@ -222,10 +222,20 @@ export class TextByteRenderer {
       const note = kind === ValueLineKind.Null ? this.nullText : this.noteText[lines.note[k]!]!;
       o.reserve(head.length + (kind === ValueLineKind.Null ? 0 : end - start) + note.length + 1);
       const b = o.buf;
-      let p = putBytes(b, o.pos, head);
-      // most values are short: a loop costs less than a subarray and set()
-      if (kind === ValueLineKind.Bytes) for (let i = start; i < end; i++) b[p++] = src[i]!;
-      p = putBytes(b, p, note);
+      b.set(head, o.pos);
+      let p = o.pos + head.length;
+      if (kind === ValueLineKind.Bytes) {
+        // a short value is cheaper copied by hand than through a subarray and set()
+        if (end - start <= 16) for (let i = start; i < end; i++) b[p++] = src[i]!;
+        else {
+          b.set(src.subarray(start, end), p);
+          p += end - start;
+        }
+      }
+      if (note.length) {
+        b.set(note, p);
+        p += note.length;
+      }
       b[p++] = 10;
       o.pos = p;
     }

@@ -12,15 +12,22 @@ import { decompressInline } from "../../formats/heap/datum-bytes.js";
 import { VARHDRSZ, VARHDRSZ_COMPRESSED, VARHDRSZ_SHORT } from "../../formats/varlena/varlena.js";
 import { columnOwnWriter } from "../../formats/datum/index.js";
 import { ScratchOut, type ValueWriter } from "../../formats/datum/text-out.js";
+import { storedWrite } from "../../formats/datum/text.js";
 import type { TypeLookup } from "../../formats/datum/types.js";
 import { FormatError } from "../../formats/schema/errors.js";
 import type { DumpValue } from "./model.js";
 import { displayTypeName, type ValueContext } from "./heap-values.js";
 
 const JSONB = 3802;
+const BYTEA = 17;
 
 /** Show text values on one line: long ones shortened, control characters escaped. */
 export const TEXT_VALUE_CHARS = 200;
+const TEXT_VALUE_CHARS_PLUS_ONE = TEXT_VALUE_CHARS + 1;
+/** stored text (storedWrite): a byte a character when ASCII */
+const STORED_PREFIX = TEXT_VALUE_CHARS_PLUS_ONE;
+/** bytea: "\\x" and two digits a byte */
+const BYTEA_PREFIX = TEXT_VALUE_CHARS_PLUS_ONE >> 1;
 /**
  * A value's text as the text dump shows it (the string form of put's rule below). `length`: the
  * whole text's length, -1 when unknown (the value was cut without learning it).
@@ -59,6 +66,8 @@ export class TextValuePlan {
   readonly jsonb: boolean[];
   /** a dropped column: its line is a DumpValue */
   readonly dropped: boolean[];
+  /** bytes of a long value that give more than TEXT_VALUE_CHARS of its text (STORED_PREFIX, BYTEA_PREFIX), 0: all */
+  readonly prefix: Int32Array;
   readonly attlen: Int16Array;
   /** the spans of the tuple being shown (AttrSpans, reused tuple after tuple) */
   readonly spans: AttrSpans;
@@ -77,6 +86,7 @@ export class TextValuePlan {
     const own = desc.attrs.map((a) => (a.dropped ? undefined : columnOwnWriter(a.typid, types)));
     this.writers = own.map((w) => w?.write);
     this.jsonb = own.map((w) => w?.outputOid === JSONB);
+    this.prefix = Int32Array.from(own, (w) => (w?.write === storedWrite ? STORED_PREFIX : w?.outputOid === BYTEA ? BYTEA_PREFIX : 0));
     this.dropped = desc.attrs.map((a) => a.dropped);
     this.attlen = Int16Array.from(desc.attrs, (a) => a.len);
     this.spans = new AttrSpans(Math.max(1, this.natts));
@@ -160,6 +170,17 @@ export class TextValuePlan {
    * is copied out and written back.
    */
   private put(w: ValueWriter, src: Uint8Array, start: number, end: number, k: number, out: ScratchOut, lines: ValueLines): boolean {
+    // a long text or bytea value: only the prefix that is shown is written (its whole length
+    // follows from its size); a text value must still be ASCII throughout
+    let full = -1;
+    const prefix = this.prefix[k]!;
+    if (prefix > 0 && end - start > prefix) {
+      if (prefix === STORED_PREFIX) {
+        for (let i = start + prefix; i < end; i++) if (src[i]! >= 0x80) return false;
+        full = end - start;
+      } else full = 2 + 2 * (end - start);
+      end = start + prefix;
+    }
     const mark = out.pos;
     out.reserve(1);
     out.buf[out.pos++] = 39;
@@ -173,7 +194,8 @@ export class TextValuePlan {
     }
     let b = out.buf;
     const textEnd = out.pos;
-    const len = textEnd - textAt;
+    const written = textEnd - textAt;
+    const len = full >= 0 ? full : written;
     let plain = true;
     for (let i = textAt; i < textEnd; i++) {
       const c = b[i]!;
@@ -191,7 +213,7 @@ export class TextValuePlan {
     if (!plain) {
       const s = this.scratch;
       s.pos = 0;
-      s.reserve(len);
+      s.reserve(written);
       s.buf.set(b.subarray(textAt, textEnd));
       const shown = len > TEXT_VALUE_CHARS ? TEXT_VALUE_CHARS : len;
       out.pos = textAt;

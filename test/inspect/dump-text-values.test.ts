@@ -24,7 +24,8 @@ const SETUP = `
     (1, 'x', repeat('a', 200)), (2, 'x', repeat('a', 201)), (3, 'x', repeat('a', 199) || ''''),
     (4, 'x', repeat('a', 199) || E'\\\\' || 'b'), (5, 'x', repeat('a', 200) || E'\\n'), (6, 'x', E'tab\\there\\r\\nback\\\\slash ''q'''),
     (7, 'x', repeat('a', 199) || 'é' || 'b'), (8, 'x', repeat('a', 199) || '😀' || 'b'), (9, 'x', repeat('é', 900)),
-    (10, 'x', repeat('a', 900)), (11, 'x', ''), (12, 'x', NULL), (13, 'x', repeat('ab', 600) || '😀');
+    (10, 'x', repeat('a', 900)), (11, 'x', ''), (12, 'x', NULL), (13, 'x', repeat('ab', 600) || '😀'),
+    (14, 'x', repeat('a', 300) || 'é'), (15, 'x', repeat('a', 250) || E'\\t''');
   INSERT INTO edge (id, b) SELECT 100 + n, decode(repeat('ab', n), 'hex') FROM unnest(ARRAY[0, 1, 98, 99, 100, 101, 102, 500]) n;
   INSERT INTO edge (id, j) VALUES (200, '{"a": 1}'),
     (201, jsonb_build_object('k', repeat('x', 180))), (202, jsonb_build_object('k', repeat('x', 191))),
