@@ -33,11 +33,14 @@ const BYTEA_PREFIX = TEXT_VALUE_CHARS_PLUS_ONE >> 1;
  * whole text's length, -1 when unknown (the value was cut without learning it).
  */
 export function quoteForText(s: string, length: number): string {
-  const shown = s.length > TEXT_VALUE_CHARS ? `${s.slice(0, TEXT_VALUE_CHARS)}… (${length < 0 ? "more" : length} chars)` : s;
+  // cut at TEXT_VALUE_CHARS UTF-16 units, not inside a surrogate pair (a 4-byte character)
+  const cut = TEXT_VALUE_CHARS - (isHighSurrogate(s.charCodeAt(TEXT_VALUE_CHARS - 1)) ? 1 : 0);
+  const shown = s.length > TEXT_VALUE_CHARS ? `${s.slice(0, cut)}… (${length < 0 ? "more" : length} chars)` : s;
   // most values need no escaping: one scan instead of five replacements
   if (!NEEDS_ESCAPE.test(shown)) return `'${shown}'`;
   return `'${shown.replace(ESCAPES, (c) => ESCAPE_OF[c]!)}'`;
 }
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const NEEDS_ESCAPE = /[\\\n\r\t']/;
 const ESCAPES = /[\\\n\r\t']/g;
 const ESCAPE_OF: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "'": "''" };
