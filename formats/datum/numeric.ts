@@ -5,7 +5,7 @@
 // the first having weight `weight` (value = sum digit[i] * 10000^(weight - i)).
 import { bits16, defineStruct, i16, register, u16 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
-import { decodersOf, type WriterTable } from "./decoder.js";
+import { decodersOf, type OutputCharsTable, type WriterTable } from "./decoder.js";
 import { putDigits4, putText, putUint, textOf, type ValueWriter } from "./text-out.js";
 
 export const NumericLong = register(
@@ -122,3 +122,6 @@ export const NUMERIC_WRITERS: WriterTable = {
 };
 
 export const NUMERIC_DECODERS = decodersOf(NUMERIC_WRITERS);
+
+// digits, sign, point, NaN, Infinity, -Infinity
+export const NUMERIC_OUTPUT_CHARS: OutputCharsTable = { 1700: "0123456789-.NaInfity" };

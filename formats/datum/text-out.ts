@@ -23,6 +23,8 @@ export function expectWidth(start: number, end: number, n: number, type: string)
 export class ScratchOut implements TextOut {
   buf = new Uint8Array(256);
   pos = 0;
+  /** (COPY's RowOut: a ScratchOut keeps every byte anyway) */
+  keep = -1;
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     const bigger = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
@@ -135,6 +137,13 @@ export function putDigits4(b: Uint8Array, p: number, n: number): number {
   b[p + 2] = DIGIT_PAIRS[lo]!;
   b[p + 3] = DIGIT_PAIRS[lo + 1]!;
   return p + 4;
+}
+
+/** Two digits, zero-padded, of 0 <= n < 100. */
+export function putDigits2(b: Uint8Array, p: number, n: number): number {
+  b[p] = DIGIT_PAIRS[2 * n]!;
+  b[p + 1] = DIGIT_PAIRS[2 * n + 1]!;
+  return p + 2;
 }
 
 /** Zero-padded non-negative integer of exactly `width` digits (n < 10^width). */
