@@ -90,16 +90,15 @@ const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
 
 /** A jsonb string (UTF-8 bytes [from, to)) as a JSON string literal (escape_json). */
 function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): void {
-  let high = 0;
-  for (let i = from; i < to; i++) high |= b[i]!;
-  // ill-formed UTF-8: printed as the decoder's replacements, as utf8Text gives them
-  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) return putText(out, jsonString(utf8Text(b.subarray(from, to))));
   out.reserve(6 * (to - from) + 2);
   const o = out.buf;
-  let p = out.pos;
+  const p0 = out.pos;
+  let p = p0;
+  let high = 0;
   o[p++] = 34;
   for (let i = from; i < to; i++) {
     const c = b[i]!;
+    high |= c;
     const e = JSON_ESCAPE[c]!;
     if (e === 0) o[p++] = c;
     else if (e !== 117) {
@@ -115,6 +114,8 @@ function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): v
     }
   }
   o[p++] = 34;
+  // ill-formed UTF-8: printed as the decoder's replacements, as utf8Text gives them
+  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) return putText(out, jsonString(utf8Text(b.subarray(from, to))));
   out.pos = p;
 }
 
@@ -131,6 +132,21 @@ function charsOf(b: Uint8Array, from: number, to: number): number {
 function putAscii(out: TextOut, s: string): void {
   out.reserve(s.length);
   for (let i = 0; i < s.length; i++) out.buf[out.pos++] = s.charCodeAt(i);
+}
+
+/** Two ASCII bytes (", " and ": " between children). */
+function put2(out: TextOut, c0: number, c1: number): void {
+  out.reserve(2);
+  const o = out.buf;
+  o[out.pos] = c0;
+  o[out.pos + 1] = c1;
+  out.pos += 2;
+}
+
+/** One ASCII byte (a bracket). */
+function put1(out: TextOut, c: number): void {
+  out.reserve(1);
+  out.buf[out.pos++] = c;
 }
 
 /**
@@ -158,12 +174,12 @@ function containerWrite(b: Uint8Array, start: number, end: number, top: boolean,
   // (the values' run starts after the last key: its offset is walked back once)
   let keyOff = 0;
   let valueOff = 0;
-  putAscii(out, isObject ? "{" : "[");
+  put1(out, isObject ? 123 : 91); // { [
   for (let i = 0; i < count; i++) {
-    if (i) putAscii(out, ", ");
+    if (i) put2(out, 44, 32); // ", "
     keyOff = writeChild(b, entriesAt, dataAt, end, i, keyOff, out, stop);
     if (isObject) {
-      putAscii(out, ": ");
+      put2(out, 58, 32); // ": "
       if (i === 0) valueOff = childOffset(b, entriesAt, count);
       valueOff = writeChild(b, entriesAt, dataAt, end, i + count, valueOff, out, stop);
     }
@@ -172,7 +188,7 @@ function containerWrite(b: Uint8Array, start: number, end: number, top: boolean,
       return;
     }
   }
-  putAscii(out, isObject ? "}" : "]");
+  put1(out, isObject ? 125 : 93); // } ]
 }
 
 /** Write child i of a container, whose data starts at data offset `off`; returns the data offset where it ends. */
