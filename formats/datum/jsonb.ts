@@ -88,6 +88,14 @@ const JSON_ESCAPE = (() => {
 })();
 const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
 
+/**
+ * How many times the jsonb writer wrote a string with a backslash in it (an escape, or a string
+ * through the decoder's replacements). jsonb's text holds no raw byte below 0x20 and a
+ * backslash only there, so COPY's text format with a control character as the delimiter need
+ * not scan a jsonb value for bytes to escape when this did not change while it was written.
+ */
+export const jsonbBackslashes = { count: 0 };
+
 /** A jsonb string (UTF-8 bytes [from, to)) as a JSON string literal (escape_json). */
 function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): void {
   out.reserve(6 * (to - from) + 2);
@@ -115,7 +123,11 @@ function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): v
   }
   o[p++] = 34;
   // ill-formed UTF-8: printed as the decoder's replacements, as utf8Text gives them
-  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) return putText(out, jsonString(utf8Text(b.subarray(from, to))));
+  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) {
+    jsonbBackslashes.count++;
+    return putText(out, jsonString(utf8Text(b.subarray(from, to))));
+  }
+  if (p - p0 !== to - from + 2) jsonbBackslashes.count++; // an escape made it longer
   out.pos = p;
 }
 

@@ -130,13 +130,38 @@ export function putInt(b: Uint8Array, p: number, n: number): number {
 
 /** Four digits, zero-padded, of 0 <= n < 10000 (a numeric's base-10000 digit). */
 export function putDigits4(b: Uint8Array, p: number, n: number): number {
-  const hi = Math.floor(n / 100) * 2;
-  const lo = (n % 100) * 2;
+  const q = (n / 100) | 0;
+  const hi = q * 2;
+  const lo = (n - q * 100) * 2;
   b[p] = DIGIT_PAIRS[hi]!;
   b[p + 1] = DIGIT_PAIRS[hi + 1]!;
   b[p + 2] = DIGIT_PAIRS[lo]!;
   b[p + 3] = DIGIT_PAIRS[lo + 1]!;
   return p + 4;
+}
+
+/** 0 <= n < 10000 in decimal without leading zeros (a numeric's first base-10000 digit). */
+export function putUpTo4(b: Uint8Array, p: number, n: number): number {
+  if (n < 10) {
+    b[p] = 48 + n;
+    return p + 1;
+  }
+  if (n < 100) {
+    b[p] = DIGIT_PAIRS[2 * n]!;
+    b[p + 1] = DIGIT_PAIRS[2 * n + 1]!;
+    return p + 2;
+  }
+  const hi = (n / 100) | 0;
+  const lo = 2 * (n - hi * 100);
+  if (hi < 10) b[p++] = 48 + hi;
+  else {
+    b[p] = DIGIT_PAIRS[2 * hi]!;
+    b[p + 1] = DIGIT_PAIRS[2 * hi + 1]!;
+    p += 2;
+  }
+  b[p] = DIGIT_PAIRS[lo]!;
+  b[p + 1] = DIGIT_PAIRS[lo + 1]!;
+  return p + 2;
 }
 
 /** Two digits, zero-padded, of 0 <= n < 100. */

@@ -18,7 +18,15 @@ import { decompressInline } from "../../formats/heap/datum-bytes.js";
 import { HEAP_HASNULL, HEAP_NATTS_MASK, HTH, SizeofHeapTupleHeader } from "../../formats/heap/tuple-header.js";
 import { VARHDRSZ, VARHDRSZ_COMPRESSED, VARHDRSZ_SHORT } from "../../formats/varlena/varlena.js";
 import { readToastPointer } from "../../formats/varlena/toast-pointer.js";
+import { isUtf8 } from "node:buffer";
 import { columnOutputChars, columnWriter } from "../../formats/datum/index.js";
+import { storedWrite } from "../../formats/datum/text.js";
+import { INTEGER_WRITERS } from "../../formats/datum/integers.js";
+import { FLOAT_WRITERS } from "../../formats/datum/floats.js";
+import { NUMERIC_WRITERS } from "../../formats/datum/numeric.js";
+import { DATETIME_WRITERS } from "../../formats/datum/datetime.js";
+import { UUID_WRITERS } from "../../formats/datum/uuid.js";
+import { JSONB_WRITERS, jsonbBackslashes } from "../../formats/datum/jsonb.js";
 import { ScratchOut, putText, type TextOut, type ValueWriter } from "../../formats/datum/text-out.js";
 import type { ValueContext } from "./heap-values.js";
 import { missingValueText } from "./heap-values.js";
@@ -63,8 +71,8 @@ export interface RowOut extends TextOut {
 
 /** Writes COPY's fields and rows into `out`. */
 export class CopyFieldWriter {
-  private readonly csv: boolean;
-  private readonly delimiter: number;
+  readonly csv: boolean;
+  readonly delimiter: number;
   private readonly quote: number;
   private readonly escape: number;
   private readonly nullBytes: Uint8Array;
@@ -186,6 +194,41 @@ export class CopyFieldWriter {
     this.field(singleColumn);
   }
 
+  /**
+   * Stored UTF-8 text src[from, to) as a field of the text format, copied and checked for bytes
+   * to escape in one pass (then escaped from src again when it has any); false when it is not
+   * well-formed UTF-8 (nothing is written: the caller writes it through storedWrite's rule).
+   */
+  textField(src: Uint8Array, from: number, to: number): boolean {
+    const out = this.out;
+    out.reserve(2 * (to - from));
+    const b = out.buf;
+    const sp = this.special;
+    let p = out.pos;
+    let high = 0;
+    let esc = 0;
+    for (let i = from; i < to; i++) {
+      const c = src[i]!;
+      high |= c;
+      esc |= sp[c]!;
+      b[p++] = c;
+    }
+    if (high >= 0x80 && !isUtf8(src.subarray(from, to))) return false;
+    if (esc !== 0) {
+      p = out.pos;
+      for (let i = from; i < to; i++) {
+        const c = src[i]!;
+        const e = sp[c]!;
+        if (e !== 0) {
+          b[p++] = 92;
+          b[p++] = e;
+        } else b[p++] = c;
+      }
+    }
+    out.pos = p;
+    return true;
+  }
+
   private isNullStringAt(src: Uint8Array, at: number, n: number): boolean {
     const z = this.nullBytes;
     if (z.length !== n) return false;
@@ -212,6 +255,21 @@ export class CopyFieldWriter {
   }
 }
 
+// The writers of the commonest column types, called by name in CopyRows.writeStored: a call
+// through Column.write is one call site for every type (megamorphic, never inlined), a call of
+// one of these is a call site of its own.
+const INT4 = INTEGER_WRITERS[23]!;
+const INT8 = INTEGER_WRITERS[20]!;
+const BOOL = INTEGER_WRITERS[16]!;
+const FLOAT8 = FLOAT_WRITERS[701]!;
+const NUMERIC = NUMERIC_WRITERS[1700]!;
+const TIMESTAMPTZ = DATETIME_WRITERS[1184]!;
+const TIMESTAMP = DATETIME_WRITERS[1114]!;
+const DATE = DATETIME_WRITERS[1082]!;
+const UUID = UUID_WRITERS[2950]!;
+const JSONB = JSONB_WRITERS[3802]!;
+const KNOWN: ValueWriter[] = [INT4, INT8, BOOL, FLOAT8, NUMERIC, TIMESTAMPTZ, TIMESTAMP, DATE, UUID, JSONB];
+
 interface Column {
   attnum: number;
   /** index of the attribute in the descriptor and the layout */
@@ -223,6 +281,12 @@ interface Column {
   missing?: string;
   /** a type whose text never needs escaping here (OutputCharsTable): no scan after the write */
   plain: boolean;
+  /** the text format's stored text (text, varchar, bpchar ...: storedWrite): copied and scanned in one pass */
+  text: boolean;
+  /** 1 + the index of `write` in KNOWN, 0 for another writer */
+  known: number;
+  /** jsonb in the text format with a control character as the delimiter: scanned only when the writer wrote a backslash (jsonbBackslashes) */
+  jsonb: boolean;
 }
 
 /** The rows of one table, written as they are scanned. */
@@ -246,7 +310,8 @@ export class CopyRows {
       if (a.dropped || a.generated) return; // COPY TO leaves generated columns out
       const typid = ctx.decodeAs ? ctx.decodeAs(a.typid) : a.typid;
       const plain = w.plain(columnOutputChars(typid, ctx.types));
-      this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write: columnWriter(typid, a.typmod, ctx.types), plain });
+      const write = columnWriter(typid, a.typmod, ctx.types);
+      this.columns.push({ attnum: a.attnum, index, typid, typmod: a.typmod, write, plain, text: write === storedWrite && a.len === -1 && !w.csv, known: KNOWN.indexOf(write) + 1, jsonb: write === JSONB && !w.csv && w.delimiter < 0x20 });
     });
     this.single = this.columns.length === 1;
     this.spans = new AttrSpans(Math.max(1, desc.attrs.length));
@@ -336,8 +401,16 @@ export class CopyRows {
         w.field(this.single);
         continue;
       }
+      if (c.text) {
+        // stored text in one pass: copied and checked for bytes to escape at once
+        const off = s.off[i]!;
+        const b0 = page[off]!;
+        if (b0 !== 1 && (b0 & 1) === 1 && w.textField(page, off + VARHDRSZ_SHORT, off + s.len[i]!)) continue;
+        if ((b0 & 3) === 0 && w.textField(page, off + VARHDRSZ, off + s.len[i]!)) continue;
+      }
       // where the value starts, relative to the row (a flush moves the row to the buffer's start)
       const rel = out.pos - out.keep;
+      const backslashes = jsonbBackslashes.count;
       try {
         if (!this.writeStored(page, s.off[i]!, s.len[i]!, a.len, c, out)) {
           w.writeNull();
@@ -348,7 +421,7 @@ export class CopyRows {
         this.failedValue(this.tupleError(e, page, at, len, i, c), { ...pageLoc, item, offset: at, attnum: c.attnum }, findings);
         continue;
       }
-      if (!c.plain) w.fieldAt(out.keep + rel, this.single);
+      if (!c.plain && !(c.jsonb && jsonbBackslashes.count === backslashes)) w.fieldAt(out.keep + rel, this.single);
     }
     w.endRow();
     out.keep = -1;
@@ -383,7 +456,7 @@ export class CopyRows {
    * it is a TOAST pointer with no TOAST reader.
    */
   private writeStored(tuple: Uint8Array, off: number, len: number, attlen: number, c: Column, raw: TextOut): boolean {
-    if (attlen > 0) c.write(tuple, off, off + len, raw);
+    if (attlen > 0) this.write(c, tuple, off, off + len, raw);
     else if (attlen === -2) c.write(tuple, off, off + len - 1, raw); // without the NUL
     else {
       const b0 = tuple[off]!;
@@ -392,13 +465,41 @@ export class CopyRows {
         if (!this.ctx.detoast || !this.ctx.toast) return false;
         const value = this.ctx.toast.fetch(pointer);
         c.write(value, 0, value.length, raw);
-      } else if (b0 & 1) c.write(tuple, off + VARHDRSZ_SHORT, off + len, raw);
-      else if ((b0 & 3) === 0) c.write(tuple, off + VARHDRSZ, off + len, raw);
+      } else if (b0 & 1) this.write(c, tuple, off + VARHDRSZ_SHORT, off + len, raw);
+      else if ((b0 & 3) === 0) this.write(c, tuple, off + VARHDRSZ, off + len, raw);
       else {
         const value = decompressInline(tuple, off, len, c.attnum);
         c.write(value, 0, value.length, raw);
       }
     }
     return true;
+  }
+
+  /** c.write(b, start, end, out), the commonest writers called by name (KNOWN). */
+  private write(c: Column, b: Uint8Array, start: number, end: number, out: TextOut): void {
+    switch (c.known) {
+      case 1:
+        return INT4(b, start, end, out);
+      case 2:
+        return INT8(b, start, end, out);
+      case 3:
+        return BOOL(b, start, end, out);
+      case 4:
+        return FLOAT8(b, start, end, out);
+      case 5:
+        return NUMERIC(b, start, end, out);
+      case 6:
+        return TIMESTAMPTZ(b, start, end, out);
+      case 7:
+        return TIMESTAMP(b, start, end, out);
+      case 8:
+        return DATE(b, start, end, out);
+      case 9:
+        return UUID(b, start, end, out);
+      case 10:
+        return JSONB(b, start, end, out);
+      default:
+        return c.write(b, start, end, out);
+    }
   }
 }
