@@ -99,11 +99,20 @@ export class CopyFieldWriter {
     } else this.special = textEscapes(this.delimiter);
   }
 
-  /** Whether a value made only of `chars` is a field as it is (no byte to escape: text format only). */
+  /**
+   * Whether a value made only of `chars` (an OutputCharsTable's: never empty) is a field as it
+   * is: no byte to escape (text), or none that makes it quoted (CSV), where it cannot equal the
+   * NULL string (one of whose characters is not in `chars`, or the empty one) nor be `\.`.
+   */
   plain(chars: string | undefined): boolean {
-    if (this.csv || chars === undefined) return false;
+    if (chars === undefined) return false;
     for (let i = 0; i < chars.length; i++) if (this.special[chars.charCodeAt(i)] !== 0) return false;
-    return true;
+    if (!this.csv) return true;
+    if (chars.includes("\\")) return false;
+    const z = this.nullBytes;
+    if (z.length === 0) return true;
+    for (let i = 0; i < z.length; i++) if (!chars.includes(String.fromCharCode(z[i]!))) return true;
+    return false;
   }
 
   delimit(): void {
