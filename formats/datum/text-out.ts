@@ -100,13 +100,27 @@ export function putUint(b: Uint8Array, p: number, n: number, width: number, fill
     b[p] = 48 + n;
     return p + 1;
   }
+  if (n >= 100000000) {
+    // the digits above the last eight, then those eight from int32 arithmetic (hi * 1e8 is
+    // exact: 1e8 = 2^8 * 5^8; the rounded quotient may be one too many)
+    let hi = Math.floor(n / 100000000);
+    let lo = n - hi * 100000000;
+    if (lo < 0) {
+      hi -= 1;
+      lo += 100000000;
+    }
+    p = putUint(b, p, hi, width - 8, fill);
+    const q = (lo / 10000) | 0;
+    putDigits4(b, p, q);
+    return putDigits4(b, p + 4, lo - q * 10000);
+  }
   const digits = decimalWidth(n);
   for (let i = digits; i < width; i++) b[p++] = fill;
   const end = p + digits;
   let q = end;
-  let t = n;
+  let t = n | 0;
   while (t >= 100) {
-    const next = Math.floor(t / 100);
+    const next = (t / 100) | 0;
     const r = (t - next * 100) * 2;
     b[--q] = DIGIT_PAIRS[r + 1]!;
     b[--q] = DIGIT_PAIRS[r]!;
