@@ -137,11 +137,13 @@ function putClockFields(out: TextOut, h: number, m: number, s: number, frac: num
 
 /** The clock of a non-negative microsecond count within a day (24:00:00 allowed). */
 function putClock(out: TextOut, us: number): void {
-  const h = Math.floor(us / US_PER_HOUR);
-  const m = Math.floor((us - h * US_PER_HOUR) / US_PER_MINUTE);
-  const rest = us - h * US_PER_HOUR - m * US_PER_MINUTE;
-  const s = Math.floor(rest / 1_000_000);
-  putClockFields(out, h, m, s, rest - s * 1_000_000);
+  // seconds of the day and the fraction; then int32 arithmetic (a day has 86,400 seconds)
+  const secs = Math.floor(us / 1_000_000);
+  const frac = us - secs * 1_000_000;
+  const h = (secs / 3600) | 0;
+  const inHour = secs - h * 3600;
+  const m = (inHour / 60) | 0;
+  putClockFields(out, h, m, inHour - m * 60, frac);
 }
 
 /** The clock of any int64 microsecond count (a time of day outside 0..24:00 is damage), exactly. */

@@ -206,9 +206,12 @@ function containerWrite(b: Uint8Array, start: number, end: number, top: boolean,
 /** Write child i of a container, whose data starts at data offset `off`; returns the data offset where it ends. */
 function writeChild(b: Uint8Array, entriesAt: number, dataAt: number, end: number, i: number, off: number, out: TextOut, stop: Cut | undefined): number {
   const je = word(b, entriesAt + 4 * i);
-  const to = childEnd(b, entriesAt, dataAt, end, i, off);
+  // childEnd's rule, from the JEntry read once
+  const len = je & JENTRY_HAS_OFF ? (je & JENTRY_OFFLENMASK) - off : je & JENTRY_OFFLENMASK;
   const from = dataAt + off;
-  const at = dataAt + alignUp(off, 4);
+  const to = from + len;
+  if (len < 0 || to > end) throw new FormatError("JSONB_BAD_JENTRY", `jsonb child ${i} at data offset ${off} length ${len} runs past its container`, { offset: entriesAt + 4 * i });
+  const at = dataAt + ((off + 3) & ~3);
   switch (je & JENTRY_TYPEMASK) {
     case JENTRY_ISSTRING:
       putJsonString(b, from, to, out);
