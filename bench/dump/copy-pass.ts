@@ -7,24 +7,31 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { argValue } from "../common.js";
 import { resolveByName } from "../../inspect/dump/target.js";
 import { dumpRelation, emptySummary } from "../../inspect/dump/dump.js";
-import { COPY_TEXT, CopyFieldWriter } from "../../inspect/dump/copy-rows.js";
-import type { TextOut } from "../../formats/datum/text-out.js";
+import { COPY_TEXT, CopyFieldWriter, type RowOut } from "../../inspect/dump/copy-rows.js";
 import { WIDE_DB, WIDE_TABLE, wideTable } from "./table.js";
 
 const rows = Number(argValue("--rows", "300000"));
 const dir = argValue("--dir", `/tmp/pgdisk-bench-wide-${rows}`);
 const passes = Number(argValue("--passes", "6"));
 
-/** Output that is thrown away: the buffer starts over when full, the bytes are counted. */
-class DiscardOut implements TextOut {
+/** Output that is thrown away: the buffer starts over when full (but for the row being written, `keep`), the bytes are counted. */
+class DiscardOut implements RowOut {
   buf = new Uint8Array(1 << 20);
   pos = 0;
   bytes = 0;
+  keep = -1;
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    this.bytes += this.pos;
-    this.pos = 0;
-    if (n > this.buf.length) this.buf = new Uint8Array(n);
+    const k = this.keep >= 0 ? this.keep : this.pos;
+    this.bytes += k;
+    const kept = this.pos - k;
+    if (kept + n > this.buf.length) {
+      const bigger = new Uint8Array(kept + n);
+      bigger.set(this.buf.subarray(k, this.pos));
+      this.buf = bigger;
+    } else this.buf.copyWithin(0, k, this.pos);
+    this.pos = kept;
+    if (this.keep >= 0) this.keep = 0;
   }
 }
 

@@ -4,7 +4,7 @@
 // count microseconds from 2000-01-01; the extreme int32/int64 values mean -infinity/infinity.
 import { defineStruct, i32, i64, register } from "../schema/index.js";
 import { decodersOf, type DecoderTable, type OutputCharsTable, type WriterTable } from "./decoder.js";
-import { expectWidth, putInt, putText, putZeroPadded, type TextOut, type ValueWriter } from "./text-out.js";
+import { expectWidth, putDigits2, putInt, putText, putZeroPadded, type TextOut, type ValueWriter } from "./text-out.js";
 import { pad } from "./util.js";
 
 export const TimeTzADT = register(
@@ -62,19 +62,33 @@ export function civilDays(year: number, month: number, day: number): number {
 
 const YMD = new Int32Array(3);
 
+// The text of the last day putDate wrote: the timestamps of a table's rows mostly share their
+// day with the row before, so the calendar arithmetic runs once per day, not per value.
+let lastDay = NaN;
+const lastDate = new Uint8Array(24);
+let lastDateLen = 0;
+let lastBC = false;
+
 /** "YYYY-MM-DD" of a PostgreSQL day count (the year of a BC date as its positive number); returns whether it is BC. */
 function putDate(out: TextOut, pgDays: number): boolean {
-  civil(pgDays + UNIX_TO_PG_DAYS, YMD);
-  const y = YMD[0]!;
-  const bc = y <= 0;
+  if (pgDays !== lastDay) {
+    civil(pgDays + UNIX_TO_PG_DAYS, YMD);
+    const y = YMD[0]!;
+    lastBC = y <= 0;
+    let p = putZeroPadded(lastDate, 0, lastBC ? 1 - y : y, 4);
+    lastDate[p++] = 45;
+    p = putDigits2(lastDate, p, YMD[1]!);
+    lastDate[p++] = 45;
+    lastDateLen = putDigits2(lastDate, p, YMD[2]!);
+    lastDay = pgDays;
+  }
   out.reserve(24);
   const b = out.buf;
-  let p = putZeroPadded(b, out.pos, bc ? 1 - y : y, 4);
-  b[p++] = 45;
-  p = putZeroPadded(b, p, YMD[1]!, 2);
-  b[p++] = 45;
-  out.pos = putZeroPadded(b, p, YMD[2]!, 2);
-  return bc;
+  const p = out.pos;
+  const n = lastDateLen;
+  for (let i = 0; i < n; i++) b[p + i] = lastDate[i]!;
+  out.pos = p + n;
+  return lastBC;
 }
 
 /** A clock field: two digits at least (a negative one, only in damaged data, with its sign). */
@@ -86,18 +100,31 @@ function putField2(b: Uint8Array, p: number, n: number): number {
   return putZeroPadded(b, p, n, 2);
 }
 
+/** A clock field: two digits at least (putField2), from the digit-pair table when it has two. */
+const putClockField = (b: Uint8Array, p: number, n: number): number => (n >= 0 && n < 100 ? putDigits2(b, p, n) : putField2(b, p, n));
+
 /** HH:MM:SS[.ffffff]: the fraction without trailing zeros (AppendSeconds). */
 function putClockFields(out: TextOut, h: number, m: number, s: number, frac: number): void {
   out.reserve(32);
   const b = out.buf;
-  let p = putField2(b, out.pos, h);
+  let p = putClockField(b, out.pos, h);
   b[p++] = 58;
-  p = putField2(b, p, m);
+  p = putClockField(b, p, m);
   b[p++] = 58;
-  p = putField2(b, p, s);
+  p = putClockField(b, p, s);
   if (frac !== 0) {
     b[p++] = 46;
     frac = Math.abs(frac);
+    if (frac < 1_000_000) {
+      // six digits from the pair table, then the trailing zeros dropped (frac has a non-zero one)
+      const a = Math.floor(frac / 10000);
+      const r = frac - a * 10000;
+      const c = Math.floor(r / 100);
+      p = putDigits2(b, putDigits2(b, putDigits2(b, p, a), c), r - c * 100);
+      while (b[p - 1] === 48) p--;
+      out.pos = p;
+      return;
+    }
     let digits = 6;
     while (frac % 10 === 0) {
       frac /= 10;
@@ -110,11 +137,13 @@ function putClockFields(out: TextOut, h: number, m: number, s: number, frac: num
 
 /** The clock of a non-negative microsecond count within a day (24:00:00 allowed). */
 function putClock(out: TextOut, us: number): void {
-  const h = Math.floor(us / US_PER_HOUR);
-  const m = Math.floor((us - h * US_PER_HOUR) / US_PER_MINUTE);
-  const rest = us - h * US_PER_HOUR - m * US_PER_MINUTE;
-  const s = Math.floor(rest / 1_000_000);
-  putClockFields(out, h, m, s, rest - s * 1_000_000);
+  // seconds of the day and the fraction; then int32 arithmetic (a day has 86,400 seconds)
+  const secs = Math.floor(us / 1_000_000);
+  const frac = us - secs * 1_000_000;
+  const h = (secs / 3600) | 0;
+  const inHour = secs - h * 3600;
+  const m = (inHour / 60) | 0;
+  putClockFields(out, h, m, inHour - m * 60, frac);
 }
 
 /** The clock of any int64 microsecond count (a time of day outside 0..24:00 is damage), exactly. */
@@ -175,7 +204,14 @@ const timestampWrite =
     out.reserve(1);
     out.buf[out.pos++] = 32;
     putClock(out, rest);
-    if (tz) putText(out, "+00");
+    if (tz) {
+      out.reserve(3);
+      const b = out.buf;
+      b[out.pos] = 43; // +00
+      b[out.pos + 1] = 48;
+      b[out.pos + 2] = 48;
+      out.pos += 3;
+    }
     if (bc) putText(out, " BC");
   };
 

@@ -23,9 +23,9 @@ export type DecoderTable = Readonly<Record<number, Decoder>>;
 /** OID -> writer, for the types whose output rule is a writer (text-out.ts). */
 export type WriterTable = Readonly<Record<number, ValueWriter>>;
 /**
- * By type OID, every byte the type's writer can write, for types whose text is short ASCII of a
- * few characters (numbers, dates, uuids): COPY writes such a value straight into its output when
- * none of them needs escaping. A writer listed here writes at most 128 bytes per value.
+ * By type OID, every byte the type's writer can write, for types whose text is ASCII of a few
+ * characters (numbers, dates, uuids): when none of them needs escaping, COPY does not scan such
+ * a value for bytes to escape after it is written.
  */
 export type OutputCharsTable = Readonly<Record<number, string>>;
 

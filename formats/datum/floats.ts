@@ -5,6 +5,7 @@
 import type { DecoderTable, OutputCharsTable, WriterTable } from "./decoder.js";
 import { expectWidth, putText } from "./text-out.js";
 import { expectLength, view } from "./util.js";
+import { putFloat8Fixed } from "./float8-fixed.js";
 
 /** Shortest digits (no trailing zeros) and the decimal exponent of the first digit. */
 interface Shortest {
@@ -169,16 +170,35 @@ export function float4Text(bits: number): string {
 }
 
 const f32 = (d: Uint8Array, at: number): number => (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
-const F64_BYTES = new Uint8Array(8);
-const F64 = new DataView(F64_BYTES.buffer);
+const F64_WORDS = new Uint32Array(2);
+const F64_VALUE = new Float64Array(F64_WORDS.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** The little-endian double at d[at]: two word stores into a Float64Array on a little-endian machine. */
+const f64 = LITTLE_ENDIAN
+  ? (d: Uint8Array, at: number): number => {
+      F64_WORDS[0] = f32(d, at);
+      F64_WORDS[1] = f32(d, at + 4);
+      return F64_VALUE[0]!;
+    }
+  : (d: Uint8Array, at: number): number => new DataView(d.buffer, d.byteOffset + at, 8).getFloat64(0, true);
 
-// The writers print the output functions' strings: the shortest digits come from Number#toString.
+// The writers print the output functions' strings (the shortest digits come from Number#toString),
+// but for float8's fixed notation, written as bytes by putFloat8Fixed (the same text).
 export const FLOAT_WRITERS: WriterTable = {
   700: (d, s, e, out) => (expectWidth(s, e, 4, "float4"), putText(out, float4Text(f32(d, s)))),
   701: (d, s, e, out) => {
     expectWidth(s, e, 8, "float8");
-    for (let i = 0; i < 8; i++) F64_BYTES[i] = d[s + i]!;
-    putText(out, float8Text(F64.getFloat64(0, true)));
+    const v = f64(d, s);
+    if ((v >= 1e-4 && v < 1e15) || (v <= -1e-4 && v > -1e15)) {
+      // float8Text's common case (Number#toString's text), without the string
+      out.reserve(24);
+      const p = putFloat8Fixed(out.buf, out.pos, v);
+      if (p >= 0) {
+        out.pos = p;
+        return;
+      }
+    }
+    putText(out, float8Text(v));
   },
 };
 

@@ -29,7 +29,7 @@ import { JSON_DECODERS, JSON_WRITERS } from "./json.js";
 import { JSONB_DECODERS, JSONB_WRITERS } from "./jsonb.js";
 import { MISC_DECODERS } from "./misc.js";
 import { NETWORK_DECODERS, NETWORK_WRITERS } from "./network.js";
-import { NUMERIC_DECODERS, NUMERIC_WRITERS } from "./numeric.js";
+import { NUMERIC_DECODERS, NUMERIC_OUTPUT_CHARS, NUMERIC_WRITERS } from "./numeric.js";
 import { multirangeText, POLYMORPHIC_RANGE_DECODERS, rangeText } from "./ranges.js";
 import { BRIN_SUMMARY_DECODERS } from "./brin-summary.js";
 import { ACL_DECODERS } from "./acl.js";
@@ -145,7 +145,7 @@ function outputType(typeOid: number, types: TypeLookup): { oid: number; info: Ty
 }
 
 const OUTPUT_CHARS: ReadonlyMap<number, string> = new Map(
-  [INTEGER_OUTPUT_CHARS, FLOAT_OUTPUT_CHARS, DATETIME_OUTPUT_CHARS, UUID_OUTPUT_CHARS].flatMap((t) => Object.entries(t).map(([oid, chars]) => [Number(oid), chars] as const)),
+  [INTEGER_OUTPUT_CHARS, FLOAT_OUTPUT_CHARS, NUMERIC_OUTPUT_CHARS, DATETIME_OUTPUT_CHARS, UUID_OUTPUT_CHARS].flatMap((t) => Object.entries(t).map(([oid, chars]) => [Number(oid), chars] as const)),
 );
 
 /**

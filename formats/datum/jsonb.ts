@@ -88,18 +88,25 @@ const JSON_ESCAPE = (() => {
 })();
 const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
 
+/**
+ * How many times the jsonb writer wrote a string with a backslash in it (an escape, or a string
+ * through the decoder's replacements). jsonb's text holds no raw byte below 0x20 and a
+ * backslash only there, so COPY's text format with a control character as the delimiter need
+ * not scan a jsonb value for bytes to escape when this did not change while it was written.
+ */
+export const jsonbBackslashes = { count: 0 };
+
 /** A jsonb string (UTF-8 bytes [from, to)) as a JSON string literal (escape_json). */
 function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): void {
-  let high = 0;
-  for (let i = from; i < to; i++) high |= b[i]!;
-  // ill-formed UTF-8: printed as the decoder's replacements, as utf8Text gives them
-  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) return putText(out, jsonString(utf8Text(b.subarray(from, to))));
   out.reserve(6 * (to - from) + 2);
   const o = out.buf;
-  let p = out.pos;
+  const p0 = out.pos;
+  let p = p0;
+  let high = 0;
   o[p++] = 34;
   for (let i = from; i < to; i++) {
     const c = b[i]!;
+    high |= c;
     const e = JSON_ESCAPE[c]!;
     if (e === 0) o[p++] = c;
     else if (e !== 117) {
@@ -115,6 +122,12 @@ function putJsonString(b: Uint8Array, from: number, to: number, out: TextOut): v
     }
   }
   o[p++] = 34;
+  // ill-formed UTF-8: printed as the decoder's replacements, as utf8Text gives them
+  if (high >= 0x80 && !isUtf8(b.subarray(from, to))) {
+    jsonbBackslashes.count++;
+    return putText(out, jsonString(utf8Text(b.subarray(from, to))));
+  }
+  if (p - p0 !== to - from + 2) jsonbBackslashes.count++; // an escape made it longer
   out.pos = p;
 }
 
@@ -131,6 +144,21 @@ function charsOf(b: Uint8Array, from: number, to: number): number {
 function putAscii(out: TextOut, s: string): void {
   out.reserve(s.length);
   for (let i = 0; i < s.length; i++) out.buf[out.pos++] = s.charCodeAt(i);
+}
+
+/** Two ASCII bytes (", " and ": " between children). */
+function put2(out: TextOut, c0: number, c1: number): void {
+  out.reserve(2);
+  const o = out.buf;
+  o[out.pos] = c0;
+  o[out.pos + 1] = c1;
+  out.pos += 2;
+}
+
+/** One ASCII byte (a bracket). */
+function put1(out: TextOut, c: number): void {
+  out.reserve(1);
+  out.buf[out.pos++] = c;
 }
 
 /**
@@ -158,12 +186,12 @@ function containerWrite(b: Uint8Array, start: number, end: number, top: boolean,
   // (the values' run starts after the last key: its offset is walked back once)
   let keyOff = 0;
   let valueOff = 0;
-  putAscii(out, isObject ? "{" : "[");
+  put1(out, isObject ? 123 : 91); // { [
   for (let i = 0; i < count; i++) {
-    if (i) putAscii(out, ", ");
+    if (i) put2(out, 44, 32); // ", "
     keyOff = writeChild(b, entriesAt, dataAt, end, i, keyOff, out, stop);
     if (isObject) {
-      putAscii(out, ": ");
+      put2(out, 58, 32); // ": "
       if (i === 0) valueOff = childOffset(b, entriesAt, count);
       valueOff = writeChild(b, entriesAt, dataAt, end, i + count, valueOff, out, stop);
     }
@@ -172,15 +200,18 @@ function containerWrite(b: Uint8Array, start: number, end: number, top: boolean,
       return;
     }
   }
-  putAscii(out, isObject ? "}" : "]");
+  put1(out, isObject ? 125 : 93); // } ]
 }
 
 /** Write child i of a container, whose data starts at data offset `off`; returns the data offset where it ends. */
 function writeChild(b: Uint8Array, entriesAt: number, dataAt: number, end: number, i: number, off: number, out: TextOut, stop: Cut | undefined): number {
   const je = word(b, entriesAt + 4 * i);
-  const to = childEnd(b, entriesAt, dataAt, end, i, off);
+  // childEnd's rule, from the JEntry read once
+  const len = je & JENTRY_HAS_OFF ? (je & JENTRY_OFFLENMASK) - off : je & JENTRY_OFFLENMASK;
   const from = dataAt + off;
-  const at = dataAt + alignUp(off, 4);
+  const to = from + len;
+  if (len < 0 || to > end) throw new FormatError("JSONB_BAD_JENTRY", `jsonb child ${i} at data offset ${off} length ${len} runs past its container`, { offset: entriesAt + 4 * i });
+  const at = dataAt + ((off + 3) & ~3);
   switch (je & JENTRY_TYPEMASK) {
     case JENTRY_ISSTRING:
       putJsonString(b, from, to, out);

@@ -5,8 +5,8 @@
 // the first having weight `weight` (value = sum digit[i] * 10000^(weight - i)).
 import { bits16, defineStruct, i16, register, u16 } from "../schema/index.js";
 import { FormatError } from "../schema/errors.js";
-import { decodersOf, type WriterTable } from "./decoder.js";
-import { putDigits4, putText, putUint, textOf, type ValueWriter } from "./text-out.js";
+import { decodersOf, type OutputCharsTable, type WriterTable } from "./decoder.js";
+import { putDigits4, putText, putUpTo4, textOf, type ValueWriter } from "./text-out.js";
 
 export const NumericLong = register(
   defineStruct("NumericLong", "src/backend/utils/adt/numeric.c", [
@@ -92,7 +92,7 @@ export const numericWrite: ValueWriter = (b, start, end, out) => {
   if (neg) o[p++] = 45;
   if (weight < 0) o[p++] = 48;
   else {
-    p = putUint(o, p, numericDigit(b, digitsAt, ndigits, 0), 0);
+    p = putUpTo4(o, p, numericDigit(b, digitsAt, ndigits, 0));
     for (let i = 1; i <= weight; i++) p = putDigits4(o, p, numericDigit(b, digitsAt, ndigits, i));
   }
   if (dscale > 0) {
@@ -122,3 +122,6 @@ export const NUMERIC_WRITERS: WriterTable = {
 };
 
 export const NUMERIC_DECODERS = decodersOf(NUMERIC_WRITERS);
+
+// digits, sign, point, NaN, Infinity, -Infinity
+export const NUMERIC_OUTPUT_CHARS: OutputCharsTable = { 1700: "0123456789-.NaInfity" };

@@ -23,6 +23,8 @@ export function expectWidth(start: number, end: number, n: number, type: string)
 export class ScratchOut implements TextOut {
   buf = new Uint8Array(256);
   pos = 0;
+  /** (COPY's RowOut: a ScratchOut keeps every byte anyway) */
+  keep = -1;
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     const bigger = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
@@ -98,13 +100,27 @@ export function putUint(b: Uint8Array, p: number, n: number, width: number, fill
     b[p] = 48 + n;
     return p + 1;
   }
+  if (n >= 100000000) {
+    // the digits above the last eight, then those eight from int32 arithmetic (hi * 1e8 is
+    // exact: 1e8 = 2^8 * 5^8; the rounded quotient may be one too many)
+    let hi = Math.floor(n / 100000000);
+    let lo = n - hi * 100000000;
+    if (lo < 0) {
+      hi -= 1;
+      lo += 100000000;
+    }
+    p = putUint(b, p, hi, width - 8, fill);
+    const q = (lo / 10000) | 0;
+    putDigits4(b, p, q);
+    return putDigits4(b, p + 4, lo - q * 10000);
+  }
   const digits = decimalWidth(n);
   for (let i = digits; i < width; i++) b[p++] = fill;
   const end = p + digits;
   let q = end;
-  let t = n;
+  let t = n | 0;
   while (t >= 100) {
-    const next = Math.floor(t / 100);
+    const next = (t / 100) | 0;
     const r = (t - next * 100) * 2;
     b[--q] = DIGIT_PAIRS[r + 1]!;
     b[--q] = DIGIT_PAIRS[r]!;
@@ -128,13 +144,45 @@ export function putInt(b: Uint8Array, p: number, n: number): number {
 
 /** Four digits, zero-padded, of 0 <= n < 10000 (a numeric's base-10000 digit). */
 export function putDigits4(b: Uint8Array, p: number, n: number): number {
-  const hi = Math.floor(n / 100) * 2;
-  const lo = (n % 100) * 2;
+  const q = (n / 100) | 0;
+  const hi = q * 2;
+  const lo = (n - q * 100) * 2;
   b[p] = DIGIT_PAIRS[hi]!;
   b[p + 1] = DIGIT_PAIRS[hi + 1]!;
   b[p + 2] = DIGIT_PAIRS[lo]!;
   b[p + 3] = DIGIT_PAIRS[lo + 1]!;
   return p + 4;
+}
+
+/** 0 <= n < 10000 in decimal without leading zeros (a numeric's first base-10000 digit). */
+export function putUpTo4(b: Uint8Array, p: number, n: number): number {
+  if (n < 10) {
+    b[p] = 48 + n;
+    return p + 1;
+  }
+  if (n < 100) {
+    b[p] = DIGIT_PAIRS[2 * n]!;
+    b[p + 1] = DIGIT_PAIRS[2 * n + 1]!;
+    return p + 2;
+  }
+  const hi = (n / 100) | 0;
+  const lo = 2 * (n - hi * 100);
+  if (hi < 10) b[p++] = 48 + hi;
+  else {
+    b[p] = DIGIT_PAIRS[2 * hi]!;
+    b[p + 1] = DIGIT_PAIRS[2 * hi + 1]!;
+    p += 2;
+  }
+  b[p] = DIGIT_PAIRS[lo]!;
+  b[p + 1] = DIGIT_PAIRS[lo + 1]!;
+  return p + 2;
+}
+
+/** Two digits, zero-padded, of 0 <= n < 100. */
+export function putDigits2(b: Uint8Array, p: number, n: number): number {
+  b[p] = DIGIT_PAIRS[2 * n]!;
+  b[p + 1] = DIGIT_PAIRS[2 * n + 1]!;
+  return p + 2;
 }
 
 /** Zero-padded non-negative integer of exactly `width` digits (n < 10^width). */

@@ -13,6 +13,11 @@ export class ByteOut {
   pos = 0;
   /** bytes handed to the sink so far */
   written = 0;
+  /**
+   * When >= 0, a flush for room (reserve) hands on only buf[0, keep) and carries buf[keep, pos)
+   * (a COPY row being written) to the start of the fresh buffer, keep becoming 0.
+   */
+  keep = -1;
 
   constructor(
     /** receives each full chunk; owns it afterwards */
@@ -28,10 +33,27 @@ export class ByteOut {
   /** Make room for n more bytes (buf may change). */
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
+    if (this.keep >= 0) return this.carry(n);
     this.flush();
     if (n > this.buf.length) {
       this.buf = this.alloc(n);
       this.dv = viewOf(this.buf);
+    }
+  }
+
+  /** reserve() with bytes kept: buf[0, keep) to the sink, buf[keep, pos) into a fresh buffer with room for n more. */
+  private carry(n: number): void {
+    const old = this.buf;
+    const k = this.keep;
+    const kept = this.pos - k;
+    this.buf = this.alloc(Math.max(this.chunkSize, kept + n));
+    this.dv = viewOf(this.buf);
+    this.buf.set(old.subarray(k, this.pos), 0);
+    this.pos = kept;
+    this.keep = 0;
+    if (k > 0) {
+      this.written += k;
+      this.sink(old.subarray(0, k));
     }
   }
 

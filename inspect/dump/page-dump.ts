@@ -226,12 +226,12 @@ function scanHeapTuple(page: Uint8Array, dv: DataView, item: ItemRecord, ctx: Pa
   h.values = undefined;
   h.hasLines = false;
   if (ctx.desc && ctx.values) {
-    const tuple = page.subarray(at, at + item.lp_len);
     const live = h.state === undefined || h.state === "live";
     // COPY prints the live rows only; a dead tuple's layout is still checked
-    if (ctx.copyRows) ctx.copyRows.tuple(tuple, live, pageLoc, item.lp, at, findings);
+    if (ctx.copyRows) ctx.copyRows.tuple(page, at, item.lp_len, live, pageLoc, item.lp, findings);
     else try {
       if (!ctx.textValues || !heapValueLines(page, item, h, ctx, ctx.textValues, valueBytes, pageLoc, findings, live)) {
+        const tuple = page.subarray(at, at + item.lp_len);
         const layout = deformHeapTuple(tuple, ctx.desc);
         h.values = heapValues(tuple, layout, ctx.desc, ctx.values, { ...pageLoc, item: item.lp, offset: at }, findings, live);
       }

@@ -2,8 +2,7 @@
 // themselves are written while the pages are scanned, by `writer` given to the dump as
 // DumpOptions.copyTo (copy-rows.ts).
 import type { DumpEvent } from "./dump.js";
-import { COPY_TEXT, CopyFieldWriter, type CopyOptions } from "./copy-rows.js";
-import type { TextOut } from "../../formats/datum/text-out.js";
+import { COPY_TEXT, CopyFieldWriter, type CopyOptions, type RowOut } from "./copy-rows.js";
 
 export type { CopyOptions } from "./copy-rows.js";
 
@@ -13,7 +12,7 @@ export class CopyRenderer {
   readonly writer: CopyFieldWriter;
 
   constructor(
-    out: TextOut,
+    out: RowOut,
     private readonly o: CopyOptions = COPY_TEXT,
   ) {
     this.writer = new CopyFieldWriter(out, o);

@@ -3,6 +3,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { DatumHarness, describe, seededRandom } from "./harness.js";
+import { FLOAT_WRITERS, float8Text } from "../../formats/datum/floats.js";
+import { ScratchOut } from "../../formats/datum/text-out.js";
 
 let h: DatumHarness;
 before(async () => {
@@ -59,4 +61,39 @@ test("float4 matches the server (edge cases and random bits)", () => {
   const r = h.check("float4", values);
   assert.equal(r.mismatches.length, 0, describe("float4", r));
   assert.equal(r.compared, values.length);
+});
+
+test("float8's writer prints float8Text's text: the fixed-notation path without Number#toString", () => {
+  // float8Text is the rule checked against the server above; the writer writes the fixed range
+  // (1e-4 <= |v| < 1e15) with putFloat8Fixed, which gives up (to float8Text) when unsure
+  const write = FLOAT_WRITERS[701]!;
+  const bytes = new Uint8Array(8);
+  const dv = new DataView(bytes.buffer);
+  const out = new ScratchOut();
+  const dec = new TextDecoder();
+  const mismatches: string[] = [];
+  const check = (v: number): void => {
+    dv.setFloat64(0, v, true);
+    out.pos = 0;
+    write(bytes, 0, 8, out);
+    const got = dec.decode(out.buf.subarray(0, out.pos));
+    if (got !== float8Text(v) && mismatches.length < 10) mismatches.push(`${v}: ${got} (want ${float8Text(v)})`);
+  };
+  for (let e = -5; e <= 16; e++) {
+    const t = Number(`1e${e}`);
+    // powers of ten and their neighbours, a few ulps either side
+    for (let d = -4; d <= 4; d++) check(t * (1 + d * 2 ** -52));
+    for (let d = -4; d <= 4; d++) check(-t * (1 - d * 2 ** -53));
+  }
+  for (let i = 0; i < 40000; i++) {
+    check(randomDouble(1023 - 15, 1023 + 51)); // every binary exponent of the range, random bits
+    const g = i + 1;
+    check((g * 1.1) / 3);
+    check(-g / 7);
+    check(Math.round(random() * 1e9) / 10 ** Math.floor(random() * 13)); // short decimals
+    check(Math.floor(random() * 1e15)); // integers
+    check(random() * 10 ** Math.floor(random() * 19 - 4));
+    check(2 ** Math.floor(random() * 63 - 13)); // powers of two (given up: lopsided intervals)
+  }
+  assert.deepEqual(mismatches, []);
 });

@@ -18,6 +18,8 @@ const CASES: [name: string, table: string, copyOptions: string, cli: string[]][]
   ["csv, every option", "t", "FORMAT csv, HEADER, DELIMITER ';', NULL 'NULL', QUOTE '''', ESCAPE '\\'", ["--format", "csv", "--header", "--delimiter", ";", "--null", "NULL", "--quote", "'", "--escape", "\\"]],
   ["text with header and |", "t", "HEADER, DELIMITER '|', NULL 'nil'", ["--format", "copy", "--header", "--delimiter", "|", "--null", "nil"]],
   ["csv, one column", "one", "FORMAT csv, HEADER", ["--format", "csv", "--header"]],
+  // the default text format: a TAB delimiter, which jsonb's text never holds raw (its escapes are backslashes)
+  ["text defaults", "t", "DELIMITER E'\\t'", ["--format", "copy"]],
 ];
 
 before(async () => {
