@@ -17,11 +17,12 @@
 // The work is quadratic in the page's items (every item may start a group) times the leads tried;
 // a start whose members share only a first run (no byte again after the first mismatch) keeps
 // saved[0] alone, since lead 0 is then the best, and fills in the other leads only when a member
-// shares a later run; the DP visits only the residues a row has reached.
+// shares a later run; the DP visits only the residues a row has reached. The planner keeps its own
+// copy of every key at a word boundary and finds runs of equal bytes four bytes at a time.
 // with a finite margin, group starts that fall far behind are dropped (policy lead: optimalPlanner
 // in prefix-policy.ts). test/nbtree/prefix-optimal.test.ts checks both against exhaustive search.
 import { IndexAttributeBitMapData, INDEX_NULL_MASK, tInfoRaw } from "./index-tuple.js";
-import { codableKey, sharedFrom, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
+import { codableKey, SizeOfCodedItemHeader, SizeOfPrefixDirHeader, SizeOfPrefixGroupEntry, type PrefixGroup } from "./prefix.js";
 import { maxAlign } from "../page/page.js";
 import { grown } from "../schema/bytes.js";
 
@@ -37,6 +38,8 @@ interface Codable {
   head: number;
   /** key length without trailing zero bytes (what a coding that shares nothing stores) */
   trimmed: number;
+  /** where the planner's copy of the key starts in its key arena (a multiple of 4) */
+  ko: number;
 }
 
 /** One open group start s: what its members save per lead, saved[L] = arena[at + L] for L < nL. */
@@ -44,6 +47,8 @@ interface Start {
   item: number;
   /** the anchor: the key of item */
   anchor: Uint8Array;
+  /** the anchor's copy in the key arena */
+  ao: number;
   /**
    * saved[L] is kept for every lead; until a member shares a later run (after a mismatch) only
    * saved[0] is, and each member's first run is recorded (recs) instead (addMember)
@@ -74,9 +79,6 @@ export interface OptimalPlan {
   /** sum of MAXALIGN(coded length) over data items + the directory's length (no line pointers) */
   bytes: number;
 }
-
-/** The first position where a and b differ from `from` on, or the end of the shorter. */
-const lcp = (a: Uint8Array, b: Uint8Array, from: number): number => from + sharedFrom(a, b, from);
 
 const trimmedLength = (k: Uint8Array): number => {
   let e = k.length;
@@ -110,6 +112,13 @@ export class OptimalPagePlanner {
   private recsUsed = 0;
   /** lcp of the last two codable keys */
   private lcpPrev = 0;
+  /**
+   * every codable key of the page copied at a multiple of 4, so that runs of equal bytes are found
+   * four bytes at a time (keys32 views the same bytes)
+   */
+  private keys = new Uint8Array(1 << 14);
+  private keys32 = new Int32Array(this.keys.buffer);
+  private keysUsed = 0;
 
   /** results of addMember: the group's best lead and its members' summed cost */
   private memberLead = 0;
@@ -145,6 +154,7 @@ export class OptimalPagePlanner {
     this.prefixBytes.length = 1;
     this.arenaUsed = 0;
     this.recsUsed = 0;
+    this.keysUsed = 0;
   }
 
   get length(): number {
@@ -162,7 +172,17 @@ export class OptimalPagePlanner {
       return;
     }
     const head = SizeOfCodedItemHeader + (tInfoRaw(tuple) & INDEX_NULL_MASK ? IndexAttributeBitMapData.size : 0);
-    const c: Codable = { key, head, trimmed: trimmedLength(key) };
+    const ko = this.keysUsed;
+    // room for the key, padded to a word, and one word more (a scan may read a word past the end)
+    if (ko + key.length + 8 > this.keys.length) {
+      const n = new Uint8Array(Math.max(this.keys.length * 2, ko + key.length + 8));
+      n.set(this.keys.subarray(0, ko));
+      this.keys = n;
+      this.keys32 = new Int32Array(n.buffer);
+    }
+    this.keys.set(key, ko);
+    this.keysUsed = (ko + key.length + 3) & ~3;
+    const c: Codable = { key, head, trimmed: trimmedLength(key), ko };
     const k = this.codables.length; // this item's codable index; the prefix grows to k + 1
     this.codables.push(c);
     this.codableOf.push(k);
@@ -172,9 +192,9 @@ export class OptimalPagePlanner {
     const inc = SizeOfPrefixGroupEntry + key.length;
     // lcp(previous codable key, this key): with a start's lcp(anchor, previous key) it gives the
     // start's lcp(anchor, this key) without comparing bytes (addMember)
-    const prev = k > 0 ? this.codables[k - 1]!.key : null;
-    this.lcpPrev = prev ? lcp(prev, key, 0) : 0;
-    this.starts.push({ item: k, anchor: key, full: false, rec: -1, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
+    const prev = k > 0 ? this.codables[k - 1]! : null;
+    this.lcpPrev = prev ? this.equalTo(prev.ko, ko, 0, prev.key.length < key.length ? prev.key.length : key.length) : 0;
+    this.starts.push({ item: k, anchor: key, ao: ko, full: false, rec: -1, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
     this.arenaUsed += nL;
     this.grow(k + 2);
     const best = this.best;
@@ -268,7 +288,7 @@ export class OptimalPagePlanner {
       const x = st.lcp;
       const y = this.lcpPrev;
       p = x < y ? x : y;
-      if (x === y) p = lcp(A, K, p);
+      if (x === y) p = this.equalTo(st.ao, c.ko, p, lim);
     }
     st.lcp = p;
     // the first run [0, p): leads L < e save plain - MAXALIGN(c0 + L) (cs < plain below plain - 7 - c0)
@@ -303,11 +323,13 @@ export class OptimalPagePlanner {
     }
     // the later runs [L, p) after a mismatch
     let L = p + 1; // lead p sits on a mismatch
+    const ao = st.ao;
+    const ko = c.ko;
     for (;;) {
-      while (L < coded && K[L] !== A[L]) L++;
       if (L >= coded) break;
-      p = L + 1;
-      while (p < lim && K[p] === A[p]) p++;
+      L = this.differentTo(ao, ko, L, coded);
+      if (L >= coded) break;
+      p = this.equalTo(ao, ko, L + 1, lim);
       const end = p < coded ? p : coded;
       const tail = trimmed > p ? trimmed - p : 0;
       // the run's first lead saves (and so the start needs every saved[L]) when any of its leads does
@@ -331,6 +353,47 @@ export class OptimalPagePlanner {
     st.bestLead = bestL;
     this.memberLead = bestL;
     this.memberCost = st.plainSum - bestS;
+  }
+
+  /**
+   * The first position q in [p, lim) where the keys at arena offsets a and b differ, or lim:
+   * four bytes at a time (both offsets are multiples of 4, so position p is a word boundary of
+   * both when p is one).
+   */
+  private equalTo(a: number, b: number, p: number, lim: number): number {
+    const kb = this.keys;
+    while (p < lim && p & 3) {
+      if (kb[a + p] !== kb[b + p]) return p;
+      p++;
+    }
+    const k32 = this.keys32;
+    while (p < lim) {
+      const w = k32[(a + p) >> 2]! ^ k32[(b + p) >> 2]!;
+      if (w !== 0) {
+        p += (31 - Math.clz32(w & -w)) >> 3;
+        return p < lim ? p : lim;
+      }
+      p += 4;
+    }
+    return lim;
+  }
+
+  /** The first position q in [p, end) where the keys at arena offsets a and b are equal, or end (or more). */
+  private differentTo(a: number, b: number, p: number, end: number): number {
+    const kb = this.keys;
+    while (p < end && p & 3) {
+      if (kb[a + p] === kb[b + p]) return p;
+      p++;
+    }
+    const k32 = this.keys32;
+    while (p < end) {
+      const x = k32[(a + p) >> 2]! ^ k32[(b + p) >> 2]!;
+      // a zero byte of x is an equal byte; the lowest flag of this test is always a true zero byte
+      const t = (x - 0x01010101) & ~x & 0x80808080;
+      if (t !== 0) return p + ((31 - Math.clz32(t & -t)) >> 3);
+      p += 4;
+    }
+    return p;
   }
 
   /** Start keeping every saved[L] of st: the recorded first runs summed into leads 1.. (lead 0 is kept). */
