@@ -106,6 +106,9 @@ export class OptimalPagePlanner {
   /** index into `codables` of each tuple, -1 for posting tuples */
   private readonly codableOf: number[] = [];
   private readonly codables: Codable[] = [];
+  /** codables[0, ncodables) are this page's; the objects (and those of pool) are reused page after page */
+  private ncodables = 0;
+  private readonly pool: Start[] = [];
   private readonly starts: Start[] = [];
   /** best[k * 8 + r] for k codable items; back pointers beside it */
   private best = new Int32Array(8 * 64).fill(INF);
@@ -166,7 +169,7 @@ export class OptimalPagePlanner {
   reset(): void {
     this.tuples.length = 0;
     this.codableOf.length = 0;
-    this.codables.length = 0;
+    this.ncodables = 0;
     this.starts.length = 0;
     this.best.fill(INF, 0, Math.min(this.best.length, 8 * 2));
     this.best[0] = 0;
@@ -203,9 +206,14 @@ export class OptimalPagePlanner {
     }
     this.keys.set(key, ko);
     this.keysUsed = (ko + key.length + 3) & ~3;
-    const c: Codable = { key, head, trimmed: trimmedLength(key), ko };
-    const k = this.codables.length; // this item's codable index; the prefix grows to k + 1
-    this.codables.push(c);
+    const k = this.ncodables++; // this item's codable index; the prefix grows to k + 1
+    let c = this.codables[k];
+    if (c) {
+      c.key = key;
+      c.head = head;
+      c.trimmed = trimmedLength(key);
+      c.ko = ko;
+    } else c = this.codables[k] = { key, head, trimmed: trimmedLength(key), ko };
     this.codableOf.push(k);
     const nL = Math.max(1, Math.min(this.leadLimit, key.length - 1) + 1);
     this.arena = grown(this.arena, this.arenaUsed + nL, this.arenaUsed);
@@ -215,7 +223,28 @@ export class OptimalPagePlanner {
     // start's lcp(anchor, this key) without comparing bytes (addMember)
     const prev = k > 0 ? this.codables[k - 1]! : null;
     this.lcpPrev = prev ? this.equalTo(prev.ko, ko, 0, prev.key.length < key.length ? prev.key.length : key.length) : 0;
-    this.starts.push({ item: k, anchor: key, ao: ko, full: false, rec: -1, nc: 0, ca: 2 * this.tuning.maxCandidates * k, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 });
+    let st = this.pool[k];
+    if (st) {
+      st.item = k;
+      st.anchor = key;
+      st.ao = ko;
+      st.full = false;
+      st.rec = -1;
+      st.nc = 0;
+      st.ca = 2 * this.tuning.maxCandidates * k;
+      st.at = this.arenaUsed;
+      st.nL = nL;
+      st.inc = inc;
+      st.keep = this.margin + this.anchorMargin * inc;
+      st.lcp = 0;
+      st.plainSum = 0;
+      st.bestSaved = 0;
+      st.bestLead = 0;
+      st.via = 0;
+    } else {
+      st = this.pool[k] = { item: k, anchor: key, ao: ko, full: false, rec: -1, nc: 0, ca: 2 * this.tuning.maxCandidates * k, at: this.arenaUsed, nL, inc, keep: this.margin + this.anchorMargin * inc, lcp: 0, plainSum: 0, bestSaved: 0, bestLead: 0, via: 0 };
+    }
+    this.starts.push(st);
     this.arenaUsed += nL;
     const nc = 2 * this.tuning.maxCandidates;
     if (nc * (k + 1) > this.cands.length) this.cands = grown(this.cands, nc * (k + 1), nc * k);
