@@ -559,8 +559,6 @@ class LeafLevel {
   /** A BTP_PREFIX page for the plan, or null when it must stay plain. */
   private prefixPage(p: LeafPlan, hikey: Uint8Array | null, planner: PagePlanner): { page: Uint8Array; stat: Omit<LeafPageStat, "block"> } | null {
     const n = p.end - p.start;
-    const c = planner.finish(n);
-    const ngroups = c.groups.length;
     let T = 0;
     let M = 0;
     for (let k = 0; k < n; k++) {
@@ -568,6 +566,11 @@ class LeafLevel {
       T += term;
       if (term > M) M = term;
     }
+    // what the planner says the items and directory take (C = that + their line pointers) is
+    // what they take coded: a page that would not save enough is not coded at all
+    if (!prefixSavesEnough(planner.bytesAt(n) + SizeOfItemIdData * (n + 1), T)) return null;
+    const c = planner.finish(n);
+    const ngroups = c.groups.length;
     if (ngroups === 0) return null; // only posting tuples
     let dir: Uint8Array;
     try {

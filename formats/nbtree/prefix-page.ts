@@ -171,8 +171,13 @@ export function recodeLeafPage(page: Uint8Array, policy: LeadPolicy = "optimal")
   if (!data.some((x) => mayShrinkCoded(x.tuple))) return copy(); // C > T whatever the grouping: stays plain
   const plan = planGroups(data.map((x) => x.tuple), policy);
   if (plan.groups.length === 0) return copy(); // only posting tuples: nothing to code
-  const coded = data.map((x, i) => (plan.groupOf[i]! < 0 ? x.tuple : encodeCodedItem(x.tuple, plan.groupOf[i]!, plan.groups[plan.groupOf[i]!]!.anchor, plan.groups[plan.groupOf[i]!]!.lead)));
   const { T, M } = computeTM(data.map((x) => tInfoRaw(x.tuple) & INDEX_SIZE_MASK));
+  if ("bytes" in plan) {
+    // the byte-minimal planner's figure is what the items and directory take coded: C without coding them
+    const C = (plan as { bytes: number }).bytes + SizeOfItemIdData * (data.length + 1);
+    if (!prefixSavesEnough(C, T)) return { ...copy(), C, T };
+  }
+  const coded = data.map((x, i) => (plan.groupOf[i]! < 0 ? x.tuple : encodeCodedItem(x.tuple, plan.groupOf[i]!, plan.groups[plan.groupOf[i]!]!.anchor, plan.groups[plan.groupOf[i]!]!.lead)));
   let dir: Uint8Array;
   try {
     dir = encodeDirectory(plan.groups, T, M);

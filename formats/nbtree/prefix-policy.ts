@@ -117,6 +117,8 @@ export function planGroups(tuples: readonly Uint8Array[], policy: LeadPolicy = 0
 export interface PagePlanner {
   push(tuple: Uint8Array, next: () => Uint8Array | null): void;
   readonly bytes: number;
+  /** `bytes` when the page held only its first n tuples */
+  bytesAt(n: number): number;
   finish(n: number): { groups: PrefixGroup[]; groupOf: number[]; coded: Uint8Array[] };
   reset(): void;
 }
@@ -134,6 +136,7 @@ export function pagePlanner(policy: LeadPolicy): PagePlanner {
       get bytes() {
         return p.bytesOf(p.length);
       },
+      bytesAt: (n) => p.bytesOf(n),
       finish: (n) => {
         const plan = p.plan(n);
         return { groups: plan.groups, groupOf: plan.groupOf, coded: codeAll(tuples.slice(0, n), plan.groups, plan.groupOf) };
@@ -147,6 +150,7 @@ export function pagePlanner(policy: LeadPolicy): PagePlanner {
   let g = new GroupPlanner(policy);
   const coded: Uint8Array[] = [];
   const groupOf: number[] = [];
+  const bytesAt: number[] = [0];
   let csum = 0;
   return {
     push: (t, next) => {
@@ -155,10 +159,12 @@ export function pagePlanner(policy: LeadPolicy): PagePlanner {
       coded.push(c);
       groupOf.push(k);
       csum += maxAlign(c.length);
+      bytesAt.push(csum + g.directoryLength);
     },
     get bytes() {
       return csum + g.directoryLength;
     },
+    bytesAt: (n) => bytesAt[n]!,
     finish: (n) => {
       const gl = groupOf.slice(0, n);
       const ngroups = gl.reduce((m, x) => Math.max(m, x + 1), 0);
@@ -168,6 +174,7 @@ export function pagePlanner(policy: LeadPolicy): PagePlanner {
       g = new GroupPlanner(policy);
       coded.length = 0;
       groupOf.length = 0;
+      bytesAt.length = 1;
       csum = 0;
     },
   };

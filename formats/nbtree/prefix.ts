@@ -311,22 +311,45 @@ export function encodeCodedItem(originalTuple: Uint8Array, group: number, anchor
   if (orig & INDEX_NULL_MASK) for (let i = SizeOfIndexTupleData + BITMAP; i < dataOff; i++) if (originalTuple[i] !== 0) fail("PREFIX_ENCODE_NONZERO_PAD", `byte ${i} between the null bitmap and the data is not zero`, i);
   if (!Number.isInteger(group) || group < 0 || group > 0xffff) fail("PREFIX_ITEM_GROUP_RANGE", `group ${group} does not fit u16`);
   if (lead > anchor.length) fail("PREFIX_DIR_LEAD_GT_ANCHOR", `lead ${lead} exceeds anchor_len ${anchor.length}`);
-  const K = originalTuple.subarray(dataOff, size);
-  const { nshared, tail, residualLen } = codedResidual(K, anchor, lead);
+  // codedResidual's choice, on offsets into the tuple (the per-item hot path: no view, no object)
+  const t = originalTuple;
+  const klen = size - dataOff;
+  let whole = size;
+  while (whole > dataOff && t[whole - 1] === 0) whole--;
+  let nshared = 0;
+  if (klen > lead) {
+    const n = Math.min(klen, anchor.length);
+    let i = lead;
+    while (i < n && t[dataOff + i] === anchor[i]) i++;
+    nshared = i - lead;
+  }
+  // the residual: K[0, lead) + K[lead + nshared, end without trailing zeros), or K without them
+  let tailFrom = dataOff;
+  let tailTo = whole;
+  let residualLen = whole - dataOff;
+  if (nshared > 0) {
+    let e = size;
+    while (e > dataOff + lead + nshared && t[e - 1] === 0) e--;
+    const tailLen = e - (dataOff + lead + nshared);
+    if (lead + tailLen < whole - dataOff) {
+      tailFrom = dataOff + lead + nshared;
+      tailTo = e;
+      residualLen = lead + tailLen;
+    } else nshared = 0;
+  }
   const start = SizeOfCodedItemHeader + (orig & INDEX_NULL_MASK ? BITMAP : 0);
   const len = maxAlign(start + residualLen);
   const out = new Uint8Array(len);
   // hot path: the header through the declaration's offsets (t_tid is copied as is)
-  out.set(originalTuple.subarray(CH.t_tid, CH.t_tid + SizeOfItemPointerData), CH.t_tid);
+  for (let i = 0; i < SizeOfItemPointerData; i++) out[CH.t_tid + i] = t[CH.t_tid + i]!;
   setU16(out, CH.t_info, len | (orig & (INDEX_VAR_MASK | INDEX_NULL_MASK)));
   setU16(out, CH.group, group);
   setU16(out, CH.nshared, nshared);
   setU16(out, CH.orig_t_info, orig);
-  if (orig & INDEX_NULL_MASK) out.set(originalTuple.subarray(SizeOfIndexTupleData, SizeOfIndexTupleData + BITMAP), SizeOfCodedItemHeader);
-  if (nshared > 0) {
-    out.set(K.subarray(0, lead), start);
-    out.set(tail, start + lead);
-  } else out.set(tail, start);
+  if (orig & INDEX_NULL_MASK) for (let i = 0; i < BITMAP; i++) out[SizeOfCodedItemHeader + i] = t[SizeOfIndexTupleData + i]!;
+  let o = start;
+  if (nshared > 0) for (let i = 0; i < lead; i++) out[o++] = t[dataOff + i]!;
+  for (let i = tailFrom; i < tailTo; i++) out[o++] = t[i]!;
   return out;
 }
 

@@ -131,6 +131,30 @@ function randomPage(rnd: () => number, maxItems: number, maxKey: number): Uint8A
   return out;
 }
 
+/**
+ * However a start keeps its savings (candidate leads only, how many, or every lead at once), the
+ * planner makes the same plan, prefix by prefix, as policy lead's planner.
+ */
+const TUNINGS = [
+  { maxCandidates: 1, shortRun: 0 },
+  { maxCandidates: 2, shortRun: 0 },
+  { maxCandidates: 8, shortRun: 0 },
+  { maxCandidates: 1000, shortRun: 0 },
+  { maxCandidates: 8, shortRun: 1000 },
+];
+function samePlanAllTunings(tuples: Uint8Array[], label: string): void {
+  const ref = optimalPlanner();
+  const others = TUNINGS.map((tu) => new OptimalPagePlanner(ref.margin, ref.leadLimit, ref.anchorMargin, tu));
+  tuples.forEach((x, i) => {
+    ref.push(x);
+    const want = ref.plan(i + 1);
+    others.forEach((q, j) => {
+      q.push(x);
+      assert.deepEqual(q.plan(i + 1), want, `${label}: tuning ${JSON.stringify(TUNINGS[j])}, first ${i + 1} tuples`);
+    });
+  });
+}
+
 test("optimal coding: as small as an exhaustive search over every grouping and lead (small pages)", (t) => {
   const rnd = prng(2026);
   let pages = 0;
@@ -147,6 +171,7 @@ test("optimal coding: as small as an exhaustive search over every grouping and l
       tuples.forEach((x) => p.push(x));
       assert.equal(p.bytesOf(tuples.length) + 4 * tuples.length + (got.groups ? 4 : 0), got.C, `round ${round}: planner bytes (margin ${p.margin})`);
     }
+    samePlanAllTunings(tuples, `round ${round}`);
     // no other policy does better
     for (const policy of [0, 1, "auto"] as const) {
       const q = planGroups(tuples, policy);
@@ -186,6 +211,7 @@ test("optimal coding: adversarial pages decode exactly and pass every §2.5 chec
   };
   for (const [name, tuples] of Object.entries(pages)) {
     const { C } = codeAndCheck(tuples, name);
+    samePlanAllTunings(tuples, name);
     // on these pages the pruned search of policy lead finds the exact optimum
     const exact = new OptimalPagePlanner();
     tuples.forEach((x) => exact.push(x));
@@ -206,4 +232,12 @@ test("optimal coding: adversarial pages decode exactly and pass every §2.5 chec
   // a lead that skips the differing leading counter: the four-byte int and the text header stay, the rest is shared
   const lc = planGroups(pages.leadingCounter!, "optimal");
   assert.ok(lc.groups.some((g) => g.lead >= 2), `leads ${lc.groups.map((g) => g.lead).join(",")}`);
+});
+
+test("optimal coding: the same plans however starts keep their savings (long keys, many later runs)", () => {
+  const rnd = prng(7);
+  for (let round = 0; round < 60; round++) {
+    const tuples = randomPage(rnd, 60, 24 + (round % 4) * 20);
+    samePlanAllTunings(tuples, `round ${round}`);
+  }
 });
