@@ -39,6 +39,9 @@ const wordsOver = wordViewCache();
 // tested on little-endian hosts).
 let wasmState: WasmChecksum | null | undefined;
 const wasmPage = (): WasmChecksum | null => (wasmState === undefined ? (wasmState = HOST_LE ? wasmChecksum(BASE_OFFSETS) : null) : wasmState);
+/** pages pgChecksumPage checksums in JS before it compiles the module: a short run (one block) does not pay the compile */
+const JS_PAGES_FIRST = 64;
+let jsPages = 0;
 
 /**
  * This thread's area (4 MiB) of the checksum module's memory: pgChecksumPage checksums a page
@@ -65,6 +68,10 @@ function checkArgs(page: Uint8Array, blkno: number): void {
  */
 export function pgChecksumPage(page: Uint8Array, blkno: number): number {
   checkArgs(page, blkno);
+  if (wasmState === undefined && jsPages < JS_PAGES_FIRST) {
+    jsPages++;
+    return checksumJs(page, blkno);
+  }
   const wasm = wasmState === undefined ? wasmPage() : wasmState;
   return wasm !== null ? wasm.checksum(page, blkno) : checksumJs(page, blkno);
 }
