@@ -12,6 +12,7 @@ import { embeddedVarlena, view } from "./util.js";
 import type { Code } from "../codes/index.js";
 import { VARHDRSZ } from "../varlena/varlena.js";
 import { maxAlign } from "../page/page.js";
+import { putText, type ValueWriter } from "./text-out.js";
 
 /** ArrayType after vl_len_ (the caller strips the varlena header). */
 export const ArrayTypeHeader = register(
@@ -143,3 +144,100 @@ export const VECTOR_DECODERS: DecoderTable = {
   22: vectorText, // int2vector
   30: vectorText, // oidvector
 };
+
+/** Characters that make array_out quote an element (with the ',' delimiter). */
+const QUOTING_CHARS = ' "\\{},\t\n\r\v\f';
+
+/**
+ * Whether no element text over `alphabet` can need array_out's quotes: none of its characters
+ * does, and it cannot spell NULL (any case) nor be empty (every writer with an alphabet writes
+ * at least one character).
+ */
+export function alphabetNeedsNoQuotes(alphabet: string): boolean {
+  for (const c of QUOTING_CHARS) if (alphabet.includes(c)) return false;
+  return !/[uU]/.test(alphabet) || !/[lL]/.test(alphabet);
+}
+
+/**
+ * array_out as a writer, for arrays of a fixed-length element type whose text never needs
+ * quoting (alphabetNeedsNoQuotes): each element written by its own writer, NULLs, nested
+ * dimensions and lower bounds as arrayText writes them. Anything readArray would refuse, or an
+ * element type other than `elemType` in the header, goes to `slow` (arrayText's path), which
+ * gives the same text or error.
+ */
+export function fixedArrayWriter(elemType: number, elemLen: number, elemAlign: number, elemWrite: ValueWriter, slow: ValueWriter): ValueWriter {
+  const dims = new Int32Array(MAXDIM);
+  const lbounds = new Int32Array(MAXDIM);
+  return (b, s, e, out) => {
+    if (e - s < ArrayTypeHeader.size) return slow(b, s, e, out);
+    const ndim = i32At(b, s + ArrayTypeHeader.offsets.ndim);
+    const dataoffset = i32At(b, s + ArrayTypeHeader.offsets.dataoffset);
+    if (ndim < 0 || ndim > MAXDIM || i32At(b, s + ArrayTypeHeader.offsets.elemtype) >>> 0 !== elemType) return slow(b, s, e, out);
+    const dimsAt = s + ArrayTypeHeader.size;
+    const bitmapAt = dimsAt + 8 * ndim;
+    if (bitmapAt > e) return slow(b, s, e, out);
+    let nitems = ndim === 0 ? 0 : 1;
+    let bounds = false;
+    for (let i = 0; i < ndim; i++) {
+      dims[i] = i32At(b, dimsAt + 4 * i);
+      lbounds[i] = i32At(b, dimsAt + 4 * ndim + 4 * i);
+      if (dims[i]! < 0) return slow(b, s, e, out);
+      if (lbounds[i] !== 1) bounds = true;
+      nitems *= dims[i]!;
+    }
+    if (nitems === 0) {
+      out.reserve(2);
+      out.buf[out.pos++] = 123;
+      out.buf[out.pos++] = 125;
+      return;
+    }
+    if (nitems > (e - s) * 8 + 8) return slow(b, s, e, out);
+    const hasNulls = dataoffset !== 0;
+    const dataAt = hasNulls ? s + dataoffset - VARHDRSZ : s + maxAlign(bitmapAt - s + VARHDRSZ) - VARHDRSZ;
+    if (hasNulls && (dataAt < bitmapAt + Math.ceil(nitems / 8) || dataAt > e)) return slow(b, s, e, out);
+    // every element inside the datum, before anything is written
+    let off = dataAt;
+    for (let i = 0; i < nitems; i++) {
+      if (hasNulls && (b[bitmapAt + (i >> 3)]! & (1 << (i & 7))) === 0) continue;
+      off = dataAt + alignUp(off - dataAt, elemAlign) + elemLen;
+      if (off > e) return slow(b, s, e, out);
+    }
+    if (bounds) {
+      let t = "";
+      for (let i = 0; i < ndim; i++) t += `[${lbounds[i]}:${lbounds[i]! + dims[i]! - 1}]`;
+      putText(out, t + "=");
+    }
+    let item = 0;
+    off = dataAt;
+    const nest = (dim: number): void => {
+      out.reserve(1);
+      out.buf[out.pos++] = 123;
+      for (let j = 0; j < dims[dim]!; j++) {
+        if (j) {
+          out.reserve(1);
+          out.buf[out.pos++] = 44;
+        }
+        if (dim < ndim - 1) nest(dim + 1);
+        else {
+          const i = item++;
+          if (hasNulls && (b[bitmapAt + (i >> 3)]! & (1 << (i & 7))) === 0) {
+            out.reserve(4);
+            out.buf[out.pos++] = 78;
+            out.buf[out.pos++] = 85;
+            out.buf[out.pos++] = 76;
+            out.buf[out.pos++] = 76;
+          } else {
+            off = dataAt + alignUp(off - dataAt, elemAlign);
+            elemWrite(b, off, off + elemLen, out);
+            off += elemLen;
+          }
+        }
+      }
+      out.reserve(1);
+      out.buf[out.pos++] = 125;
+    };
+    nest(0);
+  };
+}
+
+const i32At = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);

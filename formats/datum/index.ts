@@ -17,7 +17,7 @@
 // catalog (TypeLookup.catalog); without one they print OIDs, as the server does for an OID
 // it cannot find.
 import type { DecodeContext, Decoder, DecoderTable } from "./decoder.js";
-import { arrayText, VECTOR_DECODERS } from "./arrays.js";
+import { alphabetNeedsNoQuotes, arrayText, fixedArrayWriter, VECTOR_DECODERS } from "./arrays.js";
 import { builtinTypeLookup } from "./builtin-types.js";
 import { BYTEA_DECODERS, BYTEA_WRITERS } from "./bytea.js";
 import { CONTRIB_DECODERS, CONTRIB_WRITERS } from "./contrib.js";
@@ -39,7 +39,7 @@ import { TSQUERY_DECODERS } from "./tsquery.js";
 import { JSONPATH_DECODERS } from "./jsonpath.js";
 import { TEXT_DECODERS, TEXT_WRITERS } from "./text.js";
 import { TSVECTOR_DECODERS } from "./tsvector.js";
-import type { TypeInfo, TypeLookup } from "./types.js";
+import { alignBytes, type TypeInfo, type TypeLookup } from "./types.js";
 import { undecodedText } from "./util.js";
 import { FormatError } from "../schema/errors.js";
 import { UUID_DECODERS, UUID_OUTPUT_CHARS, UUID_WRITERS } from "./uuid.js";
@@ -162,8 +162,20 @@ export function columnOutputChars(typeOid: number, types: TypeLookup): string | 
  */
 export function columnOwnWriter(typeOid: number, types: TypeLookup): { write: ValueWriter; outputOid: number } | undefined {
   const { oid, info } = outputType(typeOid, types);
-  const write = WRITERS.get(oid) ?? (info?.inputFunction ? CONTRIB_WRITERS.get(info.inputFunction) : undefined);
+  const write = WRITERS.get(oid) ?? (info?.inputFunction ? CONTRIB_WRITERS.get(info.inputFunction) : undefined) ?? arrayWriter(oid, info, types);
   return write && { write, outputOid: oid };
+}
+
+/** The writer of an array type whose elements are fixed-length and never quoted (fixedArrayWriter); undefined for other arrays. */
+function arrayWriter(oid: number, info: TypeInfo | undefined, types: TypeLookup): ValueWriter | undefined {
+  if (!isArrayType(info) || info!.decode || !info!.elem) return undefined;
+  const elem = info!.elem;
+  const elemInfo = types(elem) ?? builtinTypeLookup(elem);
+  const alphabet = columnOutputChars(elem, types);
+  const elemWrite = elemInfo && elemInfo.len > 0 && alphabet !== undefined && alphabetNeedsNoQuotes(alphabet) ? columnOwnWriter(elem, types)?.write : undefined;
+  if (!elemWrite) return undefined;
+  const slow: ValueWriter = (b, start, end, out) => putText(out, datumToText(b.subarray(start, end), oid, -1, types));
+  return fixedArrayWriter(elem, elemInfo!.len, alignBytes(elemInfo!.align), elemWrite, slow);
 }
 
 /**

@@ -3,7 +3,8 @@
 // bytes, one-dimensional arrays stop formatting elements; other types are decoded whole.
 // The text is always a prefix of datumToText's and, when `truncated`, longer than `limit`.
 import { arrayText } from "./arrays.js";
-import { builtinTypeLookup, datumToText, DECODERS, isArrayType } from "./index.js";
+import { builtinTypeLookup, columnOwnWriter, datumToText, DECODERS, isArrayType } from "./index.js";
+import { textOf } from "./text-out.js";
 import type { TypeLookup } from "./types.js";
 import { hex, utf8Text } from "./util.js";
 import { jsonbTextPrefix } from "./jsonb.js";
@@ -72,6 +73,9 @@ export function datumPreview(data: Uint8Array, typeOid: number, typmod: number, 
   }
   if (!DECODERS.has(typeOid)) {
     const info = types(typeOid) ?? builtinTypeLookup(typeOid);
+    // an array with its own writer (short elements, never quoted) is written whole: its length is known
+    const own = isArrayType(info) ? columnOwnWriter(typeOid, types) : undefined;
+    if (own) return { text: textOf(own.write, data), truncated: false };
     if (isArrayType(info) && !info?.decode) {
       const lookup: TypeLookup = (oid) => types(oid) ?? builtinTypeLookup(oid);
       const toText = (d: Uint8Array, oid: number, mod: number): string => datumToText(d, oid, mod, types);

@@ -1,10 +1,12 @@
 // Differential harness for formats/datum: store values in a real PostgreSQL 15 table, read each
-// attribute's raw on-disk bytes with pageinspect, decode them with datumToText, and compare with
+// attribute's raw on-disk bytes with pageinspect, decode them with datumToText (and the column's
+// writer, columnWriter, which must write the same text), and compare with
 // the server's own output function text (format('%s', v), which calls the type's output
 // function; psql's `col::text` would differ for bpchar, "char" and inet, whose casts to text are
 // not the output function).
 import { PgServer } from "../../samples/pg-server.js";
-import { datumToText, builtinTypeLookup, type TypeLookup } from "../../formats/datum/index.js";
+import { columnWriter, datumToText, builtinTypeLookup, type TypeLookup } from "../../formats/datum/index.js";
+import { textOf } from "../../formats/datum/text-out.js";
 import { mulberry32 } from "../../samples/prng.js";
 
 export interface Mismatch {
@@ -100,6 +102,14 @@ export class DatumHarness {
       } catch (e) {
         got = `<threw ${(e as Error).message}>`;
       }
+      // the column's writer (COPY, the text dump) writes the same text
+      let written: string;
+      try {
+        written = textOf(columnWriter(Number(typid), Number(typmod), lookup), payload);
+      } catch (e) {
+        written = `<threw ${(e as Error).message}>`;
+      }
+      if (written !== got) got = `${got} (writer: ${written})`;
       res.compared++;
       res.payloads.push({ payload, header: Number(typlen) !== -1 ? "none" : (b[0]! & 1) === 1 ? "1b" : "4b" });
       if (got !== want) res.mismatches.push({ row: row!, literal: literals[Number(i)]!, expected: want ?? null, got, bytes: vHex! });
