@@ -11,7 +11,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PgServer } from "../../samples/pg-server.js";
-import { tinySample, tinySampleCopy } from "../fixtures/sample.js";
+import { tinySampleCopy } from "../fixtures/sample.js";
 import { Cluster, type DatabaseCatalog } from "../../formats/catalog/cluster.js";
 import { RelationFork, scanBlocks } from "../../formats/storage/relfile.js";
 import { pgChecksumPage, setPageChecksum } from "../../formats/page/checksum.js";
@@ -27,6 +27,7 @@ const DB = "pgdisk_sample";
 const TOASTY = ["toast_docs", "compressed_docs", "embeddings"];
 let work = "";
 let input = "";
+let inputRoot = "";
 let direct = "";
 let back = "";
 let original: Map<string, Map<string, string>>;
@@ -34,7 +35,11 @@ let forward: MigrateToastReport;
 const md5 = (b: Uint8Array): string => createHash("md5").update(b).digest("hex");
 
 before(async () => {
-  input = (await tinySample()).pgdata;
+  // a private copy: while it converts, pgdisk holds the input's postmaster.pid, which other test
+  // files copying the shared sample at that moment would trip over
+  const inputCopy = await tinySampleCopy();
+  inputRoot = inputCopy.root;
+  input = inputCopy.pgdata;
   work = mkdtempSync(join(tmpdir(), "pgdisk-toast-migrate-"));
   chmodSync(work, 0o755);
   direct = join(work, "direct", "data");
@@ -54,6 +59,7 @@ before(async () => {
 
 after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
+  if (inputRoot) rmSync(inputRoot, { recursive: true, force: true });
 });
 
 function inputFilesDigest(): string {
