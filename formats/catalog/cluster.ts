@@ -300,21 +300,22 @@ export class DatabaseCatalog {
   /**
    * One pg_type row. The first few lookups (a dump of one table) read only the rows asked for,
    * with the types of the descriptors read so far and the element and base types of what they
-   * find; after that, or in a tolerant scan, the whole catalog once (types).
+   * find (a lookup of another OID reads it then); after that, or in a tolerant scan, the whole catalog once (types).
    */
   type(oid: number): TypeInfoRow | undefined {
     if (this.typeCache) return this.typeCache.get(oid);
     if (this.typeSome.has(oid)) return this.typeSome.get(oid);
     if (this.cluster.catalogProblems || this.typeScans >= TYPE_SCANS_BY_OID) return this.types.get(oid);
     this.typesWanted.add(oid);
-    // two rounds: the rows asked for, then the element, base and array types they name
+    // two rounds: the rows asked for, then the element and base types they name (what arrays
+    // and domains print through; not typarray, which every base type has and output never needs)
     for (let round = 0; round < 2 && this.typesWanted.size; round++) {
       const want = new Set(this.typesWanted);
       this.typesWanted.clear();
       this.typeScans++;
       for (const t of this.readTypes(want)) {
         this.typeSome.set(t.oid, t);
-        for (const o of [t.elem, t.basetype, t.array]) if (o && !this.typeSome.has(o) && !want.has(o)) this.typesWanted.add(o);
+        for (const o of [t.elem, t.basetype]) if (o && !this.typeSome.has(o) && !want.has(o)) this.typesWanted.add(o);
       }
       for (const o of want) if (!this.typeSome.has(o)) this.typeSome.set(o, undefined);
     }
